@@ -1,0 +1,26 @@
+import type { Metadata } from 'next';
+import { connection } from 'next/server';
+import type { ReactNode } from 'react';
+import { getProductName } from '@/lib/product';
+import { ApplicationShell } from './_components/application-shell';
+import './globals.css';
+
+export async function generateMetadata(): Promise<Metadata> {
+  const productName = getProductName();
+  return {
+    title: { default: `${productName} — medication adherence, measured and improved`, template: '%s' },
+    description: `${productName} monitors whether patients take their medicines and reaches them with personalised messages that learn what helps.`,
+  };
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request: PRODUCT_NAME and (later) the session are read at run time, not baked in at build.
+  await connection();
+  return (
+    <html lang="en">
+      <body className="flex min-h-dvh flex-col bg-background text-foreground antialiased">
+        <ApplicationShell productName={getProductName()}>{children}</ApplicationShell>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,74 @@
+/**
+ * `npm start` / `npm run dev`: validate the environment, build when needed, migrate the database,
+ * then serve the Next.js application. A small custom server, because the client's address must be
+ * taken from the socket (Next.js route handlers cannot see it) to make per-client limits honest.
+ */
+import http from 'node:http';
+import next from 'next';
+import { closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address';
+import { EnvironmentError, getEnvironment, resolveDataDirectory } from '@/lib/env';
+import { buildIfNeeded } from './server/build-if-needed';
+
+const development = process.argv.includes('--dev');
+// Next.js decides development or production from NODE_ENV; set it before anything reads it.
+(process.env as Record<string, string>).NODE_ENV = development ? 'development' : 'production';
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function main(): Promise<void> {
+  let environment;
+  try {
+    environment = getEnvironment();
+  } catch (error) {
+    if (error instanceof EnvironmentError) {
+      process.stderr.write(`${error.message}\nFix these variables and start again (README "Configuration").\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const projectDirectory = process.cwd();
+  if (!development) buildIfNeeded(projectDirectory, log);
+
+  const connection = getDatabaseConnection();
+  await migrateDatabase(connection);
+  log(
+    connection.kind === 'pglite'
+      ? `Database: embedded PGlite in ${resolveDataDirectory(environment)}`
+      : 'Database: PostgreSQL (DATABASE_URL)',
+  );
+
+  const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });
+  await application.prepare();
+  const handle = application.getRequestHandler();
+
+  const server = http.createServer((request, response) => {
+    const forwardedFor = request.headers['x-forwarded-for'];
+    request.headers[clientAddressHeader] = resolveClientAddress({
+      remoteAddress: request.socket.remoteAddress,
+      forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
+      trustedProxies: environment.TRUSTED_PROXIES,
+    });
+    void handle(request, response);
+  });
+
+  const shutdown = (signal: string) => {
+    log(`${signal}: shutting down`);
+    server.close();
+    void closeDatabaseConnection().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  server.listen(environment.PORT, environment.HOST, () => {
+    log(`${environment.PRODUCT_NAME} is ready on http://localhost:${environment.PORT}`);
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { getEnvironment, resolveDataDirectory } from '@/lib/env';
+import * as schema from './schema';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export type DatabaseConnection = {
+  kind: DatabaseKind;
+  database: Database;
+  /** Runs raw SQL (used by the migrator and health checks). */
+  execute: (sql: string) => Promise<void>;
+  close: () => Promise<void>;
+  /** The driver's own client: a PGlite instance or a node-postgres pool. */
+  driver: PGlite | pg.Pool;
+};
+
+export function openPostgresConnection(connectionString: string): DatabaseConnection {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  const database = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+  return {
+    kind: 'postgres',
+    database,
+    driver: pool,
+    execute: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** dataDirectory undefined gives an in-memory database (tests). */
+export function openPgliteConnection(dataDirectory: string | undefined): DatabaseConnection {
+  if (dataDirectory !== undefined) {
+    fs.mkdirSync(dataDirectory, { recursive: true });
+  }
+  const client = new PGlite(dataDirectory);
+  const database = drizzlePglite(client, { schema }) as unknown as Database;
+  return {
+    kind: 'pglite',
+    database,
+    driver: client,
+    execute: async (sql) => {
+      await client.exec(sql);
+    },
+    close: () => client.close(),
+  };
+}
+
+// The server entry point and the Next.js bundle each load their own copy of this module; an embedded
+// database must be opened once per process, so the connection lives on globalThis.
+const connectionKey = Symbol.for('medaptive.database-connection');
+type GlobalWithConnection = typeof globalThis & { [connectionKey]?: DatabaseConnection };
+
+/** The application's database: PostgreSQL when DATABASE_URL is set, otherwise PGlite under DATA_DIR. */
+export function getDatabaseConnection(): DatabaseConnection {
+  const holder = globalThis as GlobalWithConnection;
+  if (holder[connectionKey] === undefined) {
+    const environment = getEnvironment();
+    holder[connectionKey] =
+      environment.DATABASE_URL !== undefined
+        ? openPostgresConnection(environment.DATABASE_URL)
+        : openPgliteConnection(resolveDataDirectory(environment));
+  }
+  return holder[connectionKey];
+}
+
+export function getDatabase(): Database {
+  return getDatabaseConnection().database;
+}
+
+export async function closeDatabaseConnection(): Promise<void> {
+  const holder = globalThis as GlobalWithConnection;
+  const connection = holder[connectionKey];
+  holder[connectionKey] = undefined;
+  await connection?.close();
+}

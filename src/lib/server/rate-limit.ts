@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { lt, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { rateLimitCounters } from '@/db/schema';
+
+export type RateLimitResult = { allowed: boolean; hits: number; limit: number; retryAfterSeconds: number };
+
+/**
+ * Counts one hit for `subject` in the current fixed window and says whether it is within `limit`.
+ * The counter is a single atomic upsert in the database, so the limit holds across app instances.
+ * The subject (a client address, a phone number) is stored only as a hash.
+ */
+export async function consumeRateLimit(options: {
+  database: Database;
+  scope: string;
+  subject: string;
+  limit: number;
+  windowSeconds: number;
+  now?: Date;
+}): Promise<RateLimitResult> {
+  const now = options.now ?? new Date();
+  const windowMilliseconds = options.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMilliseconds) * windowMilliseconds);
+  const key = `${options.scope}:${createHash('sha256').update(options.subject).digest('base64url')}`;
+
+  const [row] = await options.database
+    .insert(rateLimitCounters)
+    .values({ key, windowStart, hits: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitCounters.key, rateLimitCounters.windowStart],
+      set: { hits: sql`${rateLimitCounters.hits} + 1` },
+    })
+    .returning({ hits: rateLimitCounters.hits });
+  const hits = row?.hits ?? 1;
+
+  if (hits === 1) {
+    // A new window began for this key: drop counters whose windows ended long ago (any scope).
+    const horizon = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+    await options.database.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, horizon));
+  }
+
+  const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMilliseconds - now.getTime()) / 1000));
+  return { allowed: hits <= options.limit, hits, limit: options.limit, retryAfterSeconds };
+}
