@@ -5,6 +5,7 @@ import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { getEnvironment, resolveDataDirectory } from '@/lib/env';
+import { getLogger } from '@/lib/logger';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,6 +23,10 @@ export type DatabaseConnection = {
 
 export function openPostgresConnection(connectionString: string): DatabaseConnection {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle client whose server connection drops (restart, failover) emits 'error'; unhandled, it would end the process.
+  pool.on('error', (error: Error & { code?: string }) => {
+    getLogger().warn({ errorCode: error.code }, 'an idle PostgreSQL connection was closed by the server');
+  });
   const database = drizzleNodePostgres(pool, { schema }) as unknown as Database;
   return {
     kind: 'postgres',

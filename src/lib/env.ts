@@ -29,14 +29,15 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).default('Medaptive <no-reply@medaptive.localhost>'),
   CONTACT_EMAIL_TO: z.email('must be an e-mail address').default('contact@medaptive.localhost'),
   CONTACT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
-  TRUSTED_PROXIES: optionalText.transform((value) =>
-    value === undefined
-      ? []
-      : value
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter((entry) => entry !== ''),
-  ),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    ),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -29,7 +29,7 @@ function requiredText(field: ContactField) {
 }
 
 // Digits with the separators people type; 7 to 15 digits as E.164 allows.
-const phonePattern = /^\+?[0-9][0-9 ().-]*$/;
+const phonePattern = /^\+?[0-9 ().-]+$/;
 
 export const contactMessageSchema = z.object({
   contactName: requiredText('contactName'),
