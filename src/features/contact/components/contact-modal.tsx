@@ -1,7 +1,7 @@
 'use client';
 
 import { Button, FieldError, Form, Input, Label, Modal, Spinner, TextArea, TextField } from '@heroui/react';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { type ContactField, type ContactResponse, contactFieldLabels, contactFieldLimits } from '../schemas';
 
 export const contactSuccessText = "Your message has been delivered! Thanks, we'll get in touch soon.";
@@ -38,6 +38,17 @@ export function ContactModal({ productName, isOpen, onOpenChange }: ContactModal
   const formId = useId();
   const [state, setState] = useState<SendState>('editing');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const sendButton = useRef<HTMLButtonElement>(null);
+  const confirmation = useRef<HTMLParagraphElement>(null);
+  const previousState = useRef<SendState>(state);
+
+  // Send is disabled while sending, which drops keyboard focus out of the dialog; bring it back to where
+  // the user continues: the confirmation after success, Send after a failure.
+  useEffect(() => {
+    if (state === 'sent') confirmation.current?.focus();
+    if (state === 'editing' && previousState.current === 'sending') sendButton.current?.focus();
+    previousState.current = state;
+  }, [state]);
 
   const changeOpen = (open: boolean) => {
     if (!open && state !== 'sending') {
@@ -74,13 +85,13 @@ export function ContactModal({ productName, isOpen, onOpenChange }: ContactModal
         {/* HeroUI v3 stops at "lg"; the spec's extra-large (xl) is 36rem wide. */}
         <Modal.Container size="lg" scroll="inside">
           <Modal.Dialog className="sm:max-w-xl!" data-size="xl">
-            <Modal.CloseTrigger aria-label="Close" />
+            <Modal.CloseTrigger aria-label="Close dialog" />
             <Modal.Header>
               <Modal.Heading>Contact {productName}</Modal.Heading>
             </Modal.Header>
             <Modal.Body>
               {state === 'sent' ? (
-                <p role="status" className="py-6 text-base">
+                <p role="status" ref={confirmation} tabIndex={-1} className="py-6 text-base outline-none">
                   {contactSuccessText}
                 </p>
               ) : (
@@ -100,6 +111,7 @@ export function ContactModal({ productName, isOpen, onOpenChange }: ContactModal
                       maxLength={contactFieldLimits[field.name]}
                       autoComplete={field.autoComplete}
                       isDisabled={state === 'sending'}
+                      autoFocus={field.name === 'contactName'}
                     >
                       <Label>{contactFieldLabels[field.name]}</Label>
                       {field.type === 'multiline' ? <TextArea rows={5} /> : <Input />}
@@ -110,18 +122,22 @@ export function ContactModal({ productName, isOpen, onOpenChange }: ContactModal
               )}
             </Modal.Body>
             <Modal.Footer>
+              {/* A spinner inside a button is not announced, so the sending state gets its own live region. */}
+              <span className="sr-only" aria-live="polite">
+                {state === 'sending' ? 'Sending your message…' : ''}
+              </span>
               <Button slot="close" variant="secondary">
                 Close
               </Button>
               <Button
+                ref={sendButton}
                 type="submit"
                 form={formId}
                 variant="primary"
                 isDisabled={state !== 'editing'}
-                aria-busy={state === 'sending'}
                 data-loading={state === 'sending' ? 'true' : undefined}
               >
-                {state === 'sending' ? <Spinner size="sm" color="current" aria-label="Sending" /> : null}
+                {state === 'sending' ? <Spinner size="sm" color="current" data-testid="send-spinner" /> : null}
                 Send
               </Button>
             </Modal.Footer>

@@ -1,0 +1,154 @@
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+const algorithmPages: [string, string][] = [
+  ['data-sources', 'Data Integration Sources'],
+  ['national-healthcare-impact', 'National Healthcare Impact'],
+  ['personalised-message-flow', 'Personalised Message Flow'],
+  ['medaptive-comparison', 'Medaptive Comparison'],
+  ['patient-profile', 'Patient Profile'],
+  ['whatsapp-analysis', 'WhatsApp Message Data Analysis'],
+  ['learning-journey', 'Algorithm Learning Journey'],
+  ['learning-visualization', 'Algorithm Learning Visualization'],
+  ['message-data-collection', 'Message Data Collection'],
+  ['patient-outcomes', 'Patient Outcomes with Universal Health Impact'],
+  ['messaging-overview', 'Patient Messaging System - Overview'],
+  ['neural-network-effect', 'Neural Network Effect Analysis'],
+  ['compliance-journey', '12-Month Compliance Journey'],
+  ['persona-based-message-examples', 'Persona-Based Message Examples'],
+  ['survey-evolution', 'Patient Micro-Survey Evolution'],
+  ['lifestyle-surveys', 'Lifestyle Micro-Surveys'],
+  ['adherence-optimization', 'Medication Adherence Optimisation System'],
+];
+
+const otherRoutes: [string, string][] = [
+  ['/login', 'Login'],
+  ['/profile', 'Profile'],
+  ['/settings', 'Settings'],
+  ['/trials/cohort-a', '12-Week Trial'],
+  ['/app/manufacturing', 'Manufacturing Portal'],
+  ['/app/drug-company-selector', 'Drug Company Selector'],
+];
+
+test.describe('signed-out top bar', () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test('shows the brand, Login and Contact Us at 4rem high', async ({ page }) => {
+    await page.goto('/trials/cohort-a');
+    const bar = page.getByRole('navigation', { name: 'Main' });
+    const brand = bar.getByRole('link', { name: 'Medaptive', exact: true });
+    await expect(brand).toHaveAttribute('href', '/');
+    await expect(bar.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    await expect(bar.getByRole('button', { name: 'Contact Us' })).toBeVisible();
+    // Signed out: no centre links, Portal or avatar menu (seed-spec §6).
+    await expect(bar.getByRole('link', { name: '12-Week Trial' })).toHaveCount(0);
+    await expect(bar.getByRole('button', { name: 'Portal' })).toHaveCount(0);
+    expect((await bar.boundingBox())?.height).toBe(64);
+
+    await brand.click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login');
+  });
+
+  test('is full width only on a path containing /manufacturing', async ({ page }) => {
+    await page.goto('/');
+    const bar = page.getByRole('navigation', { name: 'Main' });
+    expect((await bar.boundingBox())?.width).toBeLessThan(1400);
+    await expect(bar).toHaveAttribute('data-full-width', 'false');
+    await page.goto('/app/manufacturing');
+    await expect(bar).toHaveAttribute('data-full-width', 'true');
+    expect((await bar.boundingBox())?.width).toBe(1400);
+  });
+});
+
+test.describe('mobile menu', () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test('toggles, and closes when the viewport width changes', async ({ page }) => {
+    await page.goto('/');
+    const menuButton = page.getByRole('button', { name: 'menu', exact: true });
+    const mobileMenu = page.getByTestId('mobile-menu');
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await expect(mobileMenu).toBeHidden();
+
+    await menuButton.click();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await expect(mobileMenu.getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(mobileMenu.getByRole('button', { name: 'Contact Us' })).toBeVisible();
+
+    await menuButton.click();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await expect(mobileMenu).toBeHidden();
+
+    await menuButton.click();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await page.setViewportSize({ width: 420, height: 800 });
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await expect(mobileMenu).toBeHidden();
+  });
+
+  test('opens the contact modal from the menu', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'menu', exact: true }).click();
+    await page.getByTestId('mobile-menu').getByRole('button', { name: 'Contact Us' }).click();
+    await expect(page.getByRole('dialog', { name: 'Contact Medaptive' })).toBeVisible();
+  });
+});
+
+test.describe('routes of seed-spec §2', () => {
+  for (const [segment, label] of algorithmPages) {
+    test(`/algorithms/patient-engagement/${segment} is "${label}" and says it is being built`, async ({ page }) => {
+      const response = await page.goto(`/algorithms/patient-engagement/${segment}`);
+      expect(response?.status()).toBe(200);
+      await expect(page).toHaveTitle(label);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(label);
+      await expect(page.getByRole('heading', { name: 'This page is being built' })).toBeVisible();
+      // No invented figures: the placeholder holds no percentages or decimals.
+      await expect(page.getByTestId('under-construction')).not.toContainText(/\d+(\.\d+)?\s?%|\d\.\d/);
+    });
+  }
+
+  for (const [path, label] of otherRoutes) {
+    test(`${path} exists with heading "${label}"`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(page).toHaveTitle(label);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(label);
+      await expect(page.getByRole('heading', { name: 'This page is being built' })).toBeVisible();
+    });
+  }
+
+  for (const path of ['/no-such-page', '/algorithms/patient-engagement/no-such-algorithm', '/app/nothing']) {
+    test(`${path} is a real 404 page`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+      await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    });
+  }
+});
+
+test('the home page explains the product, its audiences and the personalisation', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveTitle(/^Medaptive/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Medaptive');
+  await expect(page.getByRole('heading', { name: 'Who it is for' })).toBeVisible();
+  for (const audience of ['Patients', 'Care teams', 'Drug manufacturers', 'Government and payers']) {
+    await expect(page.getByRole('heading', { name: audience, exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { name: 'How the personalisation works' })).toBeVisible();
+  await expect(page.getByText(/Thompson sampling/)).toBeVisible();
+});
+
+test('the home page has no serious or critical accessibility violations', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test('GET /api/health reports the embedded database', async ({ request }) => {
+  const response = await request.get('/api/health');
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: 'ok', database: 'pglite' });
+});
