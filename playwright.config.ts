@@ -4,6 +4,9 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+const postgresPort = port + 1;
+// When a PostgreSQL database is provided (`.ci/run` does), a second server runs the smoke specs against it.
+const postgresUrl = process.env.E2E_DATABASE_URL;
 // A fresh embedded database for every run; Playwright loads this file in each worker, so create it once.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-e2e-'));
 
@@ -18,6 +21,25 @@ export const chromiumArguments = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+function server(options: { port: number; env: Record<string, string | undefined> }) {
+  return {
+    // The production build (`npm test` builds first); serve.ts rebuilds only if sources are newer.
+    command: './node_modules/.bin/tsx src/cli/serve.ts',
+    url: `http://127.0.0.1:${options.port}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe' as const,
+    env: {
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so tests have separate rate limits.
+      TRUSTED_PROXIES: '127.0.0.1,::1',
+      LOG_LEVEL: 'warn',
+      ...Object.fromEntries(Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    },
+  };
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,20 +56,12 @@ export default defineConfig({
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArguments },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    // The production build (`npm test` builds first); serve.ts rebuilds only if sources are newer.
-    command: 'npx tsx src/cli/serve.ts',
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so tests have separate rate limits.
-      TRUSTED_PROXIES: '127.0.0.1,::1',
-      LOG_LEVEL: 'warn',
-    },
-  },
+  projects: [
+    { name: 'pglite', testIgnore: /postgres\.spec\.ts$/ },
+    ...(postgresUrl ? [{ name: 'postgres', testMatch: /postgres\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }] : []),
+  ],
+  webServer: [
+    server({ port, env: { DATA_DIR: process.env.E2E_DATA_DIR } }),
+    ...(postgresUrl ? [server({ port: postgresPort, env: { DATABASE_URL: postgresUrl } })] : []),
+  ],
 });
