@@ -1,0 +1,39 @@
+/**
+ * `npm run --silent cli -- <command> [options]`: the analyst's and operator's command line.
+ * Each command lives in src/cli/commands/<command>.ts and exports `run(argv: string[]): Promise<number>`
+ * (the exit code). Errors for the user go to stderr as one readable line; no stack traces.
+ */
+type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) => Promise<number> }> };
+
+const commands: Record<string, Command> = {
+  // Register commands here, one line each.
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`);
+  return ['Usage: npm run --silent cli -- <command> [options]', '', 'Commands:', ...lines].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h') {
+    process.stdout.write(`${usage()}\n`);
+    return name === undefined ? 1 : 0;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    process.stderr.write(`Unknown command "${name}".\n${usage()}\n`);
+    return 2;
+  }
+  return (await command.load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
