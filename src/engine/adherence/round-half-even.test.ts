@@ -5,7 +5,7 @@ describe('roundHalfEven', () => {
   it('rounds halves to the even neighbour as R does', () => {
     expect(roundHalfEven(272.5)).toBe(272);
     expect(roundHalfEven(273.5)).toBe(274);
-    expect(roundHalfEven(-0.5)).toBe(-0);
+    expect(roundHalfEven(-0.5)).toBe(0);
     expect(roundHalfEven(-1.5)).toBe(-2);
   });
 
