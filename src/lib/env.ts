@@ -7,7 +7,13 @@ const optionalText = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
-const environmentSchema = z.object({
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const environmentSchema = z
+  .object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
@@ -38,7 +44,32 @@ const environmentSchema = z.object({
         .map((entry) => entry.trim())
         .filter((entry) => entry !== ''),
     ),
-});
+  /** The address people use to reach the app; OAuth callbacks and the origin check use it. */
+  PUBLIC_URL: optionalText.pipe(z.url('must be a URL such as https://medaptive.example.org').optional()),
+  /** Signs sessions and encrypts two-factor secrets; generated once and kept in the database when unset. */
+  AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SEED_DEMO: booleanFlag,
+  DEMO_PASSWORD: z.string().min(12, 'must be at least 12 characters').default('Medaptive-demo-1'),
+  OIDC_ISSUER: optionalText.pipe(z.url('must be the issuer URL of an OpenID provider').optional()),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_NAME: z.string().trim().min(1).default('your organisation'),
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM: optionalText,
+  /** Where Twilio's API lives; tests point it at a local server. */
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+})
+  .superRefine((environment, context) => {
+    const oidc = [environment.OIDC_ISSUER, environment.OIDC_CLIENT_ID, environment.OIDC_CLIENT_SECRET];
+    if (oidc.some((value) => value !== undefined) && oidc.some((value) => value === undefined)) {
+      context.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together' });
+    }
+    const twilio = [environment.TWILIO_ACCOUNT_SID, environment.TWILIO_AUTH_TOKEN, environment.TWILIO_FROM];
+    if (twilio.some((value) => value !== undefined) && twilio.some((value) => value === undefined)) {
+      context.addIssue({ code: 'custom', path: ['TWILIO_ACCOUNT_SID'], message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together' });
+    }
+  });
 
 export type Environment = z.infer<typeof environmentSchema>;
 
@@ -65,6 +96,10 @@ let cachedEnvironment: Environment | undefined;
 export function getEnvironment(): Environment {
   cachedEnvironment ??= parseEnvironment(process.env);
   return cachedEnvironment;
+}
+
+export function publicUrl(environment: Environment): string {
+  return (environment.PUBLIC_URL ?? `http://localhost:${environment.PORT}`).replace(/\/$/, '');
 }
 
 export function resolveDataDirectory(environment: Environment): string {

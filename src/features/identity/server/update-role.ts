@@ -1,0 +1,51 @@
+import type { Database } from '@/db/client';
+import { userProfiles } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import { recordAuditEvent } from '@/lib/server/audit';
+import type { SessionUser } from '@/lib/server/session';
+import { type ProfileDocument, roleSchema } from '../schemas';
+import { getProfileDocument } from './get-profile-document';
+import { requireActor } from './require-actor';
+
+/**
+ * Seed-spec §6 lets the profile update set the role; DESIGN §8.1 narrows it: a user may set their own role
+ * only to `patient`. Privileged roles are granted by an admin (grant-role.ts).
+ */
+export async function updateRole(options: {
+  database: Database;
+  actor: SessionUser | null;
+  role: unknown;
+  clientAddress?: string;
+}): Promise<ProfileDocument> {
+  const actor = requireActor(options.actor);
+  const parsed = roleSchema.safeParse(options.role);
+  if (!parsed.success) {
+    throw new AppError('validation', parsed.error.issues[0]?.message ?? 'role is not valid', { fieldErrors: { role: 'Unknown role.' } });
+  }
+  if (parsed.data !== 'patient') {
+    await recordAuditEvent(options.database, {
+      action: 'role.self-assign',
+      outcome: 'denied',
+      actorUserId: actor.id,
+      targetUserId: actor.id,
+      clientAddress: options.clientAddress,
+      details: { requestedRole: parsed.data },
+    });
+    throw new AppError('forbidden', `Only an administrator can grant the role ${parsed.data}.`);
+  }
+  await options.database
+    .insert(userProfiles)
+    .values({ uid: actor.id, role: 'patient', updatedUnix: Date.now() })
+    .onConflictDoUpdate({ target: userProfiles.uid, set: { role: 'patient', updatedUnix: Date.now() } });
+  await recordAuditEvent(options.database, {
+    action: 'role.self-assign',
+    outcome: 'success',
+    actorUserId: actor.id,
+    targetUserId: actor.id,
+    clientAddress: options.clientAddress,
+    details: { role: 'patient', previousRole: actor.role },
+  });
+  const document = await getProfileDocument({ database: options.database, uid: actor.id });
+  if (document === null) throw new AppError('internal', 'The profile could not be read back.');
+  return document;
+}

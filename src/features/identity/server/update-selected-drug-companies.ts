@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { companyMemberships, drugCompanies, userProfiles } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import type { SessionUser } from '@/lib/server/session';
+import { type ProfileDocument, selectedDrugCompaniesSchema } from '../schemas';
+import { getProfileDocument } from './get-profile-document';
+import { requireActor } from './require-actor';
+
+/**
+ * Stores which of their companies a user views (seed-spec §3: a map of company id to name; a list of ids is
+ * accepted and stored as the map). DESIGN §8.1: only companies the user belongs to; names come from the
+ * database, not from the caller.
+ */
+export async function updateSelectedDrugCompanies(options: {
+  database: Database;
+  actor: SessionUser | null;
+  companies: unknown;
+}): Promise<ProfileDocument> {
+  const actor = requireActor(options.actor);
+  const parsed = selectedDrugCompaniesSchema.safeParse(options.companies);
+  if (!parsed.success) {
+    throw new AppError('validation', parsed.error.issues[0]?.message ?? 'selectedDrugCompanies is not valid', {
+      fieldErrors: { selectedDrugCompanies: 'Choose companies from your list.' },
+    });
+  }
+  const requestedIds = Array.isArray(parsed.data) ? parsed.data : Object.keys(parsed.data);
+  const memberships = await options.database
+    .select({ id: drugCompanies.id, name: drugCompanies.name })
+    .from(companyMemberships)
+    .innerJoin(drugCompanies, eq(drugCompanies.id, companyMemberships.companyId))
+    .where(eq(companyMemberships.userId, actor.id));
+  const names = new Map(memberships.map((company) => [company.id, company.name]));
+  const foreign = requestedIds.filter((id) => !names.has(id));
+  if (foreign.length > 0) {
+    throw new AppError('forbidden', 'selectedDrugCompanies may name only companies you belong to.', {
+      fieldErrors: { selectedDrugCompanies: `Not your company: ${foreign.join(', ')}` },
+    });
+  }
+  const selected = Object.fromEntries(requestedIds.map((id) => [id, names.get(id) as string]));
+  const updatedUnix = Date.now();
+  await options.database
+    .insert(userProfiles)
+    .values({ uid: actor.id, role: actor.role, selectedDrugCompanies: selected, updatedUnix })
+    .onConflictDoUpdate({ target: userProfiles.uid, set: { selectedDrugCompanies: selected, updatedUnix } });
+  const document = await getProfileDocument({ database: options.database, uid: actor.id });
+  if (document === null) throw new AppError('internal', 'The profile could not be read back.');
+  return document;
+}

@@ -1,0 +1,269 @@
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { nextCookies } from 'better-auth/next-js';
+import { genericOAuth, phoneNumber, twoFactor } from 'better-auth/plugins';
+import { getDatabase } from '@/db/client';
+import type { Database } from '@/db/client';
+import {
+  authAccounts,
+  authRateLimits,
+  authSessions,
+  authTwoFactors,
+  authUsers,
+  authVerifications,
+  userProfiles,
+} from '@/db/schema';
+import { clientAddressHeader } from '@/lib/client-address';
+import { type Environment, getEnvironment, publicUrl } from '@/lib/env';
+import { recordAuditEvent } from './audit';
+import { loadInstanceSecret } from './instance-secret';
+import { consumeRateLimit } from './rate-limit';
+import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
+
+/** Seed-spec §4/§8: session policy of issue 3 — absolute 12 hours; inactivity is checked per role in session.ts. */
+export const sessionPolicy = {
+  absoluteSeconds: 12 * 60 * 60,
+  patientInactivitySeconds: 30 * 60,
+  staffInactivitySeconds: 15 * 60,
+  /** How often a used session records activity (its updatedAt). */
+  activityResolutionSeconds: 60,
+} as const;
+
+export const minimumPasswordLength = 12;
+
+export function createSmsSender(database: Database, environment: Environment): SmsSender {
+  return environment.TWILIO_ACCOUNT_SID !== undefined &&
+    environment.TWILIO_AUTH_TOKEN !== undefined &&
+    environment.TWILIO_FROM !== undefined
+    ? createTwilioSmsSender({
+        accountSid: environment.TWILIO_ACCOUNT_SID,
+        authToken: environment.TWILIO_AUTH_TOKEN,
+        from: environment.TWILIO_FROM,
+        apiUrl: environment.TWILIO_API_URL,
+      })
+    : createOutboxSmsSender({ database });
+}
+
+function clientAddressOf(headers: Headers | undefined): string {
+  return headers?.get(clientAddressHeader) ?? 'unknown';
+}
+
+/** Phone numbers in E.164 (+ and 8 to 15 digits), the form SMS gateways accept. */
+export function isE164PhoneNumber(value: string): boolean {
+  return /^\+[1-9][0-9]{7,14}$/.test(value);
+}
+
+/** Paths of better-auth whose outcome the audit log records. */
+const auditedPaths: Record<string, string> = {
+  '/sign-in/email': 'sign-in.password',
+  '/sign-up/email': 'sign-up.password',
+  '/phone-number/verify': 'sign-in.phone',
+  '/two-factor/verify-totp': 'two-factor.totp',
+  '/two-factor/verify-otp': 'two-factor.sms',
+  '/two-factor/verify-backup-code': 'two-factor.backup-code',
+  '/two-factor/enable': 'two-factor.enable',
+  '/two-factor/disable': 'two-factor.disable',
+  '/change-password': 'password.change',
+  '/revoke-other-sessions': 'sessions.revoke-others',
+};
+
+function buildAuth(options: { database: Database; environment: Environment; secret: string }) {
+  const { database, environment } = options;
+  const sms = createSmsSender(database, environment);
+  const productName = environment.PRODUCT_NAME;
+  const oidcConfigured =
+    environment.OIDC_ISSUER !== undefined && environment.OIDC_CLIENT_ID !== undefined && environment.OIDC_CLIENT_SECRET !== undefined;
+
+  return betterAuth({
+    appName: productName,
+    baseURL: publicUrl(environment),
+    basePath: '/api/auth',
+    secret: options.secret,
+    trustedOrigins: [publicUrl(environment)],
+    database: drizzleAdapter(database, {
+      provider: 'pg',
+      schema: {
+        user: authUsers,
+        session: authSessions,
+        account: authAccounts,
+        verification: authVerifications,
+        twoFactor: authTwoFactors,
+        rateLimit: authRateLimits,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: minimumPasswordLength,
+      maxPasswordLength: 256,
+      autoSignIn: true,
+    },
+    session: {
+      expiresIn: sessionPolicy.patientInactivitySeconds,
+      updateAge: sessionPolicy.activityResolutionSeconds,
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 100,
+      customRules: {
+        '/sign-in/*': { window: 60, max: 10 },
+        '/sign-up/*': { window: 60, max: 5 },
+        '/phone-number/*': { window: 60, max: 10 },
+        '/two-factor/*': { window: 60, max: 20 },
+        '/get-session': false,
+      },
+    },
+    advanced: {
+      // Set by our server entry from the socket (and TRUSTED_PROXIES); any client-sent value was removed.
+      ipAddress: { ipAddressHeaders: [clientAddressHeader] },
+      useSecureCookies: environment.NODE_ENV === 'production' && publicUrl(environment).startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    user: {
+      // Mass assignment: nothing about roles can be set through sign-up or user updates.
+      additionalFields: {},
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // Every account gets its profile document, role patient (DESIGN §1).
+          after: async (user) => {
+            await database
+              .insert(userProfiles)
+              .values({ uid: user.id, role: 'patient', updatedUnix: Date.now(), displayName: user.name || null })
+              .onConflictDoNothing();
+          },
+        },
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (context) => {
+        if (context.path === '/phone-number/send-otp') {
+          const phone = String((context.body as { phoneNumber?: unknown } | undefined)?.phoneNumber ?? '');
+          if (!isE164PhoneNumber(phone)) {
+            throw new APIError('BAD_REQUEST', { message: 'INVALID_PHONE_NUMBER', code: 'INVALID_PHONE_NUMBER' });
+          }
+          const { verifyCaptchaPayload } = await import('./captcha');
+          const captcha = await verifyCaptchaPayload({
+            database,
+            secret: options.secret,
+            payload: context.headers?.get('x-altcha') ?? undefined,
+          });
+          if (!captcha.verified) {
+            throw new APIError('BAD_REQUEST', { message: 'CAPTCHA_FAILED', code: 'CAPTCHA_FAILED' });
+          }
+          const client = clientAddressOf(context.headers);
+          const limits = [
+            { scope: 'sms-phone-minute', subject: phone, limit: 1, windowSeconds: 60 },
+            { scope: 'sms-phone-hour', subject: phone, limit: 5, windowSeconds: 3600 },
+            { scope: 'sms-client-hour', subject: client, limit: 10, windowSeconds: 3600 },
+          ];
+          for (const limit of limits) {
+            const result = await consumeRateLimit({ database, ...limit });
+            if (!result.allowed) {
+              await recordAuditEvent(database, {
+                action: 'sms-code.send',
+                outcome: 'denied',
+                clientAddress: client,
+                details: { reason: limit.scope },
+              });
+              throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
+            }
+          }
+        }
+      }),
+      after: createAuthMiddleware(async (context) => {
+        const action = auditedPaths[context.path];
+        if (action === undefined) return;
+        const returned = context.context.returned;
+        const failed = returned instanceof APIError || (returned instanceof Response && !returned.ok);
+        const userId = context.context.newSession?.user.id ?? context.context.session?.user.id ?? null;
+        const errorCode = returned instanceof APIError ? String((returned.body as { code?: string } | undefined)?.code ?? returned.status) : undefined;
+        await recordAuditEvent(database, {
+          action,
+          outcome: failed ? 'failure' : 'success',
+          actorUserId: userId,
+          targetUserId: userId,
+          clientAddress: clientAddressOf(context.headers),
+          details: errorCode === undefined ? {} : { errorCode },
+        });
+      }),
+    },
+    plugins: [
+      phoneNumber({
+        otpLength: 6,
+        expiresIn: 5 * 60,
+        allowedAttempts: 3,
+        phoneNumberValidator: (value) => isE164PhoneNumber(value),
+        sendOTP: async ({ phoneNumber: to, code }) => {
+          await sms.send({ to, body: `${code} is your ${productName} sign-in code. It expires in 5 minutes.` });
+          await recordAuditEvent(database, { action: 'sms-code.send', outcome: 'success', details: { channel: sms.channel } });
+        },
+        // Signing in with an unknown number creates the account, so the answer never reveals whether it existed.
+        signUpOnVerification: {
+          getTempEmail: (phone) => `${phone.replace(/\D/g, '')}@phone.medaptive.invalid`,
+          getTempName: (phone) => phone,
+        },
+      }),
+      twoFactor({
+        issuer: productName,
+        totpOptions: { digits: 6, period: 30 },
+        otpOptions: {
+          digits: 6,
+          period: 5,
+          allowedAttempts: 3,
+          sendOTP: async ({ user, otp }) => {
+            const to = (user as { phoneNumber?: string | null }).phoneNumber;
+            if (!to) throw new APIError('BAD_REQUEST', { message: 'NO_PHONE_NUMBER', code: 'NO_PHONE_NUMBER' });
+            await sms.send({ to, body: `${otp} is your ${productName} verification code. It expires in 5 minutes.` });
+            await recordAuditEvent(database, { action: 'sms-code.send', outcome: 'success', targetUserId: user.id, details: { purpose: 'two-factor' } });
+          },
+        },
+        backupCodeOptions: { amount: 10, length: 10 },
+        accountLockout: { enabled: true, maxFailedAttempts: 10, durationSeconds: 15 * 60 },
+      }),
+      ...(oidcConfigured
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: 'oidc',
+                  discoveryUrl: `${environment.OIDC_ISSUER?.replace(/\/$/, '')}/.well-known/openid-configuration`,
+                  clientId: environment.OIDC_CLIENT_ID as string,
+                  clientSecret: environment.OIDC_CLIENT_SECRET as string,
+                  scopes: ['openid', 'email', 'profile'],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : []),
+      nextCookies(),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof buildAuth>;
+
+const authKey = Symbol.for('medaptive.auth');
+type GlobalWithAuth = typeof globalThis & { [authKey]?: Promise<Auth> };
+
+/** The process's better-auth instance over the application database. */
+export function getAuth(): Promise<Auth> {
+  const holder = globalThis as GlobalWithAuth;
+  holder[authKey] ??= (async () => {
+    const environment = getEnvironment();
+    const database = getDatabase();
+    const secret = await loadInstanceSecret(database, environment.AUTH_SECRET);
+    return buildAuth({ database, environment, secret });
+  })();
+  return holder[authKey];
+}
+
+/** For tests: an instance over a given database. */
+export async function createAuthForDatabase(database: Database, environment: Environment): Promise<Auth> {
+  return buildAuth({ database, environment, secret: await loadInstanceSecret(database, environment.AUTH_SECRET) });
+}
