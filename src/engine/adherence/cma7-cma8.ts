@@ -13,9 +13,9 @@ import type { PatientWindows } from './windows';
 export function computeCma7(events: readonly MedicationEvent[], windows: PatientWindows, rules: CarryOverRules): number | null {
   const { observationStart, observationEnd } = windows;
   const end = endIndexOnOrBefore(events, observationEnd);
-  if (end === 0) return null;
-  const { gaps } = runGapModel(events, 0, end, observationEnd, rules);
   const windowDays = observationEnd - observationStart;
+  if (end === 0 || !(windowDays > 0)) return null;
+  const { gaps } = runGapModel(events, 0, end, observationEnd, rules);
   const firstInWindow = firstIndexOnOrAfter(events, observationStart);
 
   if (firstInWindow >= end) {

@@ -10,7 +10,7 @@ import type { PatientWindows } from './windows';
 /** `events` are the patient's follow-up events sorted by day; null means undefined (NA). */
 export function computeCma9(events: readonly MedicationEvent[], windows: PatientWindows, rules: CarryOverRules): number | null {
   const { observationStart, observationEnd } = windows;
-  if (endIndexOnOrBefore(events, observationEnd) === 0) return null;
+  if (endIndexOnOrBefore(events, observationEnd) === 0 || !(observationEnd > observationStart)) return null;
   const { intervals, gaps } = runGapModel(events, 0, events.length, windows.followUpEnd, rules);
   let weightedCoverage = 0;
   for (let index = 0; index < events.length; index += 1) {
