@@ -1,0 +1,653 @@
+/**
+ * `npm run --silent cli -- adherence …`: adherence measures for analysts from a CSV of dispensings,
+ * modelled on AdhereR's parameters (see `--help`). Reads the whole file, computes every patient, and
+ * only then writes the result (stdout or `--output`), so bad input leaves nothing half-written.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  CMA_TYPES,
+  DEFAULT_CMA_SETTINGS,
+  MPR_FORMS,
+  computeCma,
+  computeCmaPerEpisode,
+  computeMpr,
+  computePatientWindows,
+  computePqaPdc,
+  computeSlidingWindowCma,
+  dayNumberFromCivil,
+  isValidCivil,
+  isoFromDayNumber,
+  sortEventsByDay,
+  type CmaSettings,
+  type CmaType,
+  type MedicationEvent,
+  type MprForm,
+} from '@/engine/adherence';
+
+const USAGE = `Usage: npm run --silent cli -- adherence --input FILE.csv --cma CMA1..CMA9|PDC|MPR [options]
+
+Columns (defaults in brackets; dose and class columns are optional unless an option needs them):
+  --id-col NAME [PATIENT_ID]  --date-col NAME [DATE]  --duration-col NAME [DURATION]
+  --dose-col NAME [PERDAY]    --class-col NAME [CATEGORY]
+  --date-format iso|mdy|dmy [iso]        YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY
+Windows, in days (follow-up from each patient's first event, observation from the follow-up start):
+  --followup-start 0 --followup-duration 730 --observation-start 0 --observation-duration 730
+Carry-over (CMA5–CMA9):
+  --carry-only-same-medication           discard leftover supply when the medication class changes
+  --consider-dosage-change               rescale leftover supply by old dose / new dose
+Per treatment episode (CMA1–CMA9):
+  --episodes --max-gap 90 [--max-gap-unit days|percent] [--medication-change-new-episode]
+In sliding windows (CMA1–CMA9), laid from the observation window start:
+  --sliding --window-duration 90 --window-step 30 [--window-start 0]
+Other measures:
+  PDC   PQA proportion of days covered over the observation window (the class column names the drug:
+        shift within a drug, union across drugs); NA unless the patient has fills on 2 different days
+  MPR   --mpr-form fixed-period|refill-interval|to-window-end [fixed-period]
+Output: --output FILE.csv (default stdout). patient_id,value; with --episodes patient_id,episode,start,end,value;
+with --sliding patient_id,window,start,end,value. Undefined values are NA, dates ISO.`;
+
+/** Bad input or options: reported as one line, exit code 2. */
+class InputError extends Error {}
+
+type DateFormat = 'iso' | 'mdy' | 'dmy';
+type Measure = CmaType | 'PDC' | 'MPR';
+
+type Options = {
+  input: string;
+  output: string | undefined;
+  measure: Measure;
+  columns: { id: string; date: string; duration: string; dose: string; medicationClass: string };
+  explicitColumns: { dose: boolean; medicationClass: boolean };
+  dateFormat: DateFormat;
+  settings: CmaSettings;
+  mprForm: MprForm;
+  episodes: { maximumPermissibleGap: number; maximumPermissibleGapUnit: 'days' | 'percent'; medicationChangeMeansNewEpisode: boolean } | null;
+  sliding: { start: number; duration: number; step: number } | null;
+  printResourceUsage: boolean;
+};
+
+export async function run(argv: string[]): Promise<number> {
+  try {
+    const options = parseOptions(argv);
+    if (options === null) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const table = readEventTable(fs.readFileSync(options.input), options);
+    const csv = computeOutput(table, options);
+    if (options.output === undefined) {
+      await writeToStdout(csv);
+    } else {
+      // Write beside the target and rename: readers never see a half-written file.
+      const temporary = path.join(path.dirname(options.output), `.${path.basename(options.output)}.${process.pid}.tmp`);
+      fs.writeFileSync(temporary, csv);
+      fs.renameSync(temporary, options.output);
+    }
+    if (options.printResourceUsage) {
+      const usage = process.resourceUsage();
+      process.stderr.write(`resource-usage maxRSS=${usage.maxRSS} userCPU=${usage.userCPUTime} systemCPU=${usage.systemCPUTime}\n`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof InputError) {
+      process.stderr.write(`Error: ${error.message}\n`);
+      return 2;
+    }
+    if (isNodeError(error) && (error.code === 'ENOENT' || error.code === 'EACCES' || error.code === 'EISDIR')) {
+      process.stderr.write(`Error: cannot ${error.syscall ?? 'open'} ${error.path ?? 'file'} (${error.code})\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+function isNodeError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && 'code' in error;
+}
+
+function writeToStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Options
+
+function parseOptions(argv: string[]): Options | null {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        input: { type: 'string' },
+        output: { type: 'string' },
+        cma: { type: 'string' },
+        'id-col': { type: 'string', default: 'PATIENT_ID' },
+        'date-col': { type: 'string', default: 'DATE' },
+        'duration-col': { type: 'string', default: 'DURATION' },
+        'dose-col': { type: 'string' },
+        'class-col': { type: 'string' },
+        'date-format': { type: 'string', default: 'iso' },
+        'followup-start': { type: 'string', default: '0' },
+        'followup-duration': { type: 'string', default: '730' },
+        'observation-start': { type: 'string', default: '0' },
+        'observation-duration': { type: 'string', default: '730' },
+        'carry-only-same-medication': { type: 'boolean', default: false },
+        'consider-dosage-change': { type: 'boolean', default: false },
+        episodes: { type: 'boolean', default: false },
+        'max-gap': { type: 'string', default: '90' },
+        'max-gap-unit': { type: 'string', default: 'days' },
+        'medication-change-new-episode': { type: 'boolean', default: false },
+        sliding: { type: 'boolean', default: false },
+        'window-start': { type: 'string', default: '0' },
+        'window-duration': { type: 'string', default: '90' },
+        'window-step': { type: 'string', default: '30' },
+        'mpr-form': { type: 'string', default: 'fixed-period' },
+        'print-resource-usage': { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    throw new InputError(`${error instanceof Error ? error.message : String(error)} (see --help)`);
+  }
+  const values = parsed.values;
+  if (values.help) return null;
+  if (values.input === undefined) throw new InputError('--input FILE.csv is required (see --help)');
+  const measure = values.cma?.toUpperCase();
+  if (measure === undefined) throw new InputError('--cma is required: CMA1 … CMA9, PDC or MPR (see --help)');
+  if (!isMeasure(measure)) throw new InputError(`--cma must be CMA1 … CMA9, PDC or MPR, not "${values.cma}"`);
+  const dateFormat = values['date-format'];
+  if (dateFormat !== 'iso' && dateFormat !== 'mdy' && dateFormat !== 'dmy') throw new InputError(`--date-format must be iso, mdy or dmy, not "${dateFormat}"`);
+  const mprForm = values['mpr-form'];
+  if (!(MPR_FORMS as readonly string[]).includes(mprForm)) throw new InputError(`--mpr-form must be ${MPR_FORMS.join(', ')}, not "${mprForm}"`);
+  const maxGapUnit = values['max-gap-unit'];
+  if (maxGapUnit !== 'days' && maxGapUnit !== 'percent') throw new InputError(`--max-gap-unit must be days or percent, not "${maxGapUnit}"`);
+  if (values.episodes && values.sliding) throw new InputError('--episodes and --sliding cannot be combined');
+  if ((values.episodes || values.sliding) && (measure === 'PDC' || measure === 'MPR')) {
+    throw new InputError(`--${values.episodes ? 'episodes' : 'sliding'} works with CMA1 … CMA9, not ${measure}`);
+  }
+
+  const settings: CmaSettings = {
+    ...DEFAULT_CMA_SETTINGS,
+    followUpStart: wholeDays(values['followup-start'], '--followup-start', 0),
+    followUpDuration: wholeDays(values['followup-duration'], '--followup-duration', 1),
+    observationStart: wholeDays(values['observation-start'], '--observation-start', 0),
+    observationDuration: wholeDays(values['observation-duration'], '--observation-duration', 1),
+    carryOnlyForSameMedication: values['carry-only-same-medication'],
+    considerDosageChange: values['consider-dosage-change'],
+  };
+  if ((settings.observationStart as number) + (settings.observationDuration as number) > (settings.followUpDuration as number)) {
+    throw new InputError('the observation window must lie inside the follow-up window (observation start + duration ≤ follow-up duration)');
+  }
+  const sliding = values.sliding
+    ? {
+        start: wholeDays(values['window-start'], '--window-start', 0),
+        duration: wholeDays(values['window-duration'], '--window-duration', 1),
+        step: wholeDays(values['window-step'], '--window-step', 1),
+      }
+    : null;
+  if (sliding && sliding.start + sliding.duration > (settings.observationDuration as number)) {
+    throw new InputError('no sliding window fits: --window-start + --window-duration exceeds the observation window');
+  }
+  return {
+    input: values.input,
+    output: values.output,
+    measure,
+    columns: {
+      id: values['id-col'],
+      date: values['date-col'],
+      duration: values['duration-col'],
+      dose: values['dose-col'] ?? 'PERDAY',
+      medicationClass: values['class-col'] ?? 'CATEGORY',
+    },
+    explicitColumns: { dose: values['dose-col'] !== undefined, medicationClass: values['class-col'] !== undefined },
+    dateFormat,
+    settings,
+    mprForm: mprForm as MprForm,
+    episodes: values.episodes
+      ? {
+          maximumPermissibleGap: nonNegativeNumber(values['max-gap'], '--max-gap'),
+          maximumPermissibleGapUnit: maxGapUnit,
+          medicationChangeMeansNewEpisode: values['medication-change-new-episode'],
+        }
+      : null,
+    sliding,
+    printResourceUsage: values['print-resource-usage'],
+  };
+}
+
+function isMeasure(text: string): text is Measure {
+  return text === 'PDC' || text === 'MPR' || (CMA_TYPES as readonly string[]).includes(text);
+}
+
+function wholeDays(text: string, option: string, minimum: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < minimum) throw new InputError(`${option} must be a whole number of days ≥ ${minimum}, not "${text}"`);
+  return Number(text);
+}
+
+function nonNegativeNumber(text: string, option: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0) throw new InputError(`${option} must be a number ≥ 0, not "${text}"`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading the CSV
+
+/** All events in columns, patients in order of first appearance, rows in file order. */
+type EventTable = {
+  patientIds: string[];
+  patientOfRow: Int32Array;
+  day: Int32Array;
+  duration: Float64Array;
+  dose: Float64Array | null;
+  classOfRow: Int32Array | null;
+  classNames: string[];
+  rowCount: number;
+};
+
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * A byte-level CSV reader (RFC 4180: quoted fields, doubled quotes, CRLF) that extracts only the
+ * columns it needs straight from the buffer. Hand-written rather than papaparse: building a string
+ * (or object) per field of a million rows costs more than the whole computation, and the benchmark
+ * target counts parsing.
+ */
+function readEventTable(buffer: Buffer, options: Options): EventTable {
+  const field = new FieldCursor(buffer);
+
+  // Header: decoded field by field.
+  const header: string[] = [];
+  do {
+    field.advance();
+    header.push(field.text().trim());
+  } while (!field.endsRow);
+  const columnIndex = (name: string, required: boolean, option: string): number => {
+    const index = header.indexOf(name);
+    if (index < 0 && required) throw new InputError(`line 1: column "${name}" (${option}) is missing; the header has ${header.join(', ')}`);
+    return index;
+  };
+  const medicationChangeMatters = options.episodes?.medicationChangeMeansNewEpisode === true;
+  const needsClass = options.settings.carryOnlyForSameMedication || medicationChangeMatters || options.measure === 'PDC';
+  const idColumn = columnIndex(options.columns.id, true, '--id-col');
+  const dateColumn = columnIndex(options.columns.date, true, '--date-col');
+  const durationColumn = columnIndex(options.columns.duration, true, '--duration-col');
+  const doseColumn = columnIndex(options.columns.dose, options.settings.considerDosageChange || options.explicitColumns.dose, '--dose-col');
+  const classColumn = columnIndex(
+    options.columns.medicationClass,
+    options.settings.carryOnlyForSameMedication || medicationChangeMatters || options.explicitColumns.medicationClass,
+    '--class-col',
+  );
+  // Only the columns a measure uses are read (and checked).
+  const readDose = doseColumn >= 0 && (options.settings.considerDosageChange || options.explicitColumns.dose);
+  const readClass = classColumn >= 0 && (needsClass || options.explicitColumns.medicationClass);
+
+  // One slot per line is enough (quoted line breaks only make it generous); counting newlines is a
+  // native scan, far cheaper than growing the arrays.
+  const capacity = countNewlines(buffer) + 1;
+  const patientOfRow = new Int32Array(capacity);
+  const day = new Int32Array(capacity);
+  const duration = new Float64Array(capacity);
+  const dose = readDose ? new Float64Array(capacity) : null;
+  const classOfRow = readClass ? new Int32Array(capacity) : null;
+  const patientIds: string[] = [];
+  const patientIndexById = new Map<string, number>();
+  const classNames: string[] = [];
+  const classIndexByName = new Map<string, number>();
+  let previousIdStart = -1;
+  let previousIdEnd = -1;
+  let previousPatient = -1;
+  let rowCount = 0;
+
+  while (field.skipBlankLines()) {
+    const rowLine = field.line;
+    let column = 0;
+    do {
+      field.advance();
+      if (column === idColumn) {
+        // Consecutive rows usually share the patient: compare bytes before decoding a string.
+        if (field.quotedText === null && previousPatient >= 0 && field.equalsBytes(previousIdStart, previousIdEnd)) {
+          patientOfRow[rowCount] = previousPatient;
+        } else {
+          const id = field.text();
+          if (id.trim() === '') throw new InputError(`line ${rowLine}: field ${options.columns.id} is empty`);
+          let patient = patientIndexById.get(id);
+          if (patient === undefined) {
+            patient = patientIds.length;
+            patientIds.push(id);
+            patientIndexById.set(id, patient);
+          }
+          patientOfRow[rowCount] = patient;
+          previousPatient = field.quotedText === null ? patient : -1;
+          previousIdStart = field.start;
+          previousIdEnd = field.end;
+        }
+      } else if (column === dateColumn) {
+        const dayNumber = parseDate(field, options.dateFormat);
+        if (Number.isNaN(dayNumber)) {
+          throw badField(field, rowLine, options.columns.date, `a date in ${DATE_PATTERN[options.dateFormat]} format (--date-format ${options.dateFormat})`);
+        }
+        day[rowCount] = dayNumber;
+      } else if (column === durationColumn) {
+        const value = parseNumber(field);
+        if (!(value >= 0)) throw badField(field, rowLine, options.columns.duration, 'a duration ≥ 0 days');
+        duration[rowCount] = value;
+      } else if (dose && column === doseColumn) {
+        const value = parseNumber(field);
+        if (!(value > 0)) throw badField(field, rowLine, options.columns.dose, 'a daily dose > 0');
+        dose[rowCount] = value;
+      } else if (classOfRow && column === classColumn) {
+        const name = field.text();
+        let index = classIndexByName.get(name);
+        if (index === undefined) {
+          index = classNames.length;
+          classNames.push(name);
+          classIndexByName.set(name, index);
+        }
+        classOfRow[rowCount] = index;
+      }
+      column += 1;
+    } while (!field.endsRow);
+    if (column !== header.length) throw new InputError(`line ${rowLine}: the row has ${column} fields, the header ${header.length}`);
+    rowCount += 1;
+  }
+  return { patientIds, patientOfRow, day, duration, dose, classOfRow, classNames, rowCount };
+}
+
+function countNewlines(buffer: Buffer): number {
+  let count = 0;
+  for (let index = buffer.indexOf(NEWLINE); index >= 0; index = buffer.indexOf(NEWLINE, index + 1)) count += 1;
+  return count;
+}
+
+/**
+ * Walks a CSV buffer field by field without allocating: an unquoted field is a byte range
+ * [start, end) (a trailing CR dropped); a quoted field is decoded into `quotedText`.
+ */
+class FieldCursor {
+  position: number;
+  /** Line of the next byte to read (1-based, counting newlines inside quoted fields). */
+  line = 1;
+  start = 0;
+  end = 0;
+  quotedText: string | null = null;
+  endsRow = false;
+
+  constructor(private readonly buffer: Buffer) {
+    this.position = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0; // byte-order mark
+  }
+
+  /** Skips empty lines; false at the end of the buffer. */
+  skipBlankLines(): boolean {
+    const buffer = this.buffer;
+    for (;;) {
+      if (this.position >= buffer.length) return false;
+      if (buffer[this.position] === NEWLINE) this.position += 1;
+      else if (buffer[this.position] === CARRIAGE_RETURN && buffer[this.position + 1] === NEWLINE) this.position += 2;
+      else return true;
+      this.line += 1;
+    }
+  }
+
+  advance(): void {
+    const buffer = this.buffer;
+    let cursor = this.position;
+    if (buffer[cursor] === QUOTE) {
+      this.readQuoted();
+      return;
+    }
+    this.quotedText = null;
+    this.start = cursor;
+    while (cursor < buffer.length) {
+      const byte = buffer[cursor];
+      if (byte === COMMA) {
+        this.end = cursor;
+        this.position = cursor + 1;
+        this.endsRow = false;
+        return;
+      }
+      if (byte === NEWLINE) break;
+      cursor += 1;
+    }
+    this.end = cursor > this.start && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor;
+    this.endsRow = true;
+    if (cursor < buffer.length) {
+      this.position = cursor + 1;
+      this.line += 1;
+    } else {
+      this.position = cursor;
+    }
+  }
+
+  private readQuoted(): void {
+    const buffer = this.buffer;
+    const openingLine = this.line;
+    let text = '';
+    let chunkStart = this.position + 1;
+    let cursor = chunkStart;
+    for (;;) {
+      if (cursor >= buffer.length) throw new InputError(`line ${openingLine}: a quoted field is not closed`);
+      const byte = buffer[cursor];
+      if (byte === NEWLINE) this.line += 1;
+      if (byte !== QUOTE) {
+        cursor += 1;
+        continue;
+      }
+      text += buffer.toString('utf8', chunkStart, cursor);
+      if (buffer[cursor + 1] !== QUOTE) break;
+      text += '"';
+      cursor += 2;
+      chunkStart = cursor;
+    }
+    cursor += 1;
+    this.quotedText = text;
+    this.start = this.end = cursor;
+    if (cursor >= buffer.length) {
+      this.position = cursor;
+      this.endsRow = true;
+    } else if (buffer[cursor] === COMMA) {
+      this.position = cursor + 1;
+      this.endsRow = false;
+    } else if (buffer[cursor] === NEWLINE || (buffer[cursor] === CARRIAGE_RETURN && buffer[cursor + 1] === NEWLINE)) {
+      this.position = cursor + (buffer[cursor] === NEWLINE ? 1 : 2);
+      this.line += 1;
+      this.endsRow = true;
+    } else {
+      throw new InputError(`line ${this.line}: unexpected character after a quoted field`);
+    }
+  }
+
+  text(): string {
+    return this.quotedText ?? this.buffer.toString('utf8', this.start, this.end);
+  }
+
+  byteAt(index: number): number {
+    return this.buffer[index] ?? -1;
+  }
+
+  equalsBytes(otherStart: number, otherEnd: number): boolean {
+    if (this.quotedText !== null || otherEnd - otherStart !== this.end - this.start) return false;
+    for (let offset = 0; offset < otherEnd - otherStart; offset += 1) {
+      if (this.buffer[otherStart + offset] !== this.buffer[this.start + offset]) return false;
+    }
+    return true;
+  }
+}
+
+function badField(field: FieldCursor, line: number, column: string, expected: string): InputError {
+  const text = field.text();
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return new InputError(`line ${line}: field ${column}: ${text.trim() === '' ? `empty, expected ${expected}` : `"${shown}" is not ${expected}`}`);
+}
+
+/** Plain decimal integers are read from the bytes; anything else goes through Number(). */
+function parseNumber(field: FieldCursor): number {
+  if (field.quotedText === null && field.end > field.start && field.end - field.start <= 9) {
+    let value = 0;
+    let cursor = field.start;
+    for (; cursor < field.end; cursor += 1) {
+      const digit = field.byteAt(cursor) - 0x30;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (cursor === field.end) return value;
+  }
+  const text = field.text().trim();
+  return text === '' ? NaN : Number(text);
+}
+
+const DATE_PATTERN: Record<DateFormat, string> = { iso: 'YYYY-MM-DD', mdy: 'MM/DD/YYYY', dmy: 'DD/MM/YYYY' };
+const DASH = 0x2d;
+const SLASH = 0x2f;
+
+/**
+ * Day number of the field's date, or NaN. Reads three digit groups and their separators straight from
+ * the bytes (a million dates per run: no strings, no regular expressions, no Date objects).
+ */
+function parseDate(field: FieldCursor, format: DateFormat): number {
+  if (field.quotedText !== null) return parseDateText(field.quotedText.trim(), format);
+  const separator = format === 'iso' ? DASH : SLASH;
+  const firstEnd = digitsEnd(field, field.start);
+  if (field.byteAt(firstEnd) !== separator) return NaN;
+  const secondEnd = digitsEnd(field, firstEnd + 1);
+  if (field.byteAt(secondEnd) !== separator) return NaN;
+  const thirdEnd = digitsEnd(field, secondEnd + 1);
+  if (thirdEnd !== field.end) return NaN;
+  const first = digitsValue(field, field.start, firstEnd);
+  const second = digitsValue(field, firstEnd + 1, secondEnd);
+  const third = digitsValue(field, secondEnd + 1, thirdEnd);
+  const firstLength = firstEnd - field.start;
+  const secondLength = secondEnd - firstEnd - 1;
+  const thirdLength = thirdEnd - secondEnd - 1;
+  const yearLength = format === 'iso' ? firstLength : thirdLength;
+  if (yearLength !== 4 || !isOneOrTwo(format === 'iso' ? secondLength : firstLength) || !isOneOrTwo(format === 'iso' ? thirdLength : secondLength)) return NaN;
+  return civilDayNumber(format, first, second, third);
+}
+
+function isOneOrTwo(length: number): boolean {
+  return length === 1 || length === 2;
+}
+
+/** Index just past the digits starting at `cursor`. */
+function digitsEnd(field: FieldCursor, cursor: number): number {
+  let end = cursor;
+  while (end < field.end) {
+    const byte = field.byteAt(end);
+    if (byte < 0x30 || byte > 0x39) break;
+    end += 1;
+  }
+  return end;
+}
+
+function digitsValue(field: FieldCursor, start: number, end: number): number {
+  let value = 0;
+  for (let cursor = start; cursor < end; cursor += 1) value = value * 10 + field.byteAt(cursor) - 0x30;
+  return value;
+}
+
+/** Day number of three date parts in the given order, or NaN when they are not a calendar date. */
+function civilDayNumber(format: DateFormat, first: number, second: number, third: number): number {
+  const year = format === 'iso' ? first : third;
+  const month = format === 'iso' ? second : format === 'mdy' ? first : second;
+  const dayOfMonth = format === 'iso' ? third : format === 'mdy' ? second : first;
+  return isValidCivil(year, month, dayOfMonth) ? dayNumberFromCivil(year, month, dayOfMonth) : NaN;
+}
+
+function parseDateText(text: string, format: DateFormat): number {
+  const match = (format === 'iso' ? /^(\d{4})-(\d{1,2})-(\d{1,2})$/ : /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/).exec(text);
+  return match ? civilDayNumber(format, Number(match[1]), Number(match[2]), Number(match[3])) : NaN;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Computing and formatting
+
+function computeOutput(table: EventTable, options: Options): string {
+  const { rowsInPatientOrder, firstRowOfPatient } = groupRowsByPatient(table);
+  const lines: string[] = [options.episodes ? 'patient_id,episode,start,end,value' : options.sliding ? 'patient_id,window,start,end,value' : 'patient_id,value'];
+  for (let patient = 0; patient < table.patientIds.length; patient += 1) {
+    const id = csvField(table.patientIds[patient]!);
+    const events = patientEvents(table, rowsInPatientOrder, firstRowOfPatient[patient]!, firstRowOfPatient[patient + 1]!);
+    try {
+      if (options.episodes) {
+        for (const episode of computeCmaPerEpisode(options.measure as CmaType, events, options.settings, { ...options.episodes, appendMaximumGapToEpisode: false })) {
+          lines.push(`${id},${episode.episode},${formatDay(episode.start)},${formatDay(episode.end)},${formatValue(episode.value)}`);
+        }
+      } else if (options.sliding) {
+        for (const window of computeSlidingWindowCma(options.measure as CmaType, events, options.settings, options.sliding)) {
+          lines.push(`${id},${window.window},${formatDay(window.start)},${formatDay(window.end)},${formatValue(window.value)}`);
+        }
+      } else {
+        lines.push(`${id},${formatValue(computePatientValue(events, options))}`);
+      }
+    } catch (error) {
+      if (error instanceof RangeError) throw new InputError(`patient ${table.patientIds[patient]}: ${error.message}`);
+      throw error;
+    }
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function computePatientValue(events: readonly MedicationEvent[], options: Options): number | null {
+  if (options.measure === 'MPR') return computeMpr(events, options.settings, { form: options.mprForm });
+  if (options.measure !== 'PDC') return computeCma(options.measure, events, options.settings);
+  const sorted = sortEventsByDay(events);
+  const windows = computePatientWindows(sorted[0]!.day, options.settings);
+  const fills = sorted.map((event) => ({ day: event.day, daysSupply: event.duration, drug: event.medicationClass }));
+  const result = computePqaPdc({ fills, periodStart: windows.observationStart, periodEnd: windows.observationEnd });
+  return result.eligible ? result.pdc : null;
+}
+
+/**
+ * Row numbers grouped by patient (patients in order of first appearance, rows in file order): a
+ * counting sort over the patient index, so event objects are only made one patient at a time and die
+ * young (a million long-lived objects would cost more in garbage collection than the computation).
+ */
+function groupRowsByPatient(table: EventTable): { rowsInPatientOrder: Int32Array; firstRowOfPatient: Int32Array } {
+  const firstRowOfPatient = new Int32Array(table.patientIds.length + 1);
+  for (let row = 0; row < table.rowCount; row += 1) firstRowOfPatient[table.patientOfRow[row]! + 1]! += 1;
+  for (let patient = 0; patient < table.patientIds.length; patient += 1) firstRowOfPatient[patient + 1]! += firstRowOfPatient[patient]!;
+  const next = firstRowOfPatient.slice(0, table.patientIds.length);
+  const rowsInPatientOrder = new Int32Array(table.rowCount);
+  for (let row = 0; row < table.rowCount; row += 1) rowsInPatientOrder[next[table.patientOfRow[row]!]!++] = row;
+  return { rowsInPatientOrder, firstRowOfPatient };
+}
+
+function patientEvents(table: EventTable, rowsInPatientOrder: Int32Array, from: number, to: number): MedicationEvent[] {
+  const events = new Array<MedicationEvent>(to - from);
+  for (let index = from; index < to; index += 1) {
+    const row = rowsInPatientOrder[index]!;
+    events[index - from] = {
+      day: table.day[row]!,
+      duration: table.duration[row]!,
+      dose: table.dose ? table.dose[row]! : 1,
+      medicationClass: table.classOfRow ? table.classNames[table.classOfRow[row]!]! : '',
+    };
+  }
+  return events;
+}
+
+/** Full precision (shortest round-trip); NA for undefined; Inf as R writes it. */
+function formatValue(value: number | null): string {
+  if (value === null || Number.isNaN(value)) return 'NA';
+  if (value === Infinity) return 'Inf';
+  return String(value);
+}
+
+/** Episode ends can fall inside a day (dose-rescaled supply); a date shows the day it falls in. */
+function formatDay(day: number): string {
+  return isoFromDayNumber(Math.floor(day));
+}
+
+function csvField(text: string): string {
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
