@@ -7,6 +7,7 @@ type Command = { summary: string; load: () => Promise<{ run: (argv: string[]) =>
 
 const commands: Record<string, Command> = {
   // Register commands here, one line each.
+  simulate: { summary: 'Simulate a synthetic cohort under a messaging policy', load: () => import('./commands/simulate') },
   adherence: { summary: 'Adherence measures (CMA1–CMA9, PDC, MPR) from a CSV of dispensings', load: () => import('./commands/adherence') },
 };
 

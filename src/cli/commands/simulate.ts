@@ -1,0 +1,379 @@
+/**
+ * `npm run --silent cli -- simulate --patients N --days D --seed S --policy none|fixed-daily|fixed-weekly --out DIR`
+ * simulates a synthetic cohort and writes the records the product stores (patients, dispensings in the
+ * AdhereR-like layout that `cli adherence` reads, dose events, messages) as CSV, plus summary.json.
+ * `--report` prints the calibration against the literature instead (DESIGN.md §9).
+ *
+ * Day numbers and minutes become ISO dates and local times here, at the edge, and nowhere in the engine.
+ * Files are written under temporary names and renamed when complete, so a failed run leaves nothing
+ * half-written in place of an earlier result.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
+import { runCalibration, type CalibrationCheck } from '@/engine/simulation/calibration';
+import type { CohortSummary } from '@/engine/simulation/cohort-summary';
+import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
+import { createPolicy, isPolicyName, policyNames } from '@/engine/simulation/policies/policy-registry';
+import type { Dispensing, DoseEvent, Message, SimulatedPatient, SimulationSink } from '@/engine/simulation/records';
+import { simulateCohort, simulationLimits } from '@/engine/simulation/simulate-cohort';
+
+type Output = { write: (text: string) => unknown; isTTY?: boolean };
+export type CommandIo = { stdout: Output; stderr: Output };
+
+const defaults = { patients: '1000', days: '365', seed: '1', policy: 'none', start: '2025-01-01', reportPatients: '4000' } as const;
+
+const usage = `Usage: npm run --silent cli -- simulate [options]
+
+Simulate a synthetic cohort under a messaging policy and write its records as CSV.
+
+Options:
+  --patients N     patients in the cohort (default ${defaults.patients}; ${defaults.reportPatients} with --report)
+  --days D         days to simulate (default ${defaults.days})
+  --seed S         random seed, 0–4294967295 (default ${defaults.seed}); the same seed gives identical files
+  --policy P       ${policyNames.join(' | ')} (default ${defaults.policy})
+  --start DATE     first simulated day, YYYY-MM-DD (default ${defaults.start})
+  --out DIR        folder for patients.csv, dispensings.csv, dose_events.csv, messages.csv, summary.json
+  --report         print the calibration report (a year, without messages and with daily reminders) instead
+  --help           show this help
+`;
+
+class OptionError extends Error {}
+
+function wholeNumber(option: string, minimum: number, maximum: number) {
+  return z
+    .string()
+    .regex(/^\d+$/, `--${option} must be a whole number`)
+    .transform(Number)
+    .pipe(z.number().min(minimum, `--${option} must be at least ${minimum}`).max(maximum, `--${option} must be at most ${maximum}`));
+}
+
+const optionSchemas = {
+  patients: wholeNumber('patients', 1, simulationLimits.maximumPatients),
+  days: wholeNumber('days', 1, simulationLimits.maximumDays),
+  seed: wholeNumber('seed', 0, 0xffffffff),
+};
+
+function parseOption<T>(schema: z.ZodType<T>, value: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new OptionError(`${result.error.issues[0]?.message ?? 'invalid value'} (got "${value}")`);
+}
+
+function parseStartDay(value: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const [year, month, day] = match === null ? [NaN, NaN, NaN] : [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (!isValidCivil(year, month, day) || year < 1900) throw new OptionError(`--start must be a date as YYYY-MM-DD from 1900 on (got "${value}")`);
+  return dayNumberFromCivil(year, month, day);
+}
+
+type SimulateCommand =
+  | { kind: 'help' }
+  | { kind: 'report'; patients: number; seed: number; startDay: number }
+  | { kind: 'simulate'; patients: number; days: number; seed: number; policy: (typeof policyNames)[number]; startDay: number; out: string };
+
+function parseCommand(argv: string[]): SimulateCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        patients: { type: 'string' },
+        days: { type: 'string' },
+        seed: { type: 'string' },
+        policy: { type: 'string' },
+        start: { type: 'string' },
+        out: { type: 'string' },
+        report: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new OptionError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+  const values = parsed.values;
+  if (values.help === true) return { kind: 'help' };
+  const seed = parseOption(optionSchemas.seed, values.seed ?? defaults.seed);
+  const startDay = parseStartDay(values.start ?? defaults.start);
+  if (values.report === true) {
+    for (const option of ['days', 'policy', 'out'] as const) {
+      if (values[option] !== undefined) throw new OptionError(`--${option} cannot be used with --report (it runs a year without messages and with daily reminders, and writes no files)`);
+    }
+    return { kind: 'report', patients: parseOption(optionSchemas.patients, values.patients ?? defaults.reportPatients), seed, startDay };
+  }
+  const policy = values.policy ?? defaults.policy;
+  if (!isPolicyName(policy)) throw new OptionError(`--policy must be one of ${policyNames.join(', ')} (got "${policy}")`);
+  if (values.out === undefined || values.out.trim() === '') throw new OptionError('--out is required: the folder to write the CSV files and summary.json to');
+  const out = path.resolve(values.out);
+  if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new OptionError(`--out must be a folder, but ${values.out} is a file`);
+  return {
+    kind: 'simulate',
+    patients: parseOption(optionSchemas.patients, values.patients ?? defaults.patients),
+    days: parseOption(optionSchemas.days, values.days ?? defaults.days),
+    seed,
+    policy,
+    startDay,
+    out,
+  };
+}
+
+export async function run(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  let command: SimulateCommand;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error;
+    io.stderr.write(`simulate: ${error.message}. See --help.\n`);
+    return 2;
+  }
+  switch (command.kind) {
+    case 'help':
+      io.stdout.write(usage);
+      return 0;
+    case 'report':
+      return printReport(command, io);
+    case 'simulate':
+      return writeSimulation(command, io);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The calibration report
+// ---------------------------------------------------------------------------------------------------------
+
+function formatBand(check: CalibrationCheck): string {
+  const format = (value: number) => (Math.abs(value) < 0.1 && value !== 0 ? value.toFixed(3) : value.toFixed(2));
+  if (check.minimum !== null && check.maximum !== null) return `${format(check.minimum)}–${format(check.maximum)}`;
+  if (check.minimum !== null) return `≥ ${format(check.minimum)}`;
+  if (check.maximum !== null) return `≤ ${format(check.maximum)}`;
+  return 'any';
+}
+
+function printReport(command: Extract<SimulateCommand, { kind: 'report' }>, io: CommandIo): number {
+  const report = runCalibration({ patientCount: command.patients, seed: command.seed, startDay: command.startDay });
+  const rows = report.checks.map((check) => [check.label, check.value.toFixed(3), formatBand(check), check.passed ? 'ok' : 'OUT OF BAND', check.source]);
+  const header = ['Check', 'Value', 'Target', 'Result', 'Source'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 1 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd();
+  const withoutMessages = report.withoutMessages;
+  const lines = [
+    `Simulator calibration: ${report.patients} synthetic patients × ${report.days} days, seed ${report.seed}`,
+    '',
+    line(header),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...rows.map(line),
+    '',
+    `Share at PDC ≥ 0.8 by month, no messages:  ${withoutMessages.shareAdherentByMonth.map((share) => share.toFixed(2)).join(' ')}`,
+    `Share at PDC ≥ 0.8 by month, daily:        ${report.dailyReminders.shareAdherentByMonth.map((share) => share.toFixed(2)).join(' ')}`,
+    `12-month share at PDC ≥ 0.8: ${withoutMessages.shareAdherent.toFixed(3)} without messages, ${report.dailyReminders.shareAdherent.toFixed(3)} with daily reminders`,
+  ];
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return report.checks.every((check) => check.passed) ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// CSV output
+// ---------------------------------------------------------------------------------------------------------
+
+/** RFC 4180: quote a field holding a comma, quote or line break; double the quotes inside. */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csvLine(fields: readonly (string | number | boolean | null)[]): string {
+  return `${fields.map(csvField).join(',')}\n`;
+}
+
+/** Appends text to a file in large synchronous writes (the simulation itself is synchronous). */
+class BufferedFile {
+  private readonly descriptor: number;
+  private open = true;
+  private chunks: string[] = [];
+  private bufferedLength = 0;
+
+  constructor(readonly temporaryPath: string, readonly finalPath: string) {
+    this.descriptor = fs.openSync(temporaryPath, 'w');
+  }
+
+  write(text: string): void {
+    this.chunks.push(text);
+    this.bufferedLength += text.length;
+    if (this.bufferedLength >= 1 << 20) this.flush();
+  }
+
+  flush(): void {
+    if (this.chunks.length === 0) return;
+    fs.writeSync(this.descriptor, this.chunks.join(''));
+    this.chunks = [];
+    this.bufferedLength = 0;
+  }
+
+  close(): void {
+    this.flush();
+    fs.closeSync(this.descriptor);
+    this.open = false;
+  }
+
+  /** After a failure: close without writing what is buffered, and remove the temporary file. */
+  discard(): void {
+    if (this.open) fs.closeSync(this.descriptor);
+    this.open = false;
+    fs.rmSync(this.temporaryPath, { force: true });
+  }
+}
+
+/** Local wall-clock times, formatted once per day and minute. */
+class TimeFormatter {
+  private readonly dates = new Map<number, string>();
+  private readonly times: string[] = Array.from({ length: 1440 }, (_, minute) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`);
+
+  date(day: number): string {
+    let iso = this.dates.get(day);
+    if (iso === undefined) {
+      iso = isoFromDayNumber(day);
+      this.dates.set(day, iso);
+    }
+    return iso;
+  }
+
+  time(minute: number): string {
+    return this.times[minute] ?? '00:00';
+  }
+
+  dateTime(day: number, minute: number): string {
+    return `${this.date(day)}T${this.time(minute)}`;
+  }
+}
+
+const headers = {
+  patients: ['patient_id', 'persona', 'age_band', 'sex', 'region', 'language', 'timezone', 'preferred_channel', 'consent_sms', 'consent_whatsapp', 'consent_app', 'conditions', 'product_ids', 'dose_observer', 'morning_dose_times', 'evening_dose_times'],
+  // The layout of AdhereR's med.events (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION), with ISO dates.
+  dispensings: ['PATIENT_ID', 'DATE', 'PERDAY', 'CATEGORY', 'DURATION'],
+  doseEvents: ['patient_id', 'product_id', 'scheduled_at', 'confirmed_at', 'status', 'source'],
+  messages: ['message_id', 'patient_id', 'at', 'channel', 'direction', 'category', 'framing', 'template_id', 'status_history', 'reply_text', 'reply_intent', 'in_reply_to'],
+} as const;
+
+function createCsvSink(files: Record<keyof typeof headers, BufferedFile>, counts: Record<keyof typeof headers, number>): SimulationSink {
+  const time = new TimeFormatter();
+  for (const [name, file] of Object.entries(files) as [keyof typeof headers, BufferedFile][]) file.write(csvLine(headers[name]));
+  return {
+    patient: (patient: SimulatedPatient) => {
+      counts.patients += 1;
+      files.patients.write(
+        csvLine([
+          patient.id,
+          patient.persona,
+          patient.ageBand,
+          patient.sex,
+          patient.region,
+          patient.language,
+          patient.timezone,
+          patient.preferredChannel,
+          patient.consent.sms,
+          patient.consent.whatsapp,
+          patient.consent.app,
+          patient.conditions.join(';'),
+          patient.productIds.join(';'),
+          patient.doseObserver,
+          patient.routine.morning.map((minute) => time.time(minute)).join(';'),
+          patient.routine.evening.map((minute) => time.time(minute)).join(';'),
+        ]),
+      );
+    },
+    dispensing: (dispensing: Dispensing) => {
+      counts.dispensings += 1;
+      const perDay = findDemoProduct(dispensing.productId)?.doseOccasions.length ?? 1;
+      files.dispensings.write(csvLine([dispensing.patientId, time.date(dispensing.day), perDay, dispensing.productId, dispensing.daysSupply]));
+    },
+    doseEvent: (event: DoseEvent) => {
+      counts.doseEvents += 1;
+      const confirmed = event.confirmedDay === null || event.confirmedMinute === null ? null : time.dateTime(event.confirmedDay, event.confirmedMinute);
+      files.doseEvents.write(csvLine([event.patientId, event.productId, time.dateTime(event.scheduledDay, event.scheduledMinute), confirmed, event.status, event.source]));
+    },
+    message: (message: Message) => {
+      counts.messages += 1;
+      const statusHistory = message.statusHistory.map((change) => `${change.status}@${time.dateTime(change.day, change.minute)}`).join('|');
+      files.messages.write(
+        csvLine([
+          message.id,
+          message.patientId,
+          time.dateTime(message.day, message.minute),
+          message.channel,
+          message.direction,
+          message.category,
+          message.framing,
+          message.templateId,
+          statusHistory,
+          message.replyText,
+          message.replyIntent,
+          message.inReplyToId,
+        ]),
+      );
+    },
+  };
+}
+
+/** Figures rounded for the file: six decimals are plenty and keep the JSON readable. */
+function rounded(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1e6) / 1e6;
+  if (Array.isArray(value)) return value.map(rounded);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, rounded(entry)]));
+  return value;
+}
+
+function summaryDocument(summary: CohortSummary, counts: Record<keyof typeof headers, number>): unknown {
+  const { startDay, ...figures } = summary;
+  return rounded({
+    description: 'Synthetic demo data from the Medaptive cohort simulator; refill-based PDC per PQA, averaged over each patient’s products.',
+    startDate: isoFromDayNumber(startDay),
+    ...figures,
+    records: { patients: counts.patients, dispensings: counts.dispensings, doseEvents: counts.doseEvents, messages: counts.messages },
+  });
+}
+
+function writeSimulation(command: Extract<SimulateCommand, { kind: 'simulate' }>, io: CommandIo): number {
+  fs.mkdirSync(command.out, { recursive: true });
+  const fileNames = { patients: 'patients.csv', dispensings: 'dispensings.csv', doseEvents: 'dose_events.csv', messages: 'messages.csv' } as const;
+  const suffix = `.partial-${process.pid}`;
+  const files = Object.fromEntries(
+    Object.entries(fileNames).map(([name, fileName]) => [name, new BufferedFile(path.join(command.out, fileName + suffix), path.join(command.out, fileName))]),
+  ) as Record<keyof typeof headers, BufferedFile>;
+  const summaryPath = path.join(command.out, 'summary.json');
+  const counts = { patients: 0, dispensings: 0, doseEvents: 0, messages: 0 };
+  try {
+    let lastPercent = -1;
+    const summary = simulateCohort({
+      patientCount: command.patients,
+      days: command.days,
+      seed: command.seed,
+      startDay: command.startDay,
+      policy: createPolicy(command.policy),
+      sink: createCsvSink(files, counts),
+      onProgress: (done, total) => {
+        const percent = Math.floor((100 * done) / total);
+        if (io.stderr.isTTY === true && percent !== lastPercent) io.stderr.write(`\rsimulating… ${percent}%`);
+        lastPercent = percent;
+      },
+    });
+    if (io.stderr.isTTY === true) io.stderr.write('\r\x1b[K');
+    for (const file of Object.values(files)) file.close();
+    fs.writeFileSync(summaryPath + suffix, `${JSON.stringify(summaryDocument(summary, counts), null, 2)}\n`);
+    for (const file of Object.values(files)) fs.renameSync(file.temporaryPath, file.finalPath);
+    fs.renameSync(summaryPath + suffix, summaryPath);
+    io.stdout.write(
+      `Wrote ${counts.patients} patients, ${counts.dispensings} dispensings, ${counts.doseEvents} dose events and ${counts.messages} messages to ${command.out}\n` +
+        `Mean PDC ${summary.meanPdc.toFixed(3)}, ${(100 * summary.shareAdherent).toFixed(1)}% at PDC ≥ 0.8, ${summary.messagesPerPatient.toFixed(1)} messages per patient, ${(100 * summary.optOutRate).toFixed(1)}% opted out\n`,
+    );
+    return 0;
+  } catch (error) {
+    for (const file of Object.values(files)) file.discard();
+    fs.rmSync(summaryPath + suffix, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The contract between the simulator (or, later, the live scheduler) and a messaging policy. Once a day
+ * per patient the policy sees the context of the decision and returns a choice — no message, or one
+ * category × framing at a time of day — together with the probability with which it made that choice
+ * (its propensity), so that off-policy estimators (IPS, SNIPS, doubly robust; DESIGN.md §3) can evaluate
+ * other policies on its logs. A learning policy also receives feedback once the day's outcome is known.
+ */
+import type { Condition } from '../conditions';
+import type { MessageArm, MessageChannel } from '../message-arms';
+import type { AgeBand, Persona } from '../personas';
+import type { DoseObserver, Sex } from '../records';
+
+/** What is known about the patient and does not change from day to day. */
+export type PatientFeatures = {
+  ageBand: AgeBand;
+  sex: Sex;
+  conditions: readonly Condition[];
+  productCount: number;
+  preferredChannel: MessageChannel;
+  doseObserver: DoseObserver;
+};
+
+/** What the product can observe about recent days (never the simulation's hidden truth). */
+export type RecentHistory = {
+  /** Scheduled dose events in the previous 7 days. */
+  dosesScheduledLast7Days: number;
+  /** Of those, how many were confirmed taken by the app, a WhatsApp reply or the smart bottle. */
+  dosesConfirmedLast7Days: number;
+  /** Days since the patient last replied to a message; null if never. */
+  daysSinceLastReply: number | null;
+  /** Fewest days of supply left across the patient's products, assuming every dose since each fill was taken. */
+  estimatedDaysOfSupplyLeft: number;
+};
+
+export type MessageCounts = {
+  /** Outbound messages in the previous 7 and 28 days, and since the start. */
+  last7Days: number;
+  last28Days: number;
+  total: number;
+  /** Replies in the previous 28 days. */
+  repliesLast28Days: number;
+};
+
+export type DecisionContext = {
+  patientId: string;
+  persona: Persona;
+  features: PatientFeatures;
+  day: number;
+  /** Days since the simulation (or the patient's programme) started. */
+  dayIndex: number;
+  /** 0 = Sunday. */
+  weekday: number;
+  /** When the decision is made (local minutes after midnight); the message may be timed later that day. */
+  minuteOfDay: number;
+  /** The patient's usual time for the first dose today. */
+  firstDoseMinute: number;
+  recentHistory: RecentHistory;
+  messageCounts: MessageCounts;
+};
+
+export type PolicyChoice =
+  | { kind: 'no-message'; propensity: number }
+  | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number };
+
+export type DecisionOutcome = {
+  dosesScheduled: number;
+  /** Simulation truth: doses actually taken that day. */
+  dosesTaken: number;
+  /** What the product saw: doses confirmed that day. */
+  dosesConfirmed: number;
+  /** Whether the message was delivered; null when no message was sent. */
+  delivered: boolean | null;
+  replied: boolean;
+  optedOut: boolean;
+};
+
+export type PolicyFeedback = {
+  context: DecisionContext;
+  choice: PolicyChoice;
+  /** Share of the day's scheduled doses taken (simulation truth; 0 when none were scheduled). */
+  reward: number;
+  outcome: DecisionOutcome;
+};
+
+/** Draws uniform numbers in [0, 1) from a stream the simulator seeds per patient. */
+export type RandomSource = () => number;
+
+export type MessagingPolicy = {
+  readonly name: string;
+  readonly version: string;
+  decide(context: DecisionContext, random: RandomSource): PolicyChoice;
+  learn?(feedback: PolicyFeedback): void;
+};

@@ -1,0 +1,23 @@
+/** The policies the simulator can run by name (the CLI's --policy). */
+import { createFixedDailyPolicy } from './fixed-daily-policy';
+import { createFixedWeeklyPolicy } from './fixed-weekly-policy';
+import type { MessagingPolicy } from './messaging-policy';
+import { createNoMessagePolicy } from './no-message-policy';
+
+export const policyNames = ['none', 'fixed-daily', 'fixed-weekly'] as const;
+export type PolicyName = (typeof policyNames)[number];
+
+export function isPolicyName(name: string): name is PolicyName {
+  return (policyNames as readonly string[]).includes(name);
+}
+
+export function createPolicy(name: PolicyName): MessagingPolicy {
+  switch (name) {
+    case 'none':
+      return createNoMessagePolicy();
+    case 'fixed-daily':
+      return createFixedDailyPolicy();
+    case 'fixed-weekly':
+      return createFixedWeeklyPolicy();
+  }
+}
