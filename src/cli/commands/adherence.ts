@@ -263,14 +263,9 @@ const CARRIAGE_RETURN = 0x0d;
  * target counts parsing.
  */
 function readEventTable(buffer: Buffer, options: Options): EventTable {
-  const field = new FieldCursor(buffer);
-
-  // Header: decoded field by field.
-  const header: string[] = [];
-  do {
-    field.advance();
-    header.push(field.text().trim());
-  } while (!field.endsRow);
+  const reader = new RowReader(buffer);
+  if (!reader.nextRow()) throw new InputError('line 1: the file is empty; expected a header row');
+  const header = Array.from({ length: reader.fieldCount }, (_, column) => reader.text(column).trim());
   const columnIndex = (name: string, required: boolean, option: string): number => {
     const index = header.indexOf(name);
     if (index < 0 && required) throw new InputError(`line 1: column "${name}" (${option}) is missing; the header has ${header.join(', ')}`);
@@ -290,6 +285,7 @@ function readEventTable(buffer: Buffer, options: Options): EventTable {
   // Only the columns a measure uses are read (and checked).
   const readDose = doseColumn >= 0 && (options.settings.considerDosageChange || options.explicitColumns.dose);
   const readClass = classColumn >= 0 && (needsClass || options.explicitColumns.medicationClass);
+  const dateExpectation = `a date in ${DATE_PATTERN[options.dateFormat]} format (--date-format ${options.dateFormat})`;
 
   // One slot per line is enough (quoted line breaks only make it generous); counting newlines is a
   // native scan, far cheaper than growing the arrays.
@@ -308,56 +304,46 @@ function readEventTable(buffer: Buffer, options: Options): EventTable {
   let previousPatient = -1;
   let rowCount = 0;
 
-  while (field.skipBlankLines()) {
-    const rowLine = field.line;
-    let column = 0;
-    do {
-      field.advance();
-      if (column === idColumn) {
-        // Consecutive rows usually share the patient: compare bytes before decoding a string.
-        if (field.quotedText === null && previousPatient >= 0 && field.equalsBytes(previousIdStart, previousIdEnd)) {
-          patientOfRow[rowCount] = previousPatient;
-        } else {
-          const id = field.text();
-          if (id.trim() === '') throw new InputError(`line ${rowLine}: field ${options.columns.id} is empty`);
-          let patient = patientIndexById.get(id);
-          if (patient === undefined) {
-            patient = patientIds.length;
-            patientIds.push(id);
-            patientIndexById.set(id, patient);
-          }
-          patientOfRow[rowCount] = patient;
-          previousPatient = field.quotedText === null ? patient : -1;
-          previousIdStart = field.start;
-          previousIdEnd = field.end;
-        }
-      } else if (column === dateColumn) {
-        const dayNumber = parseDate(field, options.dateFormat);
-        if (Number.isNaN(dayNumber)) {
-          throw badField(field, rowLine, options.columns.date, `a date in ${DATE_PATTERN[options.dateFormat]} format (--date-format ${options.dateFormat})`);
-        }
-        day[rowCount] = dayNumber;
-      } else if (column === durationColumn) {
-        const value = parseNumber(field);
-        if (!(value >= 0)) throw badField(field, rowLine, options.columns.duration, 'a duration ≥ 0 days');
-        duration[rowCount] = value;
-      } else if (dose && column === doseColumn) {
-        const value = parseNumber(field);
-        if (!(value > 0)) throw badField(field, rowLine, options.columns.dose, 'a daily dose > 0');
-        dose[rowCount] = value;
-      } else if (classOfRow && column === classColumn) {
-        const name = field.text();
-        let index = classIndexByName.get(name);
-        if (index === undefined) {
-          index = classNames.length;
-          classNames.push(name);
-          classIndexByName.set(name, index);
-        }
-        classOfRow[rowCount] = index;
+  while (reader.nextRow()) {
+    if (reader.fieldCount !== header.length) throw new InputError(`line ${reader.rowLine}: the row has ${reader.fieldCount} fields, the header ${header.length}`);
+    // Consecutive rows usually share the patient: compare bytes before decoding a string.
+    if (previousPatient >= 0 && reader.equalsBytes(idColumn, previousIdStart, previousIdEnd)) {
+      patientOfRow[rowCount] = previousPatient;
+    } else {
+      const id = reader.text(idColumn);
+      if (id.trim() === '') throw new InputError(`line ${reader.rowLine}: field ${options.columns.id} is empty`);
+      let patient = patientIndexById.get(id);
+      if (patient === undefined) {
+        patient = patientIds.length;
+        patientIds.push(id);
+        patientIndexById.set(id, patient);
       }
-      column += 1;
-    } while (!field.endsRow);
-    if (column !== header.length) throw new InputError(`line ${rowLine}: the row has ${column} fields, the header ${header.length}`);
+      patientOfRow[rowCount] = patient;
+      previousPatient = reader.isQuoted(idColumn) ? -1 : patient;
+      previousIdStart = reader.starts[idColumn]!;
+      previousIdEnd = reader.ends[idColumn]!;
+    }
+    const dayNumber = parseDate(reader, dateColumn, options.dateFormat);
+    if (Number.isNaN(dayNumber)) throw badField(reader, dateColumn, options.columns.date, dateExpectation);
+    day[rowCount] = dayNumber;
+    const supply = parseNumber(reader, durationColumn);
+    if (!(supply >= 0)) throw badField(reader, durationColumn, options.columns.duration, 'a duration ≥ 0 days');
+    duration[rowCount] = supply;
+    if (dose) {
+      const value = parseNumber(reader, doseColumn);
+      if (!(value > 0)) throw badField(reader, doseColumn, options.columns.dose, 'a daily dose > 0');
+      dose[rowCount] = value;
+    }
+    if (classOfRow) {
+      const name = reader.text(classColumn);
+      let index = classIndexByName.get(name);
+      if (index === undefined) {
+        index = classNames.length;
+        classNames.push(name);
+        classIndexByName.set(name, index);
+      }
+      classOfRow[rowCount] = index;
+    }
     rowCount += 1;
   }
   return { patientIds, patientOfRow, day, duration, dose, classOfRow, classNames, rowCount };
@@ -370,138 +356,178 @@ function countNewlines(buffer: Buffer): number {
 }
 
 /**
- * Walks a CSV buffer field by field without allocating: an unquoted field is a byte range
- * [start, end) (a trailing CR dropped); a quoted field is decoded into `quotedText`.
+ * Reads a CSV buffer row by row without allocating: each field is a byte range [start, end) of the
+ * buffer (a trailing CR dropped), or, when quoted, a decoded string. Rows without quotes take a tight
+ * loop that only looks for commas and the line end; a quote sends the row through the RFC 4180 path.
  */
-class FieldCursor {
-  position: number;
-  /** Line of the next byte to read (1-based, counting newlines inside quoted fields). */
-  line = 1;
-  start = 0;
-  end = 0;
-  quotedText: string | null = null;
-  endsRow = false;
+class RowReader {
+  /** Field byte ranges of the current row (grown for wide rows). */
+  starts = new Int32Array(64);
+  ends = new Int32Array(64);
+  /** Decoded quoted fields of the current row (null: use the byte range). */
+  private quoted: (string | null)[] = [];
+  private rowHasQuotes = false;
+  fieldCount = 0;
+  /** Line on which the current row starts (1-based). */
+  rowLine = 0;
+  private position: number;
+  private line = 1;
 
-  constructor(private readonly buffer: Buffer) {
+  constructor(readonly buffer: Buffer) {
     this.position = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0; // byte-order mark
   }
 
-  /** Skips empty lines; false at the end of the buffer. */
-  skipBlankLines(): boolean {
+  /** Reads the next non-blank row; false at the end of the buffer. */
+  nextRow(): boolean {
     const buffer = this.buffer;
     for (;;) {
       if (this.position >= buffer.length) return false;
       if (buffer[this.position] === NEWLINE) this.position += 1;
       else if (buffer[this.position] === CARRIAGE_RETURN && buffer[this.position + 1] === NEWLINE) this.position += 2;
-      else return true;
+      else break;
       this.line += 1;
     }
-  }
-
-  advance(): void {
-    const buffer = this.buffer;
-    let cursor = this.position;
-    if (buffer[cursor] === QUOTE) {
-      this.readQuoted();
-      return;
+    this.rowLine = this.line;
+    if (this.rowHasQuotes) {
+      this.quoted.fill(null);
+      this.rowHasQuotes = false;
     }
-    this.quotedText = null;
-    this.start = cursor;
-    while (cursor < buffer.length) {
-      const byte = buffer[cursor];
-      if (byte === COMMA) {
-        this.end = cursor;
-        this.position = cursor + 1;
-        this.endsRow = false;
-        return;
+    let cursor = this.position;
+    let fieldStart = cursor;
+    let fieldCount = 0;
+    for (;;) {
+      const byte = cursor < buffer.length ? buffer[cursor] : NEWLINE;
+      if (byte === COMMA || byte === NEWLINE) {
+        this.setField(fieldCount, fieldStart, byte === NEWLINE && cursor > fieldStart && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor);
+        fieldCount += 1;
+        if (byte === NEWLINE) break;
+        fieldStart = cursor + 1;
+      } else if (byte === QUOTE) {
+        this.readQuotedRow();
+        return true;
       }
-      if (byte === NEWLINE) break;
       cursor += 1;
     }
-    this.end = cursor > this.start && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor;
-    this.endsRow = true;
-    if (cursor < buffer.length) {
-      this.position = cursor + 1;
-      this.line += 1;
-    } else {
-      this.position = cursor;
-    }
+    this.fieldCount = fieldCount;
+    this.position = Math.min(cursor + 1, buffer.length);
+    this.line += 1;
+    return true;
   }
 
-  private readQuoted(): void {
+  private setField(index: number, start: number, end: number): void {
+    if (index >= this.starts.length) {
+      const starts = new Int32Array(this.starts.length * 2);
+      const ends = new Int32Array(this.ends.length * 2);
+      starts.set(this.starts);
+      ends.set(this.ends);
+      this.starts = starts;
+      this.ends = ends;
+    }
+    this.starts[index] = start;
+    this.ends[index] = end;
+  }
+
+  /** The current row again, from its start, with quoted fields (doubled quotes, line breaks inside). */
+  private readQuotedRow(): void {
     const buffer = this.buffer;
-    const openingLine = this.line;
-    let text = '';
-    let chunkStart = this.position + 1;
-    let cursor = chunkStart;
+    let cursor = this.position;
+    let fieldCount = 0;
+    this.rowHasQuotes = true;
     for (;;) {
-      if (cursor >= buffer.length) throw new InputError(`line ${openingLine}: a quoted field is not closed`);
-      const byte = buffer[cursor];
-      if (byte === NEWLINE) this.line += 1;
-      if (byte !== QUOTE) {
+      if (buffer[cursor] === QUOTE) {
+        let text = '';
+        let chunkStart = cursor + 1;
+        cursor = chunkStart;
+        for (;;) {
+          if (cursor >= buffer.length) throw new InputError(`line ${this.rowLine}: a quoted field is not closed`);
+          const byte = buffer[cursor];
+          if (byte === NEWLINE) this.line += 1;
+          if (byte !== QUOTE) {
+            cursor += 1;
+            continue;
+          }
+          text += buffer.toString('utf8', chunkStart, cursor);
+          if (buffer[cursor + 1] !== QUOTE) break;
+          text += '"';
+          cursor += 2;
+          chunkStart = cursor;
+        }
+        cursor += 1; // past the closing quote
+        this.setField(fieldCount, cursor, cursor);
+        this.quoted[fieldCount] = text;
+        const after = cursor < buffer.length ? buffer[cursor] : NEWLINE;
+        const atLineEnd = after === NEWLINE || (after === CARRIAGE_RETURN && buffer[cursor + 1] === NEWLINE);
+        if (after !== COMMA && !atLineEnd) throw new InputError(`line ${this.line}: unexpected character after a quoted field`);
+        fieldCount += 1;
+        if (atLineEnd) {
+          cursor += after === CARRIAGE_RETURN ? 2 : 1;
+          break;
+        }
         cursor += 1;
         continue;
       }
-      text += buffer.toString('utf8', chunkStart, cursor);
-      if (buffer[cursor + 1] !== QUOTE) break;
-      text += '"';
-      cursor += 2;
-      chunkStart = cursor;
+      const fieldStart = cursor;
+      while (cursor < buffer.length && buffer[cursor] !== COMMA && buffer[cursor] !== NEWLINE) cursor += 1;
+      const atLineEnd = cursor >= buffer.length || buffer[cursor] === NEWLINE;
+      this.setField(fieldCount, fieldStart, atLineEnd && cursor > fieldStart && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor);
+      this.quoted[fieldCount] = null;
+      fieldCount += 1;
+      cursor += 1;
+      if (atLineEnd) break;
     }
-    cursor += 1;
-    this.quotedText = text;
-    this.start = this.end = cursor;
-    if (cursor >= buffer.length) {
-      this.position = cursor;
-      this.endsRow = true;
-    } else if (buffer[cursor] === COMMA) {
-      this.position = cursor + 1;
-      this.endsRow = false;
-    } else if (buffer[cursor] === NEWLINE || (buffer[cursor] === CARRIAGE_RETURN && buffer[cursor + 1] === NEWLINE)) {
-      this.position = cursor + (buffer[cursor] === NEWLINE ? 1 : 2);
-      this.line += 1;
-      this.endsRow = true;
-    } else {
-      throw new InputError(`line ${this.line}: unexpected character after a quoted field`);
-    }
+    this.fieldCount = fieldCount;
+    this.position = Math.min(cursor, buffer.length);
+    this.line += 1;
   }
 
-  text(): string {
-    return this.quotedText ?? this.buffer.toString('utf8', this.start, this.end);
+  isQuoted(column: number): boolean {
+    return this.rowHasQuotes && this.quoted[column] != null;
+  }
+
+  quotedText(column: number): string | null {
+    return this.rowHasQuotes ? (this.quoted[column] ?? null) : null;
+  }
+
+  text(column: number): string {
+    return this.quotedText(column) ?? this.buffer.toString('utf8', this.starts[column]!, this.ends[column]!);
   }
 
   byteAt(index: number): number {
     return this.buffer[index] ?? -1;
   }
 
-  equalsBytes(otherStart: number, otherEnd: number): boolean {
-    if (this.quotedText !== null || otherEnd - otherStart !== this.end - this.start) return false;
+  /** Whether an unquoted field holds the same bytes as buffer[otherStart, otherEnd). */
+  equalsBytes(column: number, otherStart: number, otherEnd: number): boolean {
+    const start = this.starts[column]!;
+    if (this.isQuoted(column) || otherEnd - otherStart !== this.ends[column]! - start) return false;
     for (let offset = 0; offset < otherEnd - otherStart; offset += 1) {
-      if (this.buffer[otherStart + offset] !== this.buffer[this.start + offset]) return false;
+      if (this.buffer[otherStart + offset] !== this.buffer[start + offset]) return false;
     }
     return true;
   }
 }
 
-function badField(field: FieldCursor, line: number, column: string, expected: string): InputError {
-  const text = field.text();
+function badField(reader: RowReader, column: number, name: string, expected: string): InputError {
+  const text = reader.text(column);
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-  return new InputError(`line ${line}: field ${column}: ${text.trim() === '' ? `empty, expected ${expected}` : `"${shown}" is not ${expected}`}`);
+  return new InputError(`line ${reader.rowLine}: field ${name}: ${text.trim() === '' ? `empty, expected ${expected}` : `"${shown}" is not ${expected}`}`);
 }
 
 /** Plain decimal integers are read from the bytes; anything else goes through Number(). */
-function parseNumber(field: FieldCursor): number {
-  if (field.quotedText === null && field.end > field.start && field.end - field.start <= 9) {
+function parseNumber(reader: RowReader, column: number): number {
+  const start = reader.starts[column]!;
+  const end = reader.ends[column]!;
+  if (!reader.isQuoted(column) && end > start && end - start <= 9) {
     let value = 0;
-    let cursor = field.start;
-    for (; cursor < field.end; cursor += 1) {
-      const digit = field.byteAt(cursor) - 0x30;
+    let cursor = start;
+    for (; cursor < end; cursor += 1) {
+      const digit = reader.byteAt(cursor) - 0x30;
       if (digit < 0 || digit > 9) break;
       value = value * 10 + digit;
     }
-    if (cursor === field.end) return value;
+    if (cursor === end) return value;
   }
-  const text = field.text().trim();
+  const text = reader.text(column).trim();
   return text === '' ? NaN : Number(text);
 }
 
@@ -513,44 +539,44 @@ const SLASH = 0x2f;
  * Day number of the field's date, or NaN. Reads three digit groups and their separators straight from
  * the bytes (a million dates per run: no strings, no regular expressions, no Date objects).
  */
-function parseDate(field: FieldCursor, format: DateFormat): number {
-  if (field.quotedText !== null) return parseDateText(field.quotedText.trim(), format);
+function parseDate(reader: RowReader, column: number, format: DateFormat): number {
+  const quoted = reader.quotedText(column);
+  if (quoted !== null) return parseDateText(quoted.trim(), format);
+  const start = reader.starts[column]!;
+  const end = reader.ends[column]!;
   const separator = format === 'iso' ? DASH : SLASH;
-  const firstEnd = digitsEnd(field, field.start);
-  if (field.byteAt(firstEnd) !== separator) return NaN;
-  const secondEnd = digitsEnd(field, firstEnd + 1);
-  if (field.byteAt(secondEnd) !== separator) return NaN;
-  const thirdEnd = digitsEnd(field, secondEnd + 1);
-  if (thirdEnd !== field.end) return NaN;
-  const first = digitsValue(field, field.start, firstEnd);
-  const second = digitsValue(field, firstEnd + 1, secondEnd);
-  const third = digitsValue(field, secondEnd + 1, thirdEnd);
-  const firstLength = firstEnd - field.start;
+  const firstEnd = digitsEnd(reader, start, end);
+  if (reader.byteAt(firstEnd) !== separator) return NaN;
+  const secondEnd = digitsEnd(reader, firstEnd + 1, end);
+  if (reader.byteAt(secondEnd) !== separator) return NaN;
+  const thirdEnd = digitsEnd(reader, secondEnd + 1, end);
+  if (thirdEnd !== end) return NaN;
+  const firstLength = firstEnd - start;
   const secondLength = secondEnd - firstEnd - 1;
   const thirdLength = thirdEnd - secondEnd - 1;
   const yearLength = format === 'iso' ? firstLength : thirdLength;
   if (yearLength !== 4 || !isOneOrTwo(format === 'iso' ? secondLength : firstLength) || !isOneOrTwo(format === 'iso' ? thirdLength : secondLength)) return NaN;
-  return civilDayNumber(format, first, second, third);
+  return civilDayNumber(format, digitsValue(reader, start, firstEnd), digitsValue(reader, firstEnd + 1, secondEnd), digitsValue(reader, secondEnd + 1, thirdEnd));
 }
 
 function isOneOrTwo(length: number): boolean {
   return length === 1 || length === 2;
 }
 
-/** Index just past the digits starting at `cursor`. */
-function digitsEnd(field: FieldCursor, cursor: number): number {
-  let end = cursor;
-  while (end < field.end) {
-    const byte = field.byteAt(end);
+/** Index just past the digits starting at `cursor` (at most `end`). */
+function digitsEnd(reader: RowReader, cursor: number, end: number): number {
+  let index = cursor;
+  while (index < end) {
+    const byte = reader.byteAt(index);
     if (byte < 0x30 || byte > 0x39) break;
-    end += 1;
+    index += 1;
   }
-  return end;
+  return index;
 }
 
-function digitsValue(field: FieldCursor, start: number, end: number): number {
+function digitsValue(reader: RowReader, start: number, end: number): number {
   let value = 0;
-  for (let cursor = start; cursor < end; cursor += 1) value = value * 10 + field.byteAt(cursor) - 0x30;
+  for (let cursor = start; cursor < end; cursor += 1) value = value * 10 + reader.byteAt(cursor) - 0x30;
   return value;
 }
 
