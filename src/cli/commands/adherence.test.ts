@@ -166,6 +166,11 @@ describe('adherence command: bad input stops with one line naming the line and f
     { name: 'an empty duration', content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01,\n', message: /line 2: field DURATION: empty/ },
     { name: 'a short row', content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01\n', message: /line 2: the row has 2 fields, the header 3/ },
     { name: 'an unclosed quote', content: 'PATIENT_ID,DATE,DURATION\n"1,2024-01-01,30\n', message: /line 2: a quoted field is not closed/ },
+    {
+      name: 'a bad date after a quoted line break (lines counted as in the file)',
+      content: 'PATIENT_ID,DATE,DURATION\n"two\nlines",2024-01-01,30\n1,01/02/2024,30\n',
+      message: /line 4: field DATE: "01\/02\/2024" is not a date in YYYY-MM-DD format/,
+    },
   ];
 
   it.each(cases)('$name', async ({ content, message }) => {
