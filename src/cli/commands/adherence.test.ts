@@ -204,6 +204,13 @@ describe('adherence command: bad input stops with one line naming the line and f
     expect(stderr).toMatch(message);
   });
 
+  it('an output folder that does not exist is an error, and leaves no temporary file behind', async () => {
+    const output = path.join(directory, 'missing', 'out.csv');
+    expect(await run(['--input', medicationEventsIso, '--cma', 'CMA7', '--output', output])).toBe(2);
+    expect(stderr).toMatch(/cannot write .*missing\/out\.csv \(ENOENT\)/);
+    expect(fs.readdirSync(directory)).toEqual([]);
+  });
+
   it('--help prints the usage and succeeds', async () => {
     let stdout = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

@@ -43,8 +43,10 @@ In sliding windows (CMA1–CMA9), laid from the observation window start:
   --sliding --window-duration 90 --window-step 30 [--window-start 0]
 Other measures:
   PDC   PQA proportion of days covered over the observation window (the class column names the drug:
-        shift within a drug, union across drugs); NA unless the patient has fills on 2 different days
+        shift within a drug, union across drugs; without it all fills are one drug); NA unless the
+        patient has fills on 2 different days in the window
   MPR   --mpr-form fixed-period|refill-interval|to-window-end [fixed-period]
+--print-resource-usage reports peak memory (maxRSS, KB) and CPU time on stderr (used by npm run bench).
 Output: --output FILE.csv (default stdout). patient_id,value; with --episodes patient_id,episode,start,end,value;
 with --sliding patient_id,window,start,end,value. Undefined values are NA, dates ISO.`;
 
@@ -80,10 +82,7 @@ export async function run(argv: string[]): Promise<number> {
     if (options.output === undefined) {
       await writeToStdout(csv);
     } else {
-      // Write beside the target and rename: readers never see a half-written file.
-      const temporary = path.join(path.dirname(options.output), `.${path.basename(options.output)}.${process.pid}.tmp`);
-      fs.writeFileSync(temporary, csv);
-      fs.renameSync(temporary, options.output);
+      writeAtomically(options.output, csv);
     }
     if (options.printResourceUsage) {
       const usage = process.resourceUsage();
@@ -105,6 +104,18 @@ export async function run(argv: string[]): Promise<number> {
 
 function isNodeError(error: unknown): error is NodeJS.ErrnoException {
   return error instanceof Error && 'code' in error;
+}
+
+/** Writes beside the target and renames, so readers never see a half-written file. */
+function writeAtomically(file: string, text: string): void {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(temporary, text);
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw new InputError(`cannot write ${file}${isNodeError(error) && error.code ? ` (${error.code})` : ''}`);
+  }
 }
 
 function writeToStdout(text: string): Promise<void> {
