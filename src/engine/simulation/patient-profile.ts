@@ -39,7 +39,7 @@ export type PatientTraits = {
    * real prevalent cohort.
    */
   priorFillDaysAgo: number[];
-  lifeEvents: readonly LifeEvent[];
+  lifeEvents: LifeEvent[];
 };
 
 export type PatientProfile = { patient: SimulatedPatient; traits: PatientTraits; products: readonly DemoProduct[] };
@@ -92,10 +92,11 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
     appLoggingProbability: nextProportion(stream, parameters.appLoggingProbability, 0.6),
     isNewUser: persona === 'newly-diagnosed',
     priorFillDaysAgo: [],
-    lifeEvents: drawLifeEvents(stream, parameters.lifeEventsPerYear, options.days),
+    lifeEvents: [],
   };
-
   if (!traits.isNewUser) traits.priorFillDaysAgo = products.map(() => Math.floor(nextUniform(stream) * traits.daysSupply));
+  // Last, because how many there are depends on the length of the run: everything else does not.
+  traits.lifeEvents = drawLifeEvents(stream, parameters.lifeEventsPerYear, options.days);
 
   const patient: SimulatedPatient = {
     id: simulatedPatientId(options.seed, options.patientIndex),
