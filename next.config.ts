@@ -5,6 +5,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pino', 'nodemailer'],
   poweredByHeader: false,
   reactStrictMode: true,
+  // `npm test` type-checks the whole project once (tsc --noEmit); the build need not do it again.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { getProductName } from '@/lib/product';
+import { updateRoleAction, updateSelectedDrugCompaniesAction } from './_actions/profile-actions';
 import { ApplicationShell } from './_components/application-shell';
 import './globals.css';
 
@@ -19,7 +20,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="flex min-h-dvh flex-col bg-background text-foreground antialiased">
-        <ApplicationShell productName={getProductName()}>{children}</ApplicationShell>
+        <ApplicationShell
+          productName={getProductName()}
+          profileActions={{ updateRole: updateRoleAction, updateSelectedDrugCompanies: updateSelectedDrugCompaniesAction }}
+        >
+          {children}
+        </ApplicationShell>
       </body>
     </html>
   );

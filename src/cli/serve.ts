@@ -8,7 +8,9 @@ import next from 'next';
 import { closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address';
+import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { EnvironmentError, getEnvironment, resolveDataDirectory } from '@/lib/env';
+import { getAuth } from '@/lib/server/auth';
 import { buildIfNeeded } from './server/build-if-needed';
 
 const development = process.argv.includes('--dev');
@@ -40,6 +42,14 @@ async function main(): Promise<void> {
       ? `Database: embedded PGlite in ${resolveDataDirectory(environment)}`
       : 'Database: PostgreSQL (DATABASE_URL)',
   );
+
+  // Demo accounts: on the first start of an empty embedded database, or wherever SEED_DEMO=true asks.
+  if (connection.kind === 'pglite' || environment.SEED_DEMO) {
+    const created = await seedDemoAccounts({ database: connection.database, auth: await getAuth(), password: environment.DEMO_PASSWORD });
+    if (created.length > 0) {
+      log(`Demo accounts created (password: DEMO_PASSWORD, default Medaptive-demo-1):\n${created.map((email) => `  ${email}`).join('\n')}`);
+    }
+  }
 
   const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });
   await application.prepare();

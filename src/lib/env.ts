@@ -49,6 +49,8 @@ const environmentSchema = z
   /** Signs sessions and encrypts two-factor secrets; generated once and kept in the database when unset. */
   AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SEED_DEMO: booleanFlag,
+  /** Serves /dev/outbox and /api/dev/outbox (always on in development; for tests of a production build). */
+  DEV_OUTBOX: booleanFlag,
   DEMO_PASSWORD: z.string().min(12, 'must be at least 12 characters').default('Medaptive-demo-1'),
   OIDC_ISSUER: optionalText.pipe(z.url('must be the issuer URL of an OpenID provider').optional()),
   OIDC_CLIENT_ID: optionalText,

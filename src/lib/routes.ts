@@ -78,3 +78,6 @@ export function findPatientEngagementPage(productName: string, segment: string):
 export function usesFullWidthTopBar(pathname: string): boolean {
   return pathname.includes('/manufacturing');
 }
+
+/** Set by src/proxy.ts on every page request: the path and query that were asked for. */
+export const requestedPathHeader = 'x-medaptive-requested-path';

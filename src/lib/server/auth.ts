@@ -18,6 +18,7 @@ import { clientAddressHeader } from '@/lib/client-address';
 import { type Environment, getEnvironment, publicUrl } from '@/lib/env';
 import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
+import { createMailer } from './mailer';
 import { consumeRateLimit } from './rate-limit';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
@@ -71,6 +72,7 @@ const auditedPaths: Record<string, string> = {
 function buildAuth(options: { database: Database; environment: Environment; secret: string }) {
   const { database, environment } = options;
   const sms = createSmsSender(database, environment);
+  const mailer = createMailer({ database, smtpUrl: environment.SMTP_URL, from: environment.MAIL_FROM });
   const productName = environment.PRODUCT_NAME;
   const oidcConfigured =
     environment.OIDC_ISSUER !== undefined && environment.OIDC_CLIENT_ID !== undefined && environment.OIDC_CLIENT_SECRET !== undefined;
@@ -97,6 +99,28 @@ function buildAuth(options: { database: Database; environment: Environment; secr
       minPasswordLength: minimumPasswordLength,
       maxPasswordLength: 256,
       autoSignIn: true,
+      // With verification required, signing up with a registered address answers exactly like a new one,
+      // so the form never reveals who has an account; the owner is told instead.
+      requireEmailVerification: true,
+      onExistingUserSignUp: async ({ user }) => {
+        await mailer.send({
+          to: user.email,
+          subject: `Someone tried to create a ${productName} account with your e-mail address`,
+          text: `An account already exists for this address. If this was you, sign in instead (or reset your password). If it was not, you can ignore this message.`,
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        await mailer.send({
+          to: user.email,
+          subject: `Confirm your e-mail address for ${productName}`,
+          text: `Open this link to confirm your address and sign in:\n\n${url}\n\nThe link works for 24 hours.`,
+        });
+      },
     },
     session: {
       expiresIn: sessionPolicy.patientInactivitySeconds,

@@ -28,6 +28,8 @@ export async function seedDemoAccounts(options: { database: Database; auth: Auth
   for (const account of demoAccounts) {
     const result = await options.auth.api.signUpEmail({ body: { email: account.email, password: options.password, name: account.name } });
     const userId = result.user.id;
+    // Demo addresses cannot receive mail; they count as confirmed.
+    await options.database.update(authUsers).set({ emailVerified: true }).where(eq(authUsers.id, userId));
     const selected =
       account.role === 'drug-manufacturer' ? Object.fromEntries(manufacturerCompanies.map((company) => [company.id, company.name])) : {};
     await options.database

@@ -14,6 +14,8 @@ export type TopBarProps = {
    * menu. Absent means signed out (seed-spec §6: Login and Contact Us are shown instead).
    */
   signedIn?: { brandNote?: ReactNode; centre: ReactNode; end: ReactNode; mobile: ReactNode };
+  /** While the auth state is unknown, show neither the signed-out nor the signed-in actions (no flash of Login). */
+  authLoading?: boolean;
 };
 
 /** Closes the mobile menu when the viewport width changes (seed-spec §2); height changes (mobile URL bars) do not count. */
@@ -31,7 +33,7 @@ function useCloseOnWidthChange(close: () => void): void {
   }, [close]);
 }
 
-export function TopBar({ productName, onContactPress, signedIn }: TopBarProps) {
+export function TopBar({ productName, onContactPress, signedIn, authLoading = false }: TopBarProps) {
   const pathname = usePathname();
   // The menu remembers the path it was opened on, so navigating elsewhere closes it.
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
@@ -76,7 +78,9 @@ export function TopBar({ productName, onContactPress, signedIn }: TopBarProps) {
           {signedIn?.brandNote}
         </div>
         {signedIn ? <div className="hidden flex-1 items-center justify-center gap-2 md:flex">{signedIn.centre}</div> : null}
-        <div className="ml-auto hidden items-center gap-2 md:flex">{signedIn ? signedIn.end : signedOutActions}</div>
+        <div className="ml-auto hidden items-center gap-2 md:flex" aria-busy={authLoading}>
+          {authLoading ? null : signedIn ? signedIn.end : signedOutActions}
+        </div>
         <Button
           isIconOnly
           variant="ghost"

@@ -1,0 +1,82 @@
+'use client';
+
+import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import { type FormEvent, useState } from 'react';
+import { authClient } from '@/lib/auth-client';
+import { describeSignInError } from '../../sign-in-errors';
+import { FormMessage } from './form-message';
+
+type Mode = 'sign-in' | 'sign-up';
+
+/** E-mail and password: sign in, or create an account (12+ characters, no composition rules). */
+export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedIn: () => void; onTwoFactorRequired: () => void }) {
+  const [mode, setMode] = useState<Mode>('sign-in');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const email = String(data.get('email') ?? '');
+    const password = String(data.get('password') ?? '');
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      if (mode === 'sign-up') {
+        const result = await authClient.signUp.email({ email, password, name: String(data.get('name') ?? '') });
+        if (result.error) setError(describeSignInError(result.error));
+        // The same answer whether or not the address had an account (nothing is revealed).
+        else setNotice(`Check your inbox at ${email}: open the link we sent to confirm your address and sign in.`);
+        return;
+      }
+      const result = await authClient.signIn.email({ email, password });
+      if (result.error) {
+        setError(describeSignInError(result.error));
+        return;
+      }
+      if ((result.data as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect) onTwoFactorRequired();
+      else onSignedIn();
+    } catch {
+      setError(describeSignInError('network-request-failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)} aria-label={mode === 'sign-in' ? 'Sign in with e-mail' : 'Create an account'}>
+      {mode === 'sign-up' ? (
+        <TextField name="name" isRequired autoComplete="name" maxLength={120}>
+          <Label>Your name</Label>
+          <Input />
+        </TextField>
+      ) : null}
+      <TextField name="email" type="email" isRequired autoComplete="email" maxLength={254}>
+        <Label>Email</Label>
+        <Input />
+      </TextField>
+      <TextField name="password" type="password" isRequired minLength={mode === 'sign-up' ? 12 : undefined} maxLength={256} autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}>
+        <Label>Password</Label>
+        <Input />
+        {mode === 'sign-up' ? <p className="text-xs text-muted">At least 12 characters. A few unrelated words make a strong password.</p> : null}
+      </TextField>
+      <FormMessage error={error} notice={notice} />
+      <Button type="submit" variant="primary" isDisabled={busy}>
+        {mode === 'sign-in' ? 'Sign in' : 'Create account'}
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        onPress={() => {
+          setMode(mode === 'sign-in' ? 'sign-up' : 'sign-in');
+          setError(null);
+          setNotice(null);
+        }}
+      >
+        {mode === 'sign-in' ? 'New here? Create an account' : 'Have an account? Sign in'}
+      </Button>
+    </Form>
+  );
+}

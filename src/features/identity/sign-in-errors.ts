@@ -1,0 +1,60 @@
+/**
+ * Every sign-in error shown on /login as a sentence a person understands (DESIGN §8.3), never as a code.
+ * Keys are the seed spec's identity error codes (§8) and better-auth's codes.
+ */
+const messages: Record<string, string> = {
+  // Seed-spec §8 codes
+  'argument-error': 'Something in the request was not right. Please check what you entered and try again.',
+  'internal-error': 'Something went wrong on our side. Please try again in a moment.',
+  'network-request-failed': 'We could not reach the server. Check your internet connection and try again.',
+  'popup-blocked': 'Your browser blocked the sign-in window. Allow pop-ups for this site, or sign in in this window instead.',
+  'popup-closed-by-user': 'The sign-in window was closed before signing in finished.',
+  'cancelled-popup-request': 'That sign-in window was replaced by a newer one.',
+  'web-storage-unsupported': 'Your browser is blocking the storage this sign-in needs. Allow cookies for this site and try again.',
+  'unauthorized-domain': 'Signing in is not allowed from this address. Open the app at its usual address and try again.',
+  'missing-multi-factor-info': 'Your second sign-in step could not be found. Please start signing in again.',
+  'operation-not-supported-in-this-environment': 'This way of signing in does not work in this browser. Please use another one.',
+  'invalid-api-key': 'Sign-in is not configured correctly. Please tell the administrator.',
+  'invalid-persistence-type': 'Sign-in is not configured correctly. Please tell the administrator.',
+  // better-auth codes
+  INVALID_EMAIL_OR_PASSWORD: 'That e-mail and password do not match an account. Check both and try again.',
+  INVALID_EMAIL: 'Please enter a valid e-mail address.',
+  INVALID_PASSWORD: 'That e-mail and password do not match an account. Check both and try again.',
+  PASSWORD_TOO_SHORT: 'Choose a password of at least 12 characters.',
+  PASSWORD_TOO_LONG: 'That password is too long. Use at most 256 characters.',
+  EMAIL_NOT_VERIFIED: 'Please confirm your e-mail address first: open the link we sent you.',
+  USER_ALREADY_EXISTS: 'We could not create the account. If you already have one, sign in instead.',
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: 'We could not create the account. If you already have one, sign in instead.',
+  TOO_MANY_REQUESTS: 'Too many attempts. Please wait a minute and try again.',
+  TOO_MANY_ATTEMPTS: 'Too many attempts. Please wait a while before trying again.',
+  INVALID_PHONE_NUMBER: 'Enter your mobile number in international form, for example +44 7700 900123.',
+  INVALID_PHONE_NUMBER_OR_PASSWORD: 'That phone number and code do not match. Request a new code and try again.',
+  CAPTCHA_FAILED: 'Please complete the “I am not a robot” check first.',
+  INVALID_OTP: 'That code is not right. Check it and try again.',
+  OTP_EXPIRED: 'That code has expired or was replaced by a newer one. Request a new code.',
+  OTP_NOT_FOUND: 'That code has expired or was replaced by a newer one. Request a new code.',
+  INVALID_CODE: 'That code is not right. Check it and try again.',
+  INVALID_TWO_FACTOR_COOKIE: 'Your sign-in took too long. Please start again.',
+  INVALID_BACKUP_CODE: 'That backup code is not right, or it was used already.',
+  ACCOUNT_LOCKED: 'Too many wrong codes: second-factor sign-in is locked for 15 minutes.',
+  TWO_FACTOR_LOCKED: 'Too many wrong codes: second-factor sign-in is locked for 15 minutes.',
+  CODE_ALREADY_USED: 'That code was used already. Wait for the next one in your authenticator app.',
+  NO_PHONE_NUMBER: 'There is no phone number on your account for a code by SMS.',
+  OAUTH_STATE_MISMATCH: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',
+  STATE_MISMATCH: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',
+  PROVIDER_NOT_FOUND: 'Sign-in with your organisation is not set up here.',
+};
+
+const fallback = 'Signing in did not work. Please try again.';
+
+/** A human sentence for a sign-in error code (or an error carrying one), never the code itself. */
+export function describeSignInError(error: { code?: string | null; status?: number; message?: string | null } | string | null | undefined): string {
+  if (error === null || error === undefined) return fallback;
+  if (typeof error === 'string') return messages[error] ?? messages[error.toUpperCase()] ?? fallback;
+  if (error.code && messages[error.code]) return messages[error.code] as string;
+  if (error.status === 429) return messages.TOO_MANY_REQUESTS as string;
+  if (error.status === 0 || error.message === 'Failed to fetch') return messages['network-request-failed'] as string;
+  return fallback;
+}
+
+export const signInErrorCodes = Object.keys(messages);

@@ -1,0 +1,18 @@
+'use client';
+
+/** Per-browser view preferences (filters, chosen cohort, …) kept in localStorage; cleared at logout. */
+const storageKey = 'medaptive.preferences';
+
+export type ClientPreferences = Record<string, unknown>;
+
+export function getClientPreferences(): ClientPreferences {
+  try {
+    return JSON.parse(window.localStorage.getItem(storageKey) ?? '{}') as ClientPreferences;
+  } catch {
+    return {};
+  }
+}
+
+export function setClientPreferences(preferences: ClientPreferences): void {
+  window.localStorage.setItem(storageKey, JSON.stringify(preferences));
+}
