@@ -62,7 +62,7 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
   const languageTags = Object.keys(region.languages);
   const language = languageTags[nextWeightedIndex(stream, Object.values(region.languages))] ?? 'en';
 
-  // Older patients lean towards SMS (Ofcom adults' media use: smartphone messaging falls with age).
+  // Older patients lean towards SMS (modelling assumption: messaging-app use falls with age).
   const channelWeights = messageChannels.map((channel) => parameters.channelWeights[channel] * (channel === 'sms' ? 1 + 0.3 * ageBandIndex : 1));
   const preferredChannel: MessageChannel = messageChannels[nextWeightedIndex(stream, channelWeights)] ?? 'sms';
   const consent: Record<MessageChannel, boolean> = { sms: false, whatsapp: false, app: false };
@@ -121,8 +121,8 @@ function dailyFromMonthly(monthlyProbability: number): number {
 }
 
 /**
- * Conditions rise with age. Modelling assumption loosely following Health Survey for England
- * prevalences among adults on long-term cardiovascular or diabetes medication; at least one condition.
+ * Conditions become more common with age (modelling assumption: hypertension most common, then
+ * hyperlipidaemia and type 2 diabetes, atrial fibrillation and COPD in older bands); at least one.
  */
 function drawConditions(stream: RandomStream, ageBandIndex: number): Condition[] {
   const prevalence: Record<Condition, number> = {

@@ -1,7 +1,8 @@
 /**
  * Where demo patients live. The demo deployment is set in the United Kingdom: the nine English regions
- * plus the three devolved nations, weighted roughly by population (ONS mid-year estimates), with the
- * languages spoken at home most often after English (2021 Census) given a small share.
+ * plus the three devolved nations, weighted roughly by population in millions (ONS mid-year estimates),
+ * with a few of the languages most often spoken at home after English given a small share (modelling
+ * assumption, roughly following the 2021 Census).
  */
 export type Region = {
   id: string;

@@ -100,9 +100,11 @@ describe('simulated records', () => {
           else expect(['taken', 'skipped', 'unknown']).toContain(event.status);
         }
         // Each product's scheduled doses per day: one per dose occasion.
+        const eventsPerPatient = new Map<string, number>();
+        for (const event of collected.doseEvents) eventsPerPatient.set(event.patientId, (eventsPerPatient.get(event.patientId) ?? 0) + 1);
         for (const patient of collected.patients) {
           const expectedPerDay = patient.productIds.reduce((sum, productId) => sum + (findDemoProduct(productId)?.doseOccasions.length ?? 0), 0);
-          expect(collected.doseEvents.filter((event) => event.patientId === patient.id)).toHaveLength(expectedPerDay * days);
+          expect(eventsPerPatient.get(patient.id)).toBe(expectedPerDay * days);
         }
 
         const outbound = new Map<string, Message>();

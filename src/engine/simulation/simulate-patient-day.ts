@@ -73,7 +73,7 @@ const yearlyRefillSlowdown = 6;
 /** Decision time: the start of the patient's day, before any dose. */
 const decisionMinute = 5 * 60;
 
-/** Days of supply below which cost-constrained patients start stretching their pills. */
+/** Days of supply below which cost-constrained patients stretch their pills (modelling assumption). */
 const lowSupplyDays = 5;
 
 const noLifeEvent: LifeEventEffect = {
@@ -162,6 +162,7 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   const newUserMultiplier = traits.isNewUser && dayIndex < newUserStopWindowDays ? newUserStopMultiplier : 1;
   const stopDrift = stopDriftStart + (yearlyStopDrift * dayIndex) / 365;
   const protection = state.support > 0 ? stopProtection(state.support) : 0;
+  // Eased concerns (education) halve the stop chance at most (modelling assumption).
   const stopProbability = traits.dailyStopProbability * stopDrift * newUserMultiplier * lifeEvent.stopMultiplier * (0.5 + 0.5 * state.concernsScale) * (1 - protection);
   let restartProbability = traits.dailyRestartProbability;
   if (todayEffect.arm !== null) restartProbability += restartPromptStrength * restartPromptWeight[todayEffect.arm.category] * todayEffect.strength;
@@ -198,6 +199,7 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
 
   // 4. Dose occasions: morning, then evening (four behaviour draws each).
   const forgetProbability = traits.forgetProbability * (1 + (yearlyForgetDrift * dayIndex) / 365) * lifeEvent.forgetMultiplier;
+  // Running low, cost-constrained patients stretch their pills: up to 5× the skipping (modelling assumption).
   const skipProbability = traits.skipProbability * state.concernsScale * lifeEvent.skipMultiplier * (lowSupply ? 1 + 4 * traits.costBarrier : 1);
   const responsiveness = traits.reminderResponsiveness * todayEffect.strength;
   for (let occasion = morning; occasion <= evening; occasion += 1) {
@@ -208,6 +210,7 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
     const jitter = nextUniform(state.behaviour) + nextUniform(state.behaviour) - 1;
     const prevented = todayEffect.readMinute >= 0 ? Math.min(0.95, responsiveness * reminderTimingFactor(scheduled - todayEffect.readMinute)) : 0;
     let outcome = taken;
+    // Doses are taken within about ±45 minutes of the usual time (triangular; modelling assumption).
     let takenMinute = Math.max(0, scheduled + Math.round(jitter * 45));
     if (forgetDraw < forgetProbability * (1 - prevented)) {
       outcome = forgotten;
