@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
-import { runCalibration, type CalibrationCheck } from '@/engine/simulation/calibration';
+import { proximalEffectByWeek, runCalibration, type CalibrationCheck } from '@/engine/simulation/calibration';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
 import { createPolicy, isPolicyName, policyNames } from '@/engine/simulation/policies/policy-registry';
@@ -170,6 +170,10 @@ function printReport(command: Extract<SimulateCommand, { kind: 'report' }>, io: 
     `Share at PDC ≥ 0.8 by month, no messages:  ${withoutMessages.shareAdherentByMonth.map((share) => share.toFixed(2)).join(' ')}`,
     `Share at PDC ≥ 0.8 by month, daily:        ${report.dailyReminders.shareAdherentByMonth.map((share) => share.toFixed(2)).join(' ')}`,
     `12-month share at PDC ≥ 0.8: ${withoutMessages.shareAdherent.toFixed(3)} without messages, ${report.dailyReminders.shareAdherent.toFixed(3)} with daily reminders`,
+    `Reminder effect on doses taken, weeks 1–8: ${proximalEffectByWeek(report.dailyReminders, withoutMessages)
+      .slice(0, 8)
+      .map((effect) => effect.toFixed(3))
+      .join(' ')}`,
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return report.checks.every((check) => check.passed) ? 0 : 1;

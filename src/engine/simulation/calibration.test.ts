@@ -5,7 +5,7 @@
  * a share); two seeds show the calibration is a property of the model, not of one lucky draw.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { linearSlope, oddsRatio, proximalEffectByMonth, runCalibration, type CalibrationReport } from './calibration';
+import { linearSlope, oddsRatio, proximalEffectByWeek, runCalibration, type CalibrationReport } from './calibration';
 import { createPolicy } from './policies/policy-registry';
 import { simulateCohort } from './simulate-cohort';
 
@@ -60,9 +60,10 @@ describe.each([1, 2])('calibration, seed %i', (seed) => {
   });
 
   it('the reminders’ effect on taking doses is clear early and wanes over the weeks (HeartSteps 2019)', () => {
-    const effect = proximalEffectByMonth(report.dailyReminders, report.withoutMessages);
-    const early = effect[0]!;
-    const late = (effect[9]! + effect[10]! + effect[11]!) / 3;
+    const effect = proximalEffectByWeek(report.dailyReminders, report.withoutMessages);
+    const mean = (values: number[]) => values.reduce((sum, entry) => sum + entry, 0) / values.length;
+    const early = mean(effect.slice(0, 2));
+    const late = mean(effect.slice(39, 52));
     expect(early).toBeGreaterThan(0.005);
     expect(late).toBeLessThan(0.5 * early);
   });

@@ -61,13 +61,17 @@ function mean(values: readonly number[]): number {
 }
 
 /**
- * The reminders' proximal effect: how much more often doses with supply at hand are taken, per month.
+ * The reminders' proximal effect: how much more often doses with supply at hand are taken, per week.
  * It is what HeartSteps measured (the effect of a prompt on the next hours), unlike PDC, whose gap
  * between the arms grows as reminders keep more patients on therapy.
  */
-export function proximalEffectByMonth(withMessages: CohortSummary, withoutMessages: CohortSummary): number[] {
-  return withMessages.availableDoseTakenShareByMonth.map((share, month) => share - (withoutMessages.availableDoseTakenShareByMonth[month] ?? NaN));
+export function proximalEffectByWeek(withMessages: CohortSummary, withoutMessages: CohortSummary): number[] {
+  return withMessages.availableDoseTakenShareByWeek.map((share, week) => share - (withoutMessages.availableDoseTakenShareByWeek[week] ?? NaN));
 }
+
+/** Weeks compared: the first two, and the last quarter of the year (weeks 40–52, long habituated). */
+export const earlyWeeks = [0, 2] as const;
+export const lateWeeks = [39, 52] as const;
 
 export function runCalibration(options: { patientCount: number; seed: number; startDay: number }): CalibrationReport {
   const base = { patientCount: options.patientCount, days: calibrationDays, seed: options.seed, startDay: options.startDay };
@@ -76,9 +80,9 @@ export function runCalibration(options: { patientCount: number; seed: number; st
 
   const monthThree = withoutMessages.shareAdherentByMonth[2] ?? NaN;
   const monthTwelve = withoutMessages.shareAdherentByMonth[11] ?? NaN;
-  const proximal = proximalEffectByMonth(dailyReminders, withoutMessages);
-  const earlyEffect = proximal[0] ?? NaN;
-  const lateEffect = mean(proximal.slice(9, 12));
+  const proximal = proximalEffectByWeek(dailyReminders, withoutMessages);
+  const earlyEffect = mean(proximal.slice(...earlyWeeks));
+  const lateEffect = mean(proximal.slice(...lateWeeks));
 
   const checks: CalibrationCheck[] = [
     check('baseline-mean-pdc', 'Mean 12-month PDC, no messages', withoutMessages.meanPdc, 0.5, 0.62, 'Naderi 2012 (57%); WHO 2003'),
@@ -86,8 +90,8 @@ export function runCalibration(options: { patientCount: number; seed: number; st
     check('baseline-adherent-month-12', 'Share at PDC ≥ 0.8 in month 12 (below month 3)', monthTwelve, null, monthThree - 0.01, 'Naderi 2012; Chowdhury 2013'),
     check('baseline-monthly-trend', 'Trend of monthly mean PDC, per month', linearSlope(withoutMessages.meanPdcByMonth), null, -0.001, 'Naderi 2012 (declines over time)'),
     check('reminders-odds-ratio', 'Odds ratio of PDC ≥ 0.8, daily reminders vs none', oddsRatio(dailyReminders.shareAdherent, withoutMessages.shareAdherent), 1.3, 2.2, 'Thakkar 2016 (OR 1.68–2.11)'),
-    check('reminders-early-effect', 'Reminder effect on doses taken, month 1', earlyEffect, 0.005, null, 'HeartSteps 2019 (strong early)'),
-    check('reminders-effect-wanes', 'Share of that effect left in months 10–12', lateEffect / earlyEffect, null, 0.5, 'HeartSteps 2019 (wanes over weeks)'),
+    check('reminders-early-effect', 'Reminder effect on doses taken, weeks 1–2', earlyEffect, 0.005, null, 'HeartSteps 2019 (strong early)'),
+    check('reminders-effect-wanes', 'Share of that effect left in weeks 40–52', lateEffect / earlyEffect, null, 0.5, 'HeartSteps 2019 (wanes over weeks)'),
     check('reminders-opt-out', 'Share replying STOP within a year, daily reminders', dailyReminders.optOutRate, 0.04, 0.08, 'Klimis 2021 (5.5%)'),
   ];
   return { patients: options.patientCount, days: calibrationDays, seed: options.seed, checks, withoutMessages, dailyReminders };

@@ -35,6 +35,8 @@ export type CohortSummary = {
   doseTakenShareByMonth: number[];
   /** The same among doses due while on therapy with supply at hand: what reminders can change. */
   availableDoseTakenShareByMonth: number[];
+  /** The same per week of the run (the last week may be partial). */
+  availableDoseTakenShareByWeek: number[];
   /** Share of prescribed products the patient is still taking on the last day. */
   persistenceAtEnd: number;
   /** Outbound messages per patient. */
@@ -84,6 +86,9 @@ export function summariseCohort(options: {
   const groups = new Map<Persona, { patients: number; pdc: number; adherent: number; messages: number; optedOut: number }>(
     personas.map((persona) => [persona, { patients: 0, pdc: 0, adherent: 0, messages: 0, optedOut: 0 }]),
   );
+  const weekCount = Math.ceil(days / 7);
+  const weeklyScheduledAvailable = new Array<number>(weekCount).fill(0);
+  const weeklyTakenAvailable = new Array<number>(weekCount).fill(0);
   let pdcTotal = 0;
   let adherentCount = 0;
   let messages = 0;
@@ -105,6 +110,10 @@ export function summariseCohort(options: {
       taken[month]! += state.tally.taken[month] ?? 0;
       scheduledAvailable[month]! += state.tally.scheduledAvailable[month] ?? 0;
       takenAvailable[month]! += state.tally.takenAvailable[month] ?? 0;
+    }
+    for (let week = 0; week < weekCount; week += 1) {
+      weeklyScheduledAvailable[week]! += state.tally.weeklyScheduledAvailable[week] ?? 0;
+      weeklyTakenAvailable[week]! += state.tally.weeklyTakenAvailable[week] ?? 0;
     }
     messages += state.messagesSent;
     replies += state.replies;
@@ -145,6 +154,7 @@ export function summariseCohort(options: {
     shareAdherentByMonth: monthlyAdherent.map((count) => ratio(count, patients)),
     doseTakenShareByMonth: taken.map((count, month) => ratio(count, scheduled[month] ?? 0)),
     availableDoseTakenShareByMonth: takenAvailable.map((count, month) => ratio(count, scheduledAvailable[month] ?? 0)),
+    availableDoseTakenShareByWeek: weeklyTakenAvailable.map((count, week) => ratio(count, weeklyScheduledAvailable[week] ?? 0)),
     persistenceAtEnd: ratio(productsOnTherapy, products),
     messagesPerPatient: ratio(messages, patients),
     repliesPerPatient: ratio(replies, patients),

@@ -98,7 +98,7 @@ export const persistenceSupport = {
   dailyRetention: 0.97,
   replyBonus: 0.8,
   saturation: 5,
-  maximumProtection: 0.55,
+  maximumProtection: 0.5,
   categoryWeight: { reminder: 1, refill: 0.6, education: 1.2, encouragement: 1, 'check-in': 1.3 } as Readonly<Record<MessageCategory, number>>,
 } as const;
 

@@ -28,12 +28,15 @@ export type ProductState = {
 };
 
 /** Per-month tallies of scheduled and taken doses (simulation truth). */
-export type MonthlyDoseTally = {
+export type DoseTally = {
   scheduled: Int32Array;
   taken: Int32Array;
   /** Doses scheduled while on therapy with supply at hand: where reminders can act. */
   scheduledAvailable: Int32Array;
   takenAvailable: Int32Array;
+  /** The same two per week (at most 5 products × 2 occasions × 7 days, so a byte each). */
+  weeklyScheduledAvailable: Uint8Array;
+  weeklyTakenAvailable: Uint8Array;
 };
 
 export type PatientState = {
@@ -77,7 +80,7 @@ export type PatientState = {
   /** Dose events and confirmations in the previous 7 days (read before today's are added). */
   dosesScheduledLastWeek: RollingCount;
   dosesConfirmedLastWeek: RollingCount;
-  tally: MonthlyDoseTally;
+  tally: DoseTally;
 };
 
 export function createPatientState(options: {
@@ -87,8 +90,9 @@ export function createPatientState(options: {
   traits: PatientTraits;
   products: readonly DemoProduct[];
   monthCount: number;
+  weekCount: number;
 }): PatientState {
-  const { seed, index, patient, traits, monthCount } = options;
+  const { seed, index, patient, traits, monthCount, weekCount } = options;
   const products: ProductState[] = options.products.map((product) => ({
     product,
     takesMorning: product.doseOccasions.includes('morning'),
@@ -148,6 +152,8 @@ export function createPatientState(options: {
       taken: new Int32Array(monthCount),
       scheduledAvailable: new Int32Array(monthCount),
       takenAvailable: new Int32Array(monthCount),
+      weeklyScheduledAvailable: new Uint8Array(weekCount),
+      weeklyTakenAvailable: new Uint8Array(weekCount),
     },
   };
 }

@@ -71,6 +71,7 @@ export type Message = {
   minute: number;
   channel: MessageChannel;
   direction: 'outbound' | 'inbound';
+  /** Inbound: the category of the message it answers. */
   category: MessageCategory;
   /** null for inbound messages. */
   framing: MessageFraming | null;

@@ -45,11 +45,12 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
   const sink = options.sink ?? {};
   const boundaries = monthBoundaries(days);
   const monthCount = boundaries.length - 1;
+  const weekCount = Math.ceil(days / 7);
 
   const states: PatientState[] = [];
   for (let index = 0; index < patientCount; index += 1) {
     const profile = drawPatientProfile(createRandomStream(seed, index, 'profile'), { seed, patientIndex: index, days });
-    states.push(createPatientState({ seed, index, patient: profile.patient, traits: profile.traits, products: profile.products, monthCount }));
+    states.push(createPatientState({ seed, index, patient: profile.patient, traits: profile.traits, products: profile.products, monthCount, weekCount }));
     sink.patient?.(profile.patient);
   }
   for (const state of states) startTherapy(state, startDay, sink);
@@ -63,7 +64,7 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
   for (let dayIndex = 0; dayIndex < days; dayIndex += 1) {
     while (month < monthCount && dayIndex >= (boundaries[month + 1] ?? Infinity)) month += 1;
     const day = startDay + dayIndex;
-    calendar.push({ day, dayIndex, weekday: weekdayOfDay(day), monthIndex: month < monthCount ? month : -1 });
+    calendar.push({ day, dayIndex, weekday: weekdayOfDay(day), monthIndex: month < monthCount ? month : -1, weekIndex: Math.floor(dayIndex / 7) });
   }
 
   // A learning policy must see the cohort's days in order, so the whole cohort advances a day at a time.

@@ -49,6 +49,8 @@ export type SimulationDay = {
   weekday: number;
   /** Month of the run this day falls in, or -1 after the last full month. */
   monthIndex: number;
+  /** Week of the run (days 0–6 are week 0). */
+  weekIndex: number;
 };
 
 export type SimulationRun = {
@@ -234,6 +236,7 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   let anyStopped = false;
   let anyWithoutSupply = false;
   const month = today.monthIndex;
+  const week = today.weekIndex;
   const tally = state.tally;
   for (let occasion = morning; occasion <= evening; occasion += 1) {
     if ((occasionMinutes[occasion] ?? -1) < 0) continue;
@@ -254,6 +257,10 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
       doseOutcomeCount += 1;
       dosesScheduled += 1;
       if (outcome === taken) dosesTaken += 1;
+      if (available) {
+        tally.weeklyScheduledAvailable[week]! += 1;
+        if (outcome === taken) tally.weeklyTakenAvailable[week]! += 1;
+      }
       if (month >= 0) {
         tally.scheduled[month]! += 1;
         if (available) tally.scheduledAvailable[month]! += 1;
