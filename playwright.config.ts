@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const postgresPort = port + 1;
+/** A second instance on the same PostgreSQL database: live profile changes must cross instances. */
+const secondPostgresPort = port + 2;
 // When a PostgreSQL database is provided (`.ci/run` does), a second server runs the smoke specs against it.
 const postgresUrl = process.env.E2E_DATABASE_URL;
 // A fresh embedded database for every run; Playwright loads this file in each worker, so create it once.
@@ -33,6 +35,9 @@ function server(options: { port: number; env: Record<string, string | undefined>
     env: {
       PORT: String(options.port),
       HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${options.port}`,
+      // Tests read the SMS codes and e-mails the local channel records.
+      DEV_OUTBOX: 'true',
       // Each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts), so tests have separate rate limits.
       TRUSTED_PROXIES: '127.0.0.1,::1',
       LOG_LEVEL: 'warn',
@@ -58,10 +63,17 @@ export default defineConfig({
   },
   projects: [
     { name: 'pglite', testIgnore: /postgres\.spec\.ts$/ },
-    ...(postgresUrl ? [{ name: 'postgres', testMatch: /postgres\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }] : []),
+    ...(postgresUrl
+      ? [{ name: 'postgres', testMatch: /postgres\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }]
+      : []),
   ],
   webServer: [
     server({ port, env: { DATA_DIR: process.env.E2E_DATA_DIR } }),
-    ...(postgresUrl ? [server({ port: postgresPort, env: { DATABASE_URL: postgresUrl } })] : []),
+    ...(postgresUrl
+      ? [
+          server({ port: postgresPort, env: { DATABASE_URL: postgresUrl, SEED_DEMO: 'true' } }),
+          server({ port: secondPostgresPort, env: { DATABASE_URL: postgresUrl, SEED_DEMO: 'true' } }),
+        ]
+      : []),
   ],
 });

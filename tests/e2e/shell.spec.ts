@@ -20,13 +20,12 @@ const algorithmPages: [string, string][] = [
   ['adherence-optimization', 'Medication Adherence Optimisation System'],
 ];
 
-const otherRoutes: [string, string][] = [
-  ['/login', 'Login'],
-  ['/profile', 'Profile'],
-  ['/settings', 'Settings'],
-  ['/trials/cohort-a', '12-Week Trial'],
-  ['/app/manufacturing', 'Manufacturing Portal'],
-  ['/app/drug-company-selector', 'Drug Company Selector'],
+const memberRoutes: [string, string, boolean][] = [
+  ['/profile', 'Profile', false],
+  ['/settings', 'Settings', false],
+  ['/trials/cohort-a', '12-Week Trial', true],
+  ['/app/manufacturing', 'Manufacturing Portal', true],
+  ['/app/drug-company-selector', 'Drug Company Selector', false],
 ];
 
 test.describe('signed-out top bar', () => {
@@ -51,7 +50,8 @@ test.describe('signed-out top bar', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login');
   });
 
-  test('is full width only on a path containing /manufacturing', async ({ page }) => {
+  test('is full width only on a path containing /manufacturing', async ({ page, signIn }) => {
+    await signIn('government');
     await page.goto('/');
     const bar = page.getByRole('navigation', { name: 'Main' });
     expect((await bar.boundingBox())?.width).toBeLessThan(1400);
@@ -98,7 +98,8 @@ test.describe('mobile menu', () => {
 
 test.describe('routes of seed-spec §2', () => {
   for (const [segment, label] of algorithmPages) {
-    test(`/algorithms/patient-engagement/${segment} is "${label}" and says it is being built`, async ({ page }) => {
+    test(`/algorithms/patient-engagement/${segment} is "${label}" and says it is being built`, async ({ page, signIn }) => {
+      await signIn('patient');
       const response = await page.goto(`/algorithms/patient-engagement/${segment}`);
       expect(response?.status()).toBe(200);
       await expect(page).toHaveTitle(label);
@@ -109,18 +110,39 @@ test.describe('routes of seed-spec §2', () => {
     });
   }
 
-  for (const [path, label] of otherRoutes) {
-    test(`${path} exists with heading "${label}"`, async ({ page }) => {
+  for (const [path, label, placeholder] of memberRoutes) {
+    test(`${path} exists with heading "${label}"`, async ({ page, signIn }) => {
+      await signIn('manufacturer');
       const response = await page.goto(path);
       expect(response?.status()).toBe(200);
       await expect(page).toHaveTitle(label);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(label);
-      await expect(page.getByRole('heading', { name: 'This page is being built' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'This page is being built' })).toHaveCount(placeholder ? 1 : 0);
     });
   }
 
+  test('/login exists with heading "Login"', async ({ page }) => {
+    const response = await page.goto('/login');
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle('Login');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login');
+  });
+
+  test('signed-out visitors to member pages go to /login and come back after signing in', async ({ page }) => {
+    for (const path of ['/profile', '/settings', '/trials/cohort-a', '/app/manufacturing', '/algorithms/patient-engagement/data-sources']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(`/login?next=${encodeURIComponent(path)}`);
+    }
+    await page.getByLabel('Email').fill('patient@medaptive.test');
+    await page.getByLabel('Password').fill('Medaptive-demo-1');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL('/algorithms/patient-engagement/data-sources');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Integration Sources');
+  });
+
   for (const path of ['/no-such-page', '/algorithms/patient-engagement/no-such-algorithm', '/app/nothing']) {
-    test(`${path} is a real 404 page`, async ({ page }) => {
+    test(`${path} is a real 404 page`, async ({ page, signIn }) => {
+      await signIn('patient');
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');

@@ -20,6 +20,7 @@ import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
 import { consumeRateLimit } from './rate-limit';
+import { spendToken } from './spent-tokens';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
 /** Seed-spec §4/§8: session policy of issue 3 — absolute 12 hours; inactivity is checked per role in session.ts. */
@@ -200,6 +201,28 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         }
       }),
       after: createAuthMiddleware(async (context) => {
+        // Each authenticator code is accepted once (better-auth checks the ±1 step window, not reuse): a
+        // replayed code loses the session it just created. A code lives at most 3 steps of 30 s.
+        if (context.path === '/two-factor/verify-totp' && context.context.newSession) {
+          const code = String((context.body as { code?: unknown } | undefined)?.code ?? '');
+          const fresh = await spendToken({
+            database,
+            scope: 'totp',
+            token: `${context.context.newSession.user.id}:${code}`,
+            validForSeconds: 120,
+          });
+          if (!fresh) {
+            await context.context.internalAdapter.deleteSession(context.context.newSession.session.token);
+            await recordAuditEvent(database, {
+              action: 'two-factor.totp',
+              outcome: 'failure',
+              actorUserId: context.context.newSession.user.id,
+              clientAddress: clientAddressOf(context.headers),
+              details: { errorCode: 'CODE_ALREADY_USED' },
+            });
+            throw new APIError('UNAUTHORIZED', { message: 'CODE_ALREADY_USED', code: 'CODE_ALREADY_USED' });
+          }
+        }
         const action = auditedPaths[context.path];
         if (action === undefined) return;
         const returned = context.context.returned;

@@ -1,8 +1,14 @@
 import type { Metadata } from 'next';
-import { PageUnderConstruction } from '@/features/shell/components/page-under-construction';
+import { updateProfileAction } from '@/app/_actions/profile-actions';
+import { ProfileEditor } from '@/features/identity/components/profile-editor';
 
 export const metadata: Metadata = { title: 'Profile' };
 
 export default function ProfilePage() {
-  return <PageUnderConstruction planId="profile" heading="Profile" />;
+  return (
+    <article className="flex flex-col gap-6">
+      <h1 className="text-3xl font-semibold tracking-tight">Profile</h1>
+      <ProfileEditor updateProfile={updateProfileAction} />
+    </article>
+  );
 }

@@ -1,8 +1,13 @@
 import type { Metadata } from 'next';
-import { PageUnderConstruction } from '@/features/shell/components/page-under-construction';
+import { SecuritySettings } from '@/features/identity/components/security-settings';
 
 export const metadata: Metadata = { title: 'Settings' };
 
 export default function SettingsPage() {
-  return <PageUnderConstruction planId="settings" heading="Settings" />;
+  return (
+    <article className="flex flex-col gap-6">
+      <h1 className="text-3xl font-semibold tracking-tight">Settings</h1>
+      <SecuritySettings />
+    </article>
+  );
 }

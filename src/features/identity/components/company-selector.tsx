@@ -1,0 +1,60 @@
+'use client';
+
+import { Button, Checkbox, CheckboxGroup, Label } from '@heroui/react';
+import { useState } from 'react';
+import { useAuthState } from './auth-state';
+import { FormMessage } from './login/form-message';
+
+/** /app/drug-company-selector: tick which of your companies the portal shows (stored in selectedDrugCompanies). */
+export function CompanySelector() {
+  const { userData, userDataLoading, updateSelectedDrugCompanies } = useAuthState();
+  const [draft, setDraft] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ error?: string; notice?: string }>({});
+
+  if (userDataLoading) return <p role="status">Loading your companies…</p>;
+  if (userData === null) return <FormMessage error="Your profile could not be loaded. Reload the page to try again." />;
+  if (userData.role !== 'drug-manufacturer') {
+    return <p>Choosing companies is for drug manufacturers. Your role does not belong to a company.</p>;
+  }
+  if (userData.memberCompanies.length === 0) {
+    return <p>You do not belong to any company yet. An administrator adds you to your company.</p>;
+  }
+  const selected = draft ?? Object.keys(userData.selectedDrugCompanies);
+
+  const save = async () => {
+    setBusy(true);
+    setMessage({});
+    try {
+      await updateSelectedDrugCompanies(selected);
+      setDraft(null);
+      setMessage({ notice: 'Saved.' });
+    } catch (error) {
+      setMessage({ error: (error as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="flex max-w-lg flex-col gap-4">
+      <CheckboxGroup name="companies" value={selected} onChange={setDraft}>
+        <Label>Companies to view</Label>
+        {userData.memberCompanies.map((company) => (
+          <Checkbox key={company.id} value={company.id}>
+            <Checkbox.Control>
+              <Checkbox.Indicator />
+            </Checkbox.Control>
+            <Checkbox.Content>
+              <Label>{company.name}</Label>
+            </Checkbox.Content>
+          </Checkbox>
+        ))}
+      </CheckboxGroup>
+      <FormMessage error={message.error} notice={message.notice} />
+      <Button variant="primary" onPress={() => void save()} isDisabled={busy}>
+        Save selection
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+test.use({ viewport: { width: 1400, height: 900 } });
+
+test('signed in: centre links, dropdowns with the current page marked, Portal and the avatar menu', async ({ page, signIn }) => {
+  await signIn('patient');
+  await page.goto('/algorithms/patient-engagement/whatsapp-analysis');
+  const bar = page.getByRole('navigation', { name: 'Main' });
+  await expect(bar.getByRole('link', { name: '12-Week Trial' })).toHaveAttribute('href', '/trials/cohort-a');
+  await expect(bar.getByRole('link', { name: 'Portal' })).toHaveAttribute('href', '/app/manufacturing');
+  await expect(bar.getByRole('link', { name: 'Login' })).toHaveCount(0);
+
+  await bar.getByRole('button', { name: 'Patient Algorithm' }).click();
+  const algorithms = page.getByRole('menu', { name: 'Patient Algorithm' });
+  await expect(algorithms.getByRole('menuitem')).toHaveCount(14);
+  await expect(algorithms.getByRole('menuitem', { name: 'WhatsApp Message Data Analysis' })).toHaveAttribute('aria-current', 'page');
+  await expect(algorithms.getByRole('menuitem', { name: 'Patient Profile' })).not.toHaveAttribute('aria-current', 'page');
+  await algorithms.getByRole('menuitem', { name: 'Medaptive Comparison' }).click();
+  await expect(page).toHaveURL('/algorithms/patient-engagement/medaptive-comparison');
+
+  await bar.getByRole('button', { name: 'Surveys' }).click();
+  const surveys = page.getByRole('menu', { name: 'Surveys' });
+  await expect(surveys.getByRole('menuitem')).toHaveText(['Patient Micro-Survey Evolution', 'Lifestyle Micro-Surveys', 'Medication Adherence Optimisation System']);
+  await page.keyboard.press('Escape');
+
+  await bar.getByRole('link', { name: '12-Week Trial' }).click();
+  await expect(bar.getByRole('link', { name: '12-Week Trial' })).toHaveAttribute('aria-current', 'page');
+
+  await bar.getByRole('button', { name: 'Account menu' }).click();
+  const account = page.getByRole('menu', { name: 'Account' });
+  await expect(account.getByRole('menuitem')).toHaveText(['Profile', 'Contact Us', 'Settings', 'Logout']);
+  await account.getByRole('menuitem', { name: 'Contact Us' }).click();
+  await expect(page.getByRole('dialog', { name: 'Contact Medaptive' })).toBeVisible();
+});
+
+test('menus work with the keyboard, with type-ahead', async ({ page, signIn }) => {
+  await signIn('patient');
+  await page.goto('/');
+  const trigger = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Patient Algorithm' });
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu', { name: 'Patient Algorithm' });
+  await expect(menu).toBeVisible();
+  await page.keyboard.type('wh');
+  await expect(menu.getByRole('menuitem', { name: 'WhatsApp Message Data Analysis' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL('/algorithms/patient-engagement/whatsapp-analysis');
+});
+
+test('a manufacturer sees the selected companies under the brand and changes them in the selector', async ({ page, signIn }) => {
+  await signIn('manufacturer');
+  await page.goto('/');
+  const label = page.getByTestId('company-label');
+  await expect(label).toHaveText('2 Companies');
+  await label.click();
+  await expect(page).toHaveURL('/app/drug-company-selector');
+  const halcyon = page.getByRole('checkbox', { name: 'Halcyon Therapeutics' });
+  await page.getByText('Halcyon Therapeutics', { exact: true }).click();
+  await expect(halcyon).not.toBeChecked();
+  await page.getByRole('button', { name: 'Save selection' }).click();
+  await expect(label).toHaveText('Company: Northwind Pharma');
+  await page.getByText('Halcyon Therapeutics', { exact: true }).click();
+  await expect(halcyon).toBeChecked();
+  await page.getByRole('button', { name: 'Save selection' }).click();
+  await expect(label).toHaveText('2 Companies');
+});
+
+test('a government official sees the shield and "Government"', async ({ page, signIn }) => {
+  await signIn('government');
+  await page.goto('/');
+  const label = page.getByTestId('government-label');
+  await expect(label).toHaveText('Government');
+  await expect(label.locator('svg[data-icon="shield"]')).toBeAttached();
+});
+
+test('logout clears client values, signs out, and reloads the home page', async ({ page, signIn }) => {
+  await signIn('clinician');
+  await page.goto('/profile');
+  await page.evaluate(() => window.localStorage.setItem('medaptive.preferences', JSON.stringify({ cohort: 'A' })));
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const navigation = page.waitForEvent('load');
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await navigation;
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('medaptive.preferences'))).toBe('{}');
+  const session = await page.request.get('/api/auth/get-session');
+  expect(await session.json()).toBeNull();
+  await page.goto('/profile');
+  await expect(page).toHaveURL('/login?next=%2Fprofile');
+});
+
+test('only an administrator reaches the administration page', async ({ page, signIn }) => {
+  await signIn('patient');
+  await page.goto('/admin');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Only administrators can manage users and roles.');
+});
+
+test('the signed-in home page and settings pass axe', async ({ page, signIn }) => {
+  await signIn('patient');
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
