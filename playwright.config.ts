@@ -9,6 +9,8 @@ const postgresPort = port + 1;
 const secondPostgresPort = port + 2;
 // When a PostgreSQL database is provided (`.ci/run` does), a second server runs the smoke specs against it.
 const postgresUrl = process.env.E2E_DATABASE_URL;
+/** The local OpenID provider (tests/e2e/support/local-openid-provider.ts) the main server signs in with. */
+const openIdPort = port + 89;
 // A fresh embedded database for every run; Playwright loads this file in each worker, so create it once.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-e2e-'));
 
@@ -68,7 +70,23 @@ export default defineConfig({
       : []),
   ],
   webServer: [
-    server({ port, env: { DATA_DIR: process.env.E2E_DATA_DIR } }),
+    {
+      command: './node_modules/.bin/tsx tests/e2e/support/local-openid-provider.ts',
+      url: `http://127.0.0.1:${openIdPort}/.well-known/openid-configuration`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: { OIDC_PORT: String(openIdPort), OIDC_REDIRECT_URIS: `http://127.0.0.1:${port}/api/auth/callback/oidc` },
+    },
+    server({
+      port,
+      env: {
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        OIDC_ISSUER: `http://127.0.0.1:${openIdPort}`,
+        OIDC_CLIENT_ID: 'medaptive-e2e',
+        OIDC_CLIENT_SECRET: 'medaptive-e2e-secret-of-sufficient-length',
+        OIDC_NAME: 'Test Identity Provider',
+      },
+    }),
     ...(postgresUrl
       ? [
           server({ port: postgresPort, env: { DATABASE_URL: postgresUrl, SEED_DEMO: 'true' } }),

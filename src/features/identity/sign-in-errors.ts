@@ -43,6 +43,17 @@ const messages: Record<string, string> = {
   OAUTH_STATE_MISMATCH: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',
   STATE_MISMATCH: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',
   PROVIDER_NOT_FOUND: 'Sign-in with your organisation is not set up here.',
+  // better-auth's OAuth callback errors (lower case, as they arrive in /login?error=…)
+  state_mismatch: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',
+  state_not_found: 'The sign-in response did not match a request from this browser (it may have been used already), so it was refused. Please start again.',
+  please_restart_the_process: 'The sign-in response did not match a request from this browser (it may have been used already), so it was refused. Please start again.',
+  invalid_code: 'Your organisation’s sign-in answer could not be confirmed. Please start again.',
+  no_code: 'Your organisation’s sign-in did not complete. Please start again.',
+  oauth_provider_not_found: 'Sign-in with your organisation is not set up here.',
+  unable_to_get_user_info: 'Your organisation did not share the details needed to sign you in.',
+  email_not_found: 'Your organisation did not share an e-mail address, which is needed to sign you in.',
+  internal_server_error: 'Something went wrong on our side. Please try again in a moment.',
+  access_denied: 'Signing in with your organisation was cancelled.',
 };
 
 const fallback = 'Signing in did not work. Please try again.';

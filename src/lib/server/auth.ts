@@ -164,6 +164,8 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         },
       },
     },
+    // OAuth failures (a tampered, replayed or foreign callback) come back to /login?error=… in words.
+    onAPIError: { errorURL: '/login' },
     hooks: {
       before: createAuthMiddleware(async (context) => {
         if (context.path === '/phone-number/send-otp') {

@@ -29,6 +29,8 @@ export function OidcSignIn({ providerName, next, onSignedIn }: { providerName: s
     setOfferRedirect(false);
     try {
       await signInWithPopup((attempt) => `/login/popup?attempt=${encodeURIComponent(attempt)}`);
+      // The session cookie was set in the popup: tell this window's session store to read it again.
+      authClient.$store.notify('$sessionSignal');
       onSignedIn();
     } catch (caught) {
       const code = caught instanceof PopupSignInError ? caught.code : 'internal-error';
