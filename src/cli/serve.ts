@@ -6,6 +6,7 @@
 import http from 'node:http';
 import next from 'next';
 import { closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
+import { withAdvisoryLock } from '@/db/advisory-lock';
 import { migrateDatabase } from '@/db/migrate';
 import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
@@ -14,6 +15,7 @@ import { getAuth } from '@/lib/server/auth';
 import { buildIfNeeded } from './server/build-if-needed';
 
 const development = process.argv.includes('--dev');
+const demoSeedLockId = 7_263_002;
 // Next.js decides development or production from NODE_ENV; set it before anything reads it.
 (process.env as Record<string, string>).NODE_ENV = development ? 'development' : 'production';
 
@@ -45,7 +47,11 @@ async function main(): Promise<void> {
 
   // Demo accounts: on the first start of an empty embedded database, or wherever SEED_DEMO=true asks.
   if (connection.kind === 'pglite' || environment.SEED_DEMO) {
-    const created = await seedDemoAccounts({ database: connection.database, auth: await getAuth(), password: environment.DEMO_PASSWORD });
+    const auth = await getAuth();
+    // Instances starting together on one PostgreSQL take turns; the second finds the accounts and skips.
+    const created = await withAdvisoryLock(connection, demoSeedLockId, () =>
+      seedDemoAccounts({ database: connection.database, auth, password: environment.DEMO_PASSWORD }),
+    );
     if (created.length > 0) {
       log(`Demo accounts created (password: DEMO_PASSWORD, default Medaptive-demo-1):\n${created.map((email) => `  ${email}`).join('\n')}`);
     }

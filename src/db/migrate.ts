@@ -3,7 +3,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type pg from 'pg';
+import { withAdvisoryLock } from './advisory-lock';
 import type { DatabaseConnection } from './client';
 import type * as schema from './schema';
 
@@ -18,13 +18,7 @@ export async function migrateDatabase(connection: DatabaseConnection): Promise<v
     await migratePglite(connection.database as unknown as PgliteDatabase<typeof schema>, { migrationsFolder });
     return;
   }
-  const pool = connection.driver as pg.Pool;
-  const lockClient = await pool.connect();
-  try {
-    await lockClient.query('select pg_advisory_lock($1)', [migrationLockId]);
-    await migrateNodePostgres(connection.database as unknown as NodePgDatabase<typeof schema>, { migrationsFolder });
-  } finally {
-    await lockClient.query('select pg_advisory_unlock($1)', [migrationLockId]).catch(() => undefined);
-    lockClient.release();
-  }
+  await withAdvisoryLock(connection, migrationLockId, () =>
+    migrateNodePostgres(connection.database as unknown as NodePgDatabase<typeof schema>, { migrationsFolder }),
+  );
 }

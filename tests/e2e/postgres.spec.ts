@@ -19,3 +19,29 @@ test('a contact message is accepted and stored through PostgreSQL', async ({ pag
   await dialog.getByRole('button', { name: 'Send' }).click();
   await expect(dialog.getByRole('status')).toHaveText("Your message has been delivered! Thanks, we'll get in touch soon.");
 });
+
+test('a profile change made through one instance reaches a page served by another instance', async ({ browser, baseURL, clientAddress, signIn }) => {
+  if (baseURL === undefined) throw new Error('no baseURL');
+  // playwright.config.ts starts the second instance on the next port, sharing the same database.
+  const secondURL = baseURL.replace(/:(\d+)$/, (_match, port: string) => `:${Number(port) + 1}`);
+  const first = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
+  const second = await browser.newContext({ baseURL: secondURL, extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
+  await signIn('clinician', first);
+  const response = await second.request.post('/api/auth/sign-in/email', {
+    headers: { Origin: secondURL },
+    data: { email: 'clinician@medaptive.test', password: 'Medaptive-demo-1' },
+  });
+  expect(response.status()).toBe(200);
+
+  const watching = await second.newPage();
+  await watching.goto('/profile');
+  await expect(watching.getByLabel('Display name')).toBeVisible();
+
+  const editing = await first.newPage();
+  await editing.goto('/profile');
+  const name = `Across instances ${Date.now()}`;
+  await editing.getByLabel('Display name').fill(name);
+  await editing.getByRole('button', { name: 'Save' }).click();
+  await expect(editing.getByRole('status')).toHaveText('Saved.');
+  await expect(watching.getByLabel('Display name')).toHaveValue(name);
+});
