@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { parseEnvironment } from '@/lib/env';
 import { type Auth, createAuthForDatabase } from './auth';
 import { getSessionUser } from './session';
@@ -11,7 +10,15 @@ describe.each(testDatabaseBackends())('session policy on $name', (backend) => {
   beforeEach(async () => {
     database = await backend.create();
     auth = await createAuthForDatabase(database.database, parseEnvironment({ LOG_LEVEL: 'silent' }));
-    await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
+    // Two confirmed accounts, a patient and a clinician (roles set as an admin grant would).
+    for (const [email, role] of [
+      ['patient@medaptive.test', 'patient'],
+      ['clinician@medaptive.test', 'clinician'],
+    ] as const) {
+      const { user } = await auth.api.signUpEmail({ body: { email, password: 'Medaptive-demo-1', name: role } });
+      await database.execute(`update auth_users set email_verified = true where id = '${user.id}'`);
+      await database.execute(`update user_profiles set role = '${role}' where uid = '${user.id}'`);
+    }
   });
   afterEach(async () => {
     await database.dispose();
