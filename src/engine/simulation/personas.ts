@@ -1,7 +1,7 @@
 /**
  * Personas and what distinguishes them. The numbers are modelling assumptions chosen so that the cohort
  * as a whole reproduces the published figures in DESIGN.md §9; which target each group of numbers is
- * tuned to is said beside it, and `calibration.test.ts` files check the result.
+ * tuned to is said beside it, and `calibration.test.ts` checks the result.
  */
 import type { MessageCategory, MessageChannel, MessageFraming } from './message-arms';
 
