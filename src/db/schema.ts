@@ -1,4 +1,4 @@
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /** Every message sent through the contact form (seed-spec §3 "Contact message fields"). */
 export const contactMessages = pgTable(
@@ -216,4 +216,244 @@ export const spentTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('spent_tokens_expires_at_idx').on(table.expiresAt)],
+);
+
+// ---------------------------------------------------------------------------------------------------------
+// Clinical data (DESIGN §6). Every imported row carries (source, source_record_id) under a unique index, so
+// importing the same record twice changes nothing. Dates without a time are `date` (ISO strings).
+// ---------------------------------------------------------------------------------------------------------
+
+export const organisations = pgTable('organisations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Clinicians see the patients of their organisations. */
+export const organisationMemberships = pgTable(
+  'organisation_memberships',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    organisationId: text('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.organisationId] })],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: text('id').primaryKey(),
+    companyId: text('company_id').references(() => drugCompanies.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    genericName: text('generic_name').notNull(),
+    atcCode: text('atc_code'),
+    rxnormCode: text('rxnorm_code'),
+    ndcCode: text('ndc_code'),
+    strength: text('strength'),
+    form: text('form'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('products_company_idx').on(table.companyId), index('products_atc_idx').on(table.atcCode)],
+);
+
+export const channels = ['sms', 'whatsapp', 'app', 'email'] as const;
+
+export const patients = pgTable(
+  'patients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Shown instead of a name: pages and exports never carry identity. */
+    pseudonym: text('pseudonym').notNull().unique(),
+    source: text('source').notNull(),
+    sourceRecordId: text('source_record_id').notNull(),
+    /** The account of the patient, when they use the app themselves. */
+    userId: text('user_id')
+      .unique()
+      .references(() => authUsers.id, { onDelete: 'set null' }),
+    organisationId: text('organisation_id').references(() => organisations.id, { onDelete: 'set null' }),
+    persona: text('persona'),
+    ageBand: text('age_band'),
+    sex: text('sex'),
+    region: text('region'),
+    language: text('language'),
+    timezone: text('timezone'),
+    preferredChannel: text('preferred_channel', { enum: channels }),
+    /** Consent per channel and purpose, e.g. { "sms": { "reminders": true, "surveys": false } }. */
+    consent: jsonb('consent').$type<Record<string, Record<string, boolean>>>().notNull().default({}),
+    conditions: text('conditions').array().notNull().default([]),
+    /** True for simulator output (labelled "synthetic demo data" wherever shown). */
+    synthetic: boolean('synthetic').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('patients_source_record_idx').on(table.source, table.sourceRecordId),
+    index('patients_organisation_idx').on(table.organisationId),
+  ],
+);
+
+export const regimens = pgTable(
+  'regimens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    productId: text('product_id').references(() => products.id, { onDelete: 'set null' }),
+    /** The medication as the source named it (code or text), when no product matched. */
+    medicationCode: text('medication_code'),
+    dosesPerDay: doublePrecision('doses_per_day').notNull(),
+    doseTimes: text('dose_times').array().notNull().default([]),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date'),
+    source: text('source').notNull(),
+    sourceRecordId: text('source_record_id').notNull(),
+  },
+  (table) => [
+    uniqueIndex('regimens_source_record_idx').on(table.source, table.sourceRecordId),
+    index('regimens_patient_idx').on(table.patientId),
+  ],
+);
+
+export const dispensings = pgTable(
+  'dispensings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    productId: text('product_id').references(() => products.id, { onDelete: 'set null' }),
+    medicationCode: text('medication_code'),
+    dispensedOn: date('dispensed_on').notNull(),
+    daysSupply: integer('days_supply').notNull(),
+    quantity: doublePrecision('quantity'),
+    /** Doses a day the fill was meant for (AdhereR's PERDAY), when known. */
+    dosesPerDay: doublePrecision('doses_per_day'),
+    source: text('source').notNull(),
+    sourceRecordId: text('source_record_id').notNull(),
+  },
+  (table) => [
+    uniqueIndex('dispensings_source_record_idx').on(table.source, table.sourceRecordId),
+    index('dispensings_patient_date_idx').on(table.patientId, table.dispensedOn),
+    index('dispensings_product_date_idx').on(table.productId, table.dispensedOn),
+  ],
+);
+
+export const doseStatuses = ['taken', 'missed', 'skipped', 'unknown'] as const;
+
+export const doseEvents = pgTable(
+  'dose_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    productId: text('product_id').references(() => products.id, { onDelete: 'set null' }),
+    scheduledAt: timestamp('scheduled_at', { withTimezone: true }).notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    status: text('status', { enum: doseStatuses }).notNull(),
+    /** What observed it: app, whatsapp, sms, smart-bottle, fhir, simulation. */
+    source: text('source').notNull(),
+    /** The sender's idempotency key (dose-event API) or the source record id. */
+    sourceRecordId: text('source_record_id').notNull(),
+  },
+  (table) => [
+    uniqueIndex('dose_events_source_record_idx').on(table.source, table.sourceRecordId),
+    index('dose_events_patient_time_idx').on(table.patientId, table.scheduledAt),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: channels }).notNull(),
+    direction: text('direction', { enum: ['outbound', 'inbound'] }).notNull(),
+    category: text('category'),
+    framing: text('framing'),
+    templateId: text('template_id'),
+    body: text('body'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    status: text('status').notNull(),
+    /** [{ status, at }] in order: sent, delivered, read, failed. */
+    statusHistory: jsonb('status_history').$type<{ status: string; at: string }[]>().notNull().default([]),
+    replyText: text('reply_text'),
+    source: text('source').notNull(),
+    sourceRecordId: text('source_record_id').notNull(),
+  },
+  (table) => [
+    uniqueIndex('messages_source_record_idx').on(table.source, table.sourceRecordId),
+    index('messages_patient_time_idx').on(table.patientId, table.sentAt),
+    index('messages_time_idx').on(table.sentAt),
+  ],
+);
+
+export const dataSources = pgTable('data_sources', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['fhir', 'pharmacy-csv', 'dose-event-api', 'whatsapp', 'sms', 'simulation'] }).notNull(),
+  name: text('name').notNull(),
+  status: text('status', { enum: ['active', 'paused', 'revoked'] }).notNull().default('active'),
+  /** For the dose-event API: a hash of the source's API key (the key itself is shown once). */
+  apiKeyHash: text('api_key_hash').unique(),
+  lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Durable background jobs (imports, simulations): claimed with FOR UPDATE SKIP LOCKED, resumable. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull().default('queued'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    /** Where a resumed job continues (the handler's own bookmark). */
+    checkpoint: jsonb('checkpoint').$type<Record<string, unknown> | null>(),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total'),
+    /** Units per second over the run so far. */
+    rate: doublePrecision('rate'),
+    result: jsonb('result').$type<Record<string, unknown> | null>(),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    createdBy: text('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [index('jobs_status_created_idx').on(table.status, table.createdAt), index('jobs_kind_created_idx').on(table.kind, table.createdAt)],
+);
+
+export const trials = pgTable('trials', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  startDate: date('start_date').notNull(),
+  weeks: integer('weeks').notNull(),
+  /** Protocol facts shown on the trial page (allocation, stratification, endpoints). */
+  protocol: jsonb('protocol').$type<Record<string, unknown>>().notNull().default({}),
+});
+
+export const trialEnrolments = pgTable(
+  'trial_enrolments',
+  {
+    trialId: text('trial_id')
+      .notNull()
+      .references(() => trials.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    arm: text('arm', { enum: ['control', 'intervention'] }).notNull(),
+    stratum: text('stratum'),
+    block: integer('block'),
+    enrolledOn: date('enrolled_on').notNull(),
+    withdrawnOn: date('withdrawn_on'),
+  },
+  (table) => [primaryKey({ columns: [table.trialId, table.patientId] }), index('trial_enrolments_arm_idx').on(table.trialId, table.arm)],
 );
