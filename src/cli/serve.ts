@@ -12,6 +12,8 @@ import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address'
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { EnvironmentError, getEnvironment, resolveDataDirectory } from '@/lib/env';
 import { getAuth } from '@/lib/server/auth';
+import { startJobWorker } from '@/lib/server/jobs';
+import { registerJobHandlers } from './server/register-job-handlers';
 import { buildIfNeeded } from './server/build-if-needed';
 
 const development = process.argv.includes('--dev');
@@ -71,10 +73,17 @@ async function main(): Promise<void> {
     void handle(request, response);
   });
 
+  // Background jobs (imports, large simulations) run in this process; several instances share the queue.
+  await registerJobHandlers();
+  const worker = startJobWorker({ database: connection.database });
+
   const shutdown = (signal: string) => {
     log(`${signal}: shutting down`);
     server.close();
-    void closeDatabaseConnection().finally(() => process.exit(0));
+    void worker
+      .stop()
+      .then(() => closeDatabaseConnection())
+      .finally(() => process.exit(0));
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

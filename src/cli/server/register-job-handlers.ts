@@ -1,0 +1,7 @@
+/**
+ * Loads the modules that register background-job handlers (each calls registerJobHandler when imported),
+ * so the worker in this process knows every kind of job. Add a line per module that owns a kind.
+ */
+export async function registerJobHandlers(): Promise<void> {
+  // (kinds are added as their features land: imports, policy comparison)
+}
