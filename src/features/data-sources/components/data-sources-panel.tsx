@@ -1,0 +1,276 @@
+'use client';
+
+import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import type { ActionResult } from '@/lib/server/action-result';
+import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
+
+type Props = {
+  overview: DataSourceOverview;
+  createApiKey: (name: unknown) => Promise<ActionResult<{ id: string; name: string; apiKey: string }>>;
+  revokeApiKey: (sourceId: unknown) => Promise<ActionResult<null>>;
+};
+
+const sourceNames: Record<string, string> = {
+  fhir: 'FHIR (health records)',
+  'pharmacy-csv': 'Pharmacy dispensing files',
+  'dose-event-api': 'Dose-event API (smart bottles, apps)',
+  simulation: 'Simulator (synthetic demo data)',
+  whatsapp: 'WhatsApp',
+  sms: 'SMS',
+};
+
+const number = new Intl.NumberFormat('en-GB');
+
+function reportSummary(result: Record<string, unknown> | null): string {
+  if (result === null) return '';
+  const sum = (value: unknown) =>
+    typeof value === 'object' && value !== null ? Object.values(value as Record<string, number>).reduce((total, count) => total + Number(count || 0), 0) : 0;
+  const skipped = Array.isArray(result.skipped) ? result.skipped.length : 0;
+  return `${number.format(Number(result.resources ?? 0))} records: ${number.format(sum(result.created))} created, ${number.format(sum(result.unchanged))} unchanged, ${number.format(skipped)} skipped`;
+}
+
+function ImportProgress({ job }: { job: ImportJobSummary }) {
+  const percent = job.progressTotal ? Math.min(100, Math.round((job.progressDone / job.progressTotal) * 100)) : null;
+  return (
+    <div className="flex flex-col gap-1" data-testid="import-job">
+      <div className="flex flex-wrap items-baseline gap-2 text-sm">
+        <span className="font-medium">{job.kind === 'import-fhir' ? 'FHIR import' : 'CSV import'}</span>
+        <span className="text-muted">{new Date(job.createdAt).toLocaleString('en-GB')}</span>
+        <span data-testid="import-status">{job.status}</span>
+      </div>
+      {job.status === 'running' || job.status === 'queued' ? (
+        <>
+          <progress className="w-full" max={100} value={percent ?? undefined} aria-label="Import progress">
+            {percent ?? 0}%
+          </progress>
+          <p className="text-sm text-muted" aria-live="polite">
+            {percent === null ? 'Waiting to start…' : `${percent}% · ${number.format(Math.round(job.rate ?? 0))} records per second`}
+          </p>
+        </>
+      ) : null}
+      {job.status === 'succeeded' ? <p className="text-sm">{reportSummary(job.result)}</p> : null}
+      {job.status === 'failed' ? (
+        <p role="alert" className="text-sm text-danger">
+          {job.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Follows a job until it ends (the import keeps running if the page is left; it shows here again). */
+function useJob(jobId: string | null, onFinished: () => void): ImportJobSummary | null {
+  const [job, setJob] = useState<ImportJobSummary | null>(null);
+  useEffect(() => {
+    if (jobId === null) return;
+    let stopped = false;
+    const poll = async () => {
+      const response = await fetch(`/api/jobs/${jobId}`).catch(() => null);
+      if (stopped) return;
+      if (response?.ok) {
+        const next = (await response.json()) as ImportJobSummary;
+        setJob(next);
+        if (next.status === 'succeeded' || next.status === 'failed') {
+          onFinished();
+          return;
+        }
+      }
+      window.setTimeout(() => void poll(), 1000);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+    };
+  }, [jobId, onFinished]);
+  return job;
+}
+
+function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const file = data.get('file');
+    const format = String(data.get('format') ?? 'fhir');
+    if (!(file instanceof File) || file.size === 0) {
+      setError('Choose a file to import.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const response = await fetch(`/api/imports?format=${format}&name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file }).catch(() => null);
+    setBusy(false);
+    if (response === null) {
+      setError('We could not reach the server. Nothing was imported.');
+      return;
+    }
+    const body = (await response.json().catch(() => null)) as { jobId?: string; error?: { message: string } } | null;
+    if (!response.ok || !body?.jobId) setError(body?.error?.message ?? 'The import could not be started.');
+    else onQueued(body.jobId);
+  };
+  return (
+    <form className="flex flex-col gap-3" onSubmit={(event) => void submit(event)} aria-label="Import a file">
+      <fieldset className="flex flex-wrap gap-4">
+        <legend className="mb-1 text-sm font-medium">Format</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="format" value="fhir" defaultChecked /> FHIR R4 (Bundle or NDJSON)
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="format" value="csv" /> Pharmacy CSV (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION)
+        </label>
+      </fieldset>
+      <label className="flex flex-col gap-1 text-sm">
+        File (at most 50 MB)
+        <input type="file" name="file" accept=".json,.ndjson,.csv,.txt,application/json,text/csv" required />
+      </label>
+      {error ? (
+        <p role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" variant="primary" isDisabled={busy}>
+          Import
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ApiKeys({ overview, createApiKey, revokeApiKey }: Props) {
+  const router = useRouter();
+  const [created, setCreated] = useState<{ name: string; apiKey: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const result = await createApiKey(new FormData(form).get('name'));
+    if (!result.ok) setError(result.error.message);
+    else {
+      setError(null);
+      setCreated(result.data);
+      form.reset();
+      router.refresh();
+    }
+  };
+  return (
+    <section aria-labelledby="api-keys-heading" className="flex flex-col gap-3">
+      <h2 id="api-keys-heading" className="text-xl font-semibold">
+        Dose-event API keys
+      </h2>
+      {overview.apiSources.length === 0 ? <p className="text-muted">No device or app sends dose events yet.</p> : null}
+      <ul className="flex flex-col gap-2">
+        {overview.apiSources.map((source) => (
+          <li key={source.id} className="flex flex-wrap items-center gap-3 text-sm">
+            <span className="font-medium">{source.name}</span>
+            <span>{source.status}</span>
+            <span className="text-muted">
+              {number.format(source.doseEvents)} events · last activity {source.lastActivityAt ? new Date(source.lastActivityAt).toLocaleString('en-GB') : 'never'}
+            </span>
+            {source.status === 'active' ? (
+              <Button size="sm" variant="danger-soft" onPress={() => void revokeApiKey(source.id).then(() => router.refresh())}>
+                Revoke {source.name}
+              </Button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void create(event)} aria-label="Create an API key">
+        <TextField name="name" isRequired maxLength={100}>
+          <Label>Device or app name</Label>
+          <Input />
+        </TextField>
+        <Button type="submit" variant="secondary">
+          Create API key
+        </Button>
+      </Form>
+      {error ? (
+        <p role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+      {created ? (
+        <p role="status" className="rounded-xl bg-surface p-3 text-sm">
+          Key for {created.name} (shown once; send it as <code>Authorization: Bearer …</code> to <code>POST /api/dose-events</code>):{' '}
+          <code data-testid="new-api-key" className="break-all">
+            {created.apiKey}
+          </code>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** /algorithms/patient-engagement/data-sources: sources with volume and recency, imports with progress, API keys. */
+export function DataSourcesPanel(props: Props) {
+  const { overview } = props;
+  const router = useRouter();
+  const [jobId, setJobId] = useState<string | null>(null);
+  const refresh = useCallback(() => router.refresh(), [router]);
+  const current = useJob(jobId, refresh);
+
+  return (
+    <div className="flex flex-col gap-8">
+      <section aria-labelledby="volumes-heading" className="flex flex-col gap-3">
+        <h2 id="volumes-heading" className="text-xl font-semibold">
+          Connected sources
+        </h2>
+        {overview.volumes.length === 0 ? (
+          <p className="text-muted">No data has arrived yet. Import a file below, or connect a device with an API key.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Records per source</caption>
+              <thead>
+                <tr className="border-b border-separator">
+                  <th scope="col" className="py-2 pr-4">Source</th>
+                  <th scope="col" className="py-2 pr-4 text-right">Patients</th>
+                  <th scope="col" className="py-2 pr-4 text-right">Dispensings</th>
+                  <th scope="col" className="py-2 pr-4 text-right">Dose events</th>
+                  <th scope="col" className="py-2 pr-4 text-right">Messages</th>
+                  <th scope="col" className="py-2">Latest dispensing</th>
+                </tr>
+              </thead>
+              <tbody>
+                {overview.volumes.map((volume) => (
+                  <tr key={volume.source} className="border-b border-separator">
+                    <th scope="row" className="py-2 pr-4 font-normal">
+                      {sourceNames[volume.source] ?? volume.source}
+                    </th>
+                    <td className="py-2 pr-4 text-right">{number.format(volume.patients)}</td>
+                    <td className="py-2 pr-4 text-right">{number.format(volume.dispensings)}</td>
+                    <td className="py-2 pr-4 text-right">{number.format(volume.doseEvents)}</td>
+                    <td className="py-2 pr-4 text-right">{number.format(volume.messages)}</td>
+                    <td className="py-2">{volume.lastRecord ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="imports-heading" className="flex flex-col gap-4">
+        <h2 id="imports-heading" className="text-xl font-semibold">
+          Imports
+        </h2>
+        {overview.canImport ? (
+          <ImportForm onQueued={setJobId} />
+        ) : (
+          <p className="text-muted">Clinicians and administrators can import data.</p>
+        )}
+        {current ? <ImportProgress job={current} /> : null}
+        {overview.imports
+          .filter((job) => job.id !== current?.id)
+          .map((job) => (
+            <ImportProgress key={job.id} job={job} />
+          ))}
+      </section>
+
+      {overview.canManageKeys ? <ApiKeys {...props} /> : null}
+    </div>
+  );
+}

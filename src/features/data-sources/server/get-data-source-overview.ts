@@ -1,0 +1,95 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Database } from '@/db/client';
+import { dataSources, dispensings, doseEvents, jobs, messages, patients } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import type { SessionUser } from '@/lib/server/session';
+
+export type SourceVolume = { source: string; patients: number; dispensings: number; doseEvents: number; messages: number; lastRecord: string | null };
+export type ApiSource = { id: string; name: string; status: string; lastActivityAt: string | null; createdAt: string; doseEvents: number };
+export type ImportJobSummary = { id: string; kind: string; status: string; progressDone: number; progressTotal: number | null; rate: number | null; error: string | null; result: Record<string, unknown> | null; createdAt: string };
+
+export type DataSourceOverview = {
+  volumes: SourceVolume[];
+  apiSources: ApiSource[];
+  imports: ImportJobSummary[];
+  canImport: boolean;
+  canManageKeys: boolean;
+};
+
+/** What data came from where: volume and recency per source, the dose-event API sources, recent imports. */
+export async function getDataSourceOverview(options: { database: Database; actor: SessionUser | null }): Promise<DataSourceOverview> {
+  if (options.actor === null) throw new AppError('unauthenticated', 'No user logged in');
+  const { database } = options;
+  // The part of `source` before ':' names the kind of source (fhir, pharmacy-csv, simulation, dose-event-api).
+  const kind = (column: AnyPgColumn) => sql<string>`split_part(${column}, ':', 1)`;
+  const count = async (table: PgTable, column: AnyPgColumn) =>
+    database
+      .select({ source: kind(column), rows: sql<number>`count(*)::int` })
+      .from(table)
+      .groupBy(kind(column));
+  const [patientCounts, dispensingCounts, doseCounts, messageCounts, lastDispensing] = await Promise.all([
+    count(patients, patients.source),
+    count(dispensings, dispensings.source),
+    count(doseEvents, doseEvents.source),
+    count(messages, messages.source),
+    database
+      .select({ source: kind(dispensings.source), last: sql<string>`max(${dispensings.dispensedOn})::text` })
+      .from(dispensings)
+      .groupBy(kind(dispensings.source)),
+  ]);
+  const names = new Set([...patientCounts, ...dispensingCounts, ...doseCounts, ...messageCounts].map((row) => row.source));
+  const lookup = (rows: { source: string; rows: number }[], source: string) => rows.find((row) => row.source === source)?.rows ?? 0;
+  const volumes = [...names].sort().map((source) => ({
+    source,
+    patients: lookup(patientCounts, source),
+    dispensings: lookup(dispensingCounts, source),
+    doseEvents: lookup(doseCounts, source),
+    messages: lookup(messageCounts, source),
+    lastRecord: lastDispensing.find((row) => row.source === source)?.last ?? null,
+  }));
+
+  const apiRows = await database
+    .select({ id: dataSources.id, name: dataSources.name, status: dataSources.status, lastActivityAt: dataSources.lastActivityAt, createdAt: dataSources.createdAt })
+    .from(dataSources)
+    .where(eq(dataSources.kind, 'dose-event-api'))
+    .orderBy(desc(dataSources.createdAt));
+  const apiCounts = await database
+    .select({ source: doseEvents.source, rows: sql<number>`count(*)::int` })
+    .from(doseEvents)
+    .where(sql`${doseEvents.source} like 'dose-event-api:%'`)
+    .groupBy(doseEvents.source);
+  const apiSources = apiRows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    lastActivityAt: row.lastActivityAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    doseEvents: apiCounts.find((entry) => entry.source === `dose-event-api:${row.id}`)?.rows ?? 0,
+  }));
+
+  const importRows = await database
+    .select({
+      id: jobs.id,
+      kind: jobs.kind,
+      status: jobs.status,
+      progressDone: jobs.progressDone,
+      progressTotal: jobs.progressTotal,
+      rate: jobs.rate,
+      error: jobs.error,
+      result: jobs.result,
+      createdAt: jobs.createdAt,
+    })
+    .from(jobs)
+    .where(sql`${jobs.kind} like 'import-%'`)
+    .orderBy(desc(jobs.createdAt))
+    .limit(20);
+
+  return {
+    volumes,
+    apiSources,
+    imports: importRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+    canImport: options.actor.role === 'admin' || options.actor.role === 'clinician',
+    canManageKeys: options.actor.role === 'admin',
+  };
+}
