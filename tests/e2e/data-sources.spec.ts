@@ -1,0 +1,47 @@
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+test('an admin creates a dose-event API key, a device uses it, the admin revokes it', async ({ page, signIn }) => {
+  await signIn('admin');
+  await page.goto('/algorithms/patient-engagement/data-sources');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data Integration Sources');
+  const deviceName = `Bottles ${Date.now()}`;
+  await page.getByRole('form', { name: 'Create an API key' }).getByLabel('Device or app name').fill(deviceName);
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const apiKey = (await page.getByTestId('new-api-key').textContent()) ?? '';
+  expect(apiKey).toMatch(/^mdk_[A-Za-z0-9_-]{43}$/);
+
+  const batch = {
+    events: [
+      { idempotencyKey: 'e2e-1', patient: 'P-does-not-exist', scheduledAt: '2026-11-22T08:00:00Z', status: 'missed' },
+      { idempotencyKey: 'e2e-2', patient: 'P-x', scheduledAt: 'not a time', status: 'missed' },
+    ],
+  };
+  const accepted = await page.request.post('/api/dose-events', { headers: { Authorization: `Bearer ${apiKey}` }, data: batch });
+  expect(accepted.status()).toBe(200);
+  expect(await accepted.json()).toEqual({
+    accepted: 0,
+    duplicates: 0,
+    rejected: [
+      { index: 0, idempotencyKey: 'e2e-1', field: 'patient', message: 'No patient has this pseudonym.' },
+      { index: 1, idempotencyKey: 'e2e-2', field: 'scheduledAt', message: 'scheduledAt must be an ISO 8601 time with a zone, e.g. 2026-11-22T08:00:00Z' },
+    ],
+  });
+  const wrongKey = await page.request.post('/api/dose-events', { headers: { Authorization: 'Bearer mdk_wrong' }, data: batch });
+  expect(wrongKey.status()).toBe(401);
+
+  await page.reload();
+  await page.getByRole('button', { name: `Revoke ${deviceName}` }).click();
+  await expect(page.getByRole('button', { name: `Revoke ${deviceName}` })).toHaveCount(0);
+  const revoked = await page.request.post('/api/dose-events', { headers: { Authorization: `Bearer ${apiKey}` }, data: batch });
+  expect(revoked.status()).toBe(401);
+});
+
+test('a patient sees the sources but cannot import or manage keys; the page passes axe', async ({ page, signIn }) => {
+  await signIn('patient');
+  await page.goto('/algorithms/patient-engagement/data-sources');
+  await expect(page.getByText('Clinicians and administrators can import data.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dose-event API keys' })).toHaveCount(0);
+  const upload = await page.request.post('/api/imports?format=csv&name=x.csv', { data: 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n' });
+  expect(upload.status()).toBe(403);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
