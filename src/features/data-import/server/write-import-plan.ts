@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { dataSources, dispensings, doseEvents, patients, products, regimens } from '@/db/schema';
+import { type ImportPlan, type MedicationConcept, type PatientRecord, hasProductCode, medicationCodeOf, normaliseNdc } from '@/engine/ingestion';
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
+const chunkSize = 1000;
+
+export type ProgressCallback = (done: number, total: number) => void | Promise<void>;
+
+export type WriteImportPlanResult = {
+  /** Entries that wrote at least one new row. */
+  createdEntries: Set<number>;
+  /** Entries the database step could not use, with the reason. */
+  lateSkips: Map<number, string>;
+};
+
+/** Lets other requests run between chunks: a 100,000-row file must not hold the event loop. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Writes an import plan idempotently: every row goes in with INSERT … ON CONFLICT DO NOTHING on
+ * (source, source_record_id), and the rows a statement returns are the ones it created. Call it inside a
+ * transaction so a failure stores nothing.
+ */
+export async function writeImportPlan(options: {
+  database: Database;
+  source: string;
+  sourceKind: 'fhir' | 'pharmacy-csv';
+  sourceName: string;
+  plan: ImportPlan;
+  onProgress?: ProgressCallback;
+}): Promise<WriteImportPlanResult> {
+  const { database, source, plan } = options;
+  const result: WriteImportPlanResult = { createdEntries: new Set(), lateSkips: new Map() };
+  const total = plan.patients.length + plan.medications.length + plan.regimens.length + plan.dispensings.length + plan.doseEvents.length;
+  let done = 0;
+  const advance = async (count: number) => {
+    done += count;
+    await options.onProgress?.(done, total);
+    await yieldToEventLoop();
+  };
+
+  await database
+    .insert(dataSources)
+    .values({ id: source, kind: options.sourceKind, name: options.sourceName, lastActivityAt: new Date() })
+    .onConflictDoUpdate({ target: dataSources.id, set: { lastActivityAt: new Date() } });
+
+  const patientIds = await writePatients(database, source, plan.patients, result, advance);
+
+  const concepts = [...plan.medications.map((record) => record.medication), ...plan.regimens.map((record) => record.medication)];
+  for (const record of [...plan.dispensings, ...plan.doseEvents]) if (record.medication !== null) concepts.push(record.medication);
+  const resolvedProducts = await resolveProducts(database, concepts);
+  for (const record of plan.medications) {
+    const product = resolvedProducts.get(conceptKey(record.medication));
+    if (product === undefined) result.lateSkips.set(record.entry, 'no RxNorm, NDC or ATC code, and no product of that name');
+    else if (product.created) result.createdEntries.add(record.entry);
+  }
+  await advance(plan.medications.length);
+
+  const patientIdOf = (key: string): string => {
+    const id = patientIds.get(key);
+    if (id === undefined) throw new Error('A patient row is missing after it was written.');
+    return id;
+  };
+  const productOf = (concept: MedicationConcept | null) => ({
+    productId: concept === null ? null : (resolvedProducts.get(conceptKey(concept))?.id ?? null),
+    medicationCode: concept === null ? null : medicationCodeOf(concept) || null,
+  });
+
+  await insertRecords(plan.regimens, result, advance, async (chunk) =>
+    database
+      .insert(regimens)
+      .values(
+        chunk.map((record) => ({
+          patientId: patientIdOf(record.patient),
+          ...productOf(record.medication),
+          dosesPerDay: record.dosesPerDay,
+          doseTimes: record.doseTimes,
+          startDate: record.startDate,
+          endDate: record.endDate,
+          source,
+          sourceRecordId: record.sourceRecordId,
+        })),
+      )
+      .onConflictDoNothing({ target: [regimens.source, regimens.sourceRecordId] })
+      .returning({ sourceRecordId: regimens.sourceRecordId }),
+  );
+  await insertRecords(plan.dispensings, result, advance, async (chunk) =>
+    database
+      .insert(dispensings)
+      .values(
+        chunk.map((record) => ({
+          patientId: patientIdOf(record.patient),
+          ...productOf(record.medication),
+          dispensedOn: record.dispensedOn,
+          daysSupply: record.daysSupply,
+          quantity: record.quantity,
+          dosesPerDay: record.dosesPerDay,
+          source,
+          sourceRecordId: record.sourceRecordId,
+        })),
+      )
+      .onConflictDoNothing({ target: [dispensings.source, dispensings.sourceRecordId] })
+      .returning({ sourceRecordId: dispensings.sourceRecordId }),
+  );
+  await insertRecords(plan.doseEvents, result, advance, async (chunk) =>
+    database
+      .insert(doseEvents)
+      .values(
+        chunk.map((record) => ({
+          patientId: patientIdOf(record.patient),
+          productId: productOf(record.medication).productId,
+          scheduledAt: new Date(record.scheduledAt),
+          confirmedAt: record.confirmedAt === null ? null : new Date(record.confirmedAt),
+          status: record.status,
+          source,
+          sourceRecordId: record.sourceRecordId,
+        })),
+      )
+      .onConflictDoNothing({ target: [doseEvents.source, doseEvents.sourceRecordId] })
+      .returning({ sourceRecordId: doseEvents.sourceRecordId }),
+  );
+  return result;
+}
+
+/**
+ * Inserts records in chunks; a record whose key an earlier record of the same import already used (a
+ * Claim and its ExplanationOfBenefit) is not inserted again and counts as unchanged.
+ */
+async function insertRecords<T extends { entry: number; sourceRecordId: string }>(
+  records: T[],
+  result: WriteImportPlanResult,
+  advance: (count: number) => Promise<void>,
+  insert: (chunk: T[]) => Promise<{ sourceRecordId: string }[]>,
+): Promise<void> {
+  const seen = new Set<string>();
+  const unique = records.filter((record) => !seen.has(record.sourceRecordId) && seen.add(record.sourceRecordId));
+  for (let start = 0; start < unique.length; start += chunkSize) {
+    const chunk = unique.slice(start, start + chunkSize);
+    const created = new Set((await insert(chunk)).map((row) => row.sourceRecordId));
+    for (const record of chunk) if (created.has(record.sourceRecordId)) result.createdEntries.add(record.entry);
+    await advance(chunk.length);
+  }
+  if (unique.length < records.length) await advance(records.length - unique.length);
+}
+
+/** 60 random bits in Crockford base 32: "P-" + 12 characters, shown instead of a name. */
+function newPseudonym(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = randomBytes(12);
+  let text = 'P-';
+  for (const byte of bytes) text += alphabet[byte % 32];
+  return text;
+}
+
+/**
+ * Patients by source record id. A patient the file describes fills in demographics a patient only
+ * referred to earlier lacks (COALESCE keeps what is there); `xmax = 0` tells an insert from an update.
+ * Pseudonyms are random rather than a hash of the source id, so they cannot be traced back to it.
+ */
+async function writePatients(
+  database: Database,
+  source: string,
+  records: PatientRecord[],
+  result: WriteImportPlanResult,
+  advance: (count: number) => Promise<void>,
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  const described = new Map<string, PatientRecord>();
+  const referenced = new Set<string>();
+  for (const record of records) {
+    if (record.entry !== null && !described.has(record.sourceRecordId)) described.set(record.sourceRecordId, record);
+    else if (record.entry === null) referenced.add(record.sourceRecordId);
+  }
+  const describedRecords = [...described.values()];
+  for (let start = 0; start < describedRecords.length; start += chunkSize) {
+    const chunk = describedRecords.slice(start, start + chunkSize);
+    const rows = await database
+      .insert(patients)
+      .values(
+        chunk.map((record) => ({
+          pseudonym: newPseudonym(),
+          source,
+          sourceRecordId: record.sourceRecordId,
+          sex: record.sex,
+          ageBand: record.ageBand,
+          region: record.region,
+          language: record.language,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [patients.source, patients.sourceRecordId],
+        set: {
+          sex: sql`coalesce("patients"."sex", excluded."sex")`,
+          ageBand: sql`coalesce("patients"."age_band", excluded."age_band")`,
+          region: sql`coalesce("patients"."region", excluded."region")`,
+          language: sql`coalesce("patients"."language", excluded."language")`,
+        },
+      })
+      .returning({ id: patients.id, sourceRecordId: patients.sourceRecordId, inserted: sql<boolean>`(xmax = 0)` });
+    for (const row of rows) {
+      ids.set(row.sourceRecordId, row.id);
+      const entry = described.get(row.sourceRecordId)?.entry;
+      if (row.inserted && entry !== null && entry !== undefined) result.createdEntries.add(entry);
+    }
+    await advance(chunk.length);
+  }
+  const onlyReferenced = [...referenced].filter((key) => !ids.has(key));
+  for (let start = 0; start < onlyReferenced.length; start += chunkSize) {
+    const chunk = onlyReferenced.slice(start, start + chunkSize);
+    await database
+      .insert(patients)
+      .values(chunk.map((key) => ({ pseudonym: newPseudonym(), source, sourceRecordId: key })))
+      .onConflictDoNothing({ target: [patients.source, patients.sourceRecordId] });
+    const rows = await database
+      .select({ id: patients.id, sourceRecordId: patients.sourceRecordId })
+      .from(patients)
+      .where(and(eq(patients.source, source), inArray(patients.sourceRecordId, chunk)));
+    for (const row of rows) ids.set(row.sourceRecordId, row.id);
+    await advance(chunk.length);
+  }
+  return ids;
+}
+
+type ResolvedProduct = { id: string; created: boolean };
+
+/** One key per distinct medication of an import. */
+function conceptKey(concept: MedicationConcept): string {
+  return `${medicationCodeOf(concept)}\u0000${concept.text ?? ''}`;
+}
+
+/**
+ * Matches each medication to a product: by RxNorm, then NDC (compared in 11-digit form), then ATC, then
+ * by generic or brand name; creates a product for a code no product has (id from the code, so two
+ * imports racing create it once). A medication with neither a matching name nor one of those codes gets
+ * no product and is kept as `medication_code` only.
+ */
+async function resolveProducts(database: Database, concepts: MedicationConcept[]): Promise<Map<string, ResolvedProduct>> {
+  const distinct = new Map<string, MedicationConcept>();
+  for (const concept of concepts) distinct.set(conceptKey(concept), concept);
+  const resolved = new Map<string, ResolvedProduct>();
+  if (distinct.size === 0) return resolved;
+
+  // The catalogue is small (thousands of rows): matching in memory lets NDCs compare normalised.
+  const catalogue = await database
+    .select({ id: products.id, rxnormCode: products.rxnormCode, ndcCode: products.ndcCode, atcCode: products.atcCode, name: products.name, genericName: products.genericName })
+    .from(products);
+  const byRxnorm = new Map<string, string>();
+  const byNdc = new Map<string, string>();
+  const byAtc = new Map<string, string>();
+  const byName = new Map<string, string>();
+  for (const product of catalogue) {
+    if (product.rxnormCode !== null) byRxnorm.set(product.rxnormCode.trim(), product.id);
+    if (product.ndcCode !== null) byNdc.set(normaliseNdc(product.ndcCode), product.id);
+    if (product.atcCode !== null) byAtc.set(product.atcCode.trim().toUpperCase(), product.id);
+    if (!byName.has(product.genericName.trim().toLowerCase())) byName.set(product.genericName.trim().toLowerCase(), product.id);
+    if (!byName.has(product.name.trim().toLowerCase())) byName.set(product.name.trim().toLowerCase(), product.id);
+  }
+
+  const toCreate: { key: string; row: typeof products.$inferInsert }[] = [];
+  for (const [key, concept] of distinct) {
+    const matched =
+      (concept.rxnorm === null ? undefined : byRxnorm.get(concept.rxnorm)) ??
+      (concept.ndc === null ? undefined : byNdc.get(concept.ndc)) ??
+      (concept.atc === null ? undefined : byAtc.get(concept.atc)) ??
+      (concept.text === null ? undefined : byName.get(concept.text.toLowerCase()));
+    if (matched !== undefined) {
+      resolved.set(key, { id: matched, created: false });
+    } else if (hasProductCode(concept)) {
+      const code = medicationCodeOf(concept);
+      const name = concept.text ?? code;
+      toCreate.push({
+        key,
+        row: { id: code.replace(':', '-'), name, genericName: name, rxnormCode: concept.rxnorm, ndcCode: concept.ndc, atcCode: concept.atc },
+      });
+    }
+  }
+  for (let start = 0; start < toCreate.length; start += chunkSize) {
+    const chunk = toCreate.slice(start, start + chunkSize);
+    const unique = [...new Map(chunk.map((item) => [item.row.id, item.row])).values()];
+    const created = new Set(
+      (await database.insert(products).values(unique).onConflictDoNothing({ target: products.id }).returning({ id: products.id })).map((row) => row.id),
+    );
+    for (const item of chunk) {
+      resolved.set(item.key, { id: item.row.id, created: created.has(item.row.id) });
+      created.delete(item.row.id); // the first medication with that code gets the credit
+    }
+  }
+  return resolved;
+}
