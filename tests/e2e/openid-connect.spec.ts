@@ -47,6 +47,8 @@ test('popup: a 500×600 window signs in and closes', async ({ page }) => {
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: providerButton, exact: true }).click();
   const popup = await popupOpened;
+  // Measured once the popup has finished redirecting to the provider's login form.
+  await expect(popup.locator('input[name="login"]')).toBeVisible();
   expect(await popup.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([500, 600]);
   await signInAtProvider(popup, `bob${Date.now()}`);
   await popup.waitForEvent('close');
