@@ -1,6 +1,7 @@
 'use client';
 
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { usePathname } from 'next/navigation';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { setClientPreferences } from '@/lib/client-preferences';
 import type { ActionResult } from '@/lib/server/action-result';
@@ -41,6 +42,16 @@ export function AuthStateProvider({ actions, children }: { actions: ProfileActio
   const sessionUser = (session.data?.user ?? null) as AuthUser | null;
   const sessionUserId = sessionUser?.id ?? null;
   const refetchSession = session.refetch;
+  const pathname = usePathname();
+  const lastActivityRefresh = useRef(0);
+
+  // Navigating is activity: at most once a minute, ask the server again, which slides the session cookie's
+  // expiry. (A timer would keep idle tabs signed in and defeat the inactivity limit.)
+  useEffect(() => {
+    if (sessionUserId === null || Date.now() - lastActivityRefresh.current < 60_000) return;
+    lastActivityRefresh.current = Date.now();
+    void authClient.getSession();
+  }, [pathname, sessionUserId]);
 
   // On each auth change with a user: subscribe live to that user's profile document (seed-spec §4).
   useEffect(() => {
