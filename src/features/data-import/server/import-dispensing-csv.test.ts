@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dispensings, patients, products } from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { AppError } from '@/lib/errors';
+import { importDispensingCsv } from './import-dispensing-csv';
+
+const medicationEvents = fs.readFileSync(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'), 'utf8');
+const clinician = { id: 'clinician-1', role: 'clinician' as const };
+
+describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await backend.create();
+  });
+  afterEach(async () => {
+    await database.dispose();
+  });
+
+  const importText = (text: string, overrides: Partial<Parameters<typeof importDispensingCsv>[0]> = {}) =>
+    importDispensingCsv({ database: database.database, actor: clinician, text, mapping: { dateFormat: 'mdy' }, ...overrides });
+
+  async function countRows() {
+    return {
+      patients: (await database.database.select({ id: patients.id }).from(patients)).length,
+      dispensings: (await database.database.select({ id: dispensings.id }).from(dispensings)).length,
+    };
+  }
+
+  it("imports AdhereR's med_events (1,080 rows, 100 patients, duplicate rows kept); a second import creates nothing", async () => {
+    const first = await importText(medicationEvents);
+    expect(first).toEqual({ resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
+    expect(await countRows()).toEqual({ patients: 100, dispensings: 1080 });
+
+    const [patient] = await database.database.select({ id: patients.id }).from(patients).where(and(eq(patients.source, 'pharmacy-csv'), eq(patients.sourceRecordId, '1')));
+    const fills = await database.database
+      .select({ dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, dosesPerDay: dispensings.dosesPerDay, medicationCode: dispensings.medicationCode, productId: dispensings.productId })
+      .from(dispensings)
+      .where(eq(dispensings.patientId, patient?.id ?? ''))
+      .orderBy(dispensings.dispensedOn);
+    expect(fills[0]).toEqual({ dispensedOn: '2033-04-26', daysSupply: 50, dosesPerDay: 4, medicationCode: 'medA', productId: null });
+
+    const second = await importText(medicationEvents);
+    expect(second).toEqual({ resources: 1080, created: {}, unchanged: { Dispensing: 1080 }, skipped: [] });
+    expect(await countRows()).toEqual({ patients: 100, dispensings: 1080 });
+  });
+
+  it('a re-export with rows added creates only the new rows', async () => {
+    await importText(medicationEvents);
+    const report = await importText(`${medicationEvents.trimEnd()}\n101,01/02/2040,1,medA,30\n`);
+    expect(report.created).toEqual({ Dispensing: 1 });
+    expect(report.unchanged).toEqual({ Dispensing: 1080 });
+  });
+
+  it('stops at a bad row, naming its line, and stores nothing', async () => {
+    const lines = medicationEvents.split('\n');
+    lines[600] = '58,13/45/2036,2,medA,30';
+    const failure = await importText(lines.join('\n')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AppError);
+    expect((failure as AppError).code).toBe('validation');
+    expect((failure as AppError).message).toBe('line 601: DATE "13/45/2036" is not a date in MM/DD/YYYY format (--date-format mdy)');
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+
+    for (const [row, message] of [
+      ['58,01/02/2036,2,medA,0', 'line 3: DURATION "0" is not a days supply (a number of days > 0)'],
+      ['58,01/02/2036,two,medA,30', 'line 3: PERDAY "two" is not a daily dose (a number > 0)'],
+      [',01/02/2036,2,medA,30', 'line 3: PATIENT_ID is empty'],
+      ['58,01/02/2036,2,medA', 'line 3: the row has 4 fields, the header 5'],
+    ] as const) {
+      const text = `PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,04/26/2033,4,medA,50\n${row}\n`;
+      const error = await importText(text).catch((caught: unknown) => caught);
+      expect((error as AppError).message).toBe(message);
+    }
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+  });
+
+  it('writes in one transaction: a failure while writing leaves nothing behind', async () => {
+    let calls = 0;
+    const failure = await importText(medicationEvents, {
+      onProgress: () => {
+        calls += 1;
+        if (calls === 2) throw new Error('the job was cancelled');
+      },
+    }).catch((error: unknown) => error);
+    expect((failure as Error).message).toBe('the job was cancelled');
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+  });
+
+  it('maps other layouts: column names, day-first dates, semicolons, quoted fields, a matching product', async () => {
+    await database.database.insert(products).values({ id: 'catalogue-metformin', name: 'Glucohal', genericName: 'metformin', atcCode: 'A10BA02' });
+    const text = 'Member;Fill date;Days;Drug\r\nA-1;31/01/2024;30;Metformin\r\nA-1;01/03/2024;30;"Metformin"\r\n"A;2";15/02/2024;90;Other\r\n';
+    const report = await importText(text, {
+      mapping: { columns: { patientId: 'Member', date: 'Fill date', daysSupply: 'Days', medicationClass: 'Drug' }, dateFormat: 'dmy' },
+      source: 'pharmacy-north',
+    });
+    expect(report).toEqual({ resources: 3, created: { Dispensing: 3 }, unchanged: {}, skipped: [] });
+    const rows = await database.database
+      .select({ source: dispensings.source, dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, dosesPerDay: dispensings.dosesPerDay, productId: dispensings.productId })
+      .from(dispensings)
+      .orderBy(dispensings.dispensedOn);
+    expect(rows).toEqual([
+      { source: 'pharmacy-north', dispensedOn: '2024-01-31', daysSupply: 30, dosesPerDay: null, productId: 'catalogue-metformin' },
+      { source: 'pharmacy-north', dispensedOn: '2024-02-15', daysSupply: 90, dosesPerDay: null, productId: null },
+      { source: 'pharmacy-north', dispensedOn: '2024-03-01', daysSupply: 30, dosesPerDay: null, productId: 'catalogue-metformin' },
+    ]);
+    const patientIds = await database.database.select({ sourceRecordId: patients.sourceRecordId }).from(patients).orderBy(patients.sourceRecordId);
+    expect(patientIds).toEqual([{ sourceRecordId: 'A-1' }, { sourceRecordId: 'A;2' }]);
+  });
+
+  it('names a missing column and an invalid mapping', async () => {
+    const missing = await importText(medicationEvents, { mapping: { columns: { daysSupply: 'DAYS' } } }).catch((error: unknown) => error);
+    expect((missing as AppError).message).toBe('line 1: column "DAYS" (--duration-col) is missing; the header has PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION');
+    const invalid = await importText(medicationEvents, { mapping: { dateFormat: 'ymd' } }).catch((error: unknown) => error);
+    expect((invalid as AppError).message).toBe('Date format must be iso, mdy or dmy.');
+  });
+
+  it('refuses a patient', async () => {
+    const refusal = await importText(medicationEvents, { actor: { id: 'patient-1', role: 'patient' } }).catch((error: unknown) => error);
+    expect((refusal as AppError).code).toBe('forbidden');
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+  });
+
+  it('yields to the event loop while it works, and reports progress', async () => {
+    const header = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n';
+    const body = Array.from({ length: 12_000 }, (_, index) => `${index % 700},${String((index % 12) + 1).padStart(2, '0')}/15/2030,1,medA,30`).join('\n');
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 1);
+    const progress: number[] = [];
+    try {
+      const report = await importText(header + body, { onProgress: (done) => void progress.push(done) });
+      expect(report.created).toEqual({ Dispensing: 12_000 });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(3);
+    expect(progress.length).toBeGreaterThan(10);
+  });
+});
