@@ -44,6 +44,29 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
     await expect(auth.api.signUpEmail({ body: { email: 'short@example.org', password: 'elevenchars', name: 'S' } })).rejects.toThrow();
   });
 
+  it('ignores a role smuggled into the sign-up body (mass assignment)', async () => {
+    const body = { email: 'sneaky@example.org', password, name: 'Sneaky', role: 'admin', selectedDrugCompanies: { x: 'X' } };
+    const { user } = await auth.api.signUpEmail({ body: body as { email: string; password: string; name: string } }).catch(() => ({ user: null }));
+    if (user !== null) {
+      const document = await getProfileDocument({ database: database.database, uid: user.id });
+      expect(document).toMatchObject({ role: 'patient', selectedDrugCompanies: {} });
+    }
+    const [row] = (await database.database.execute(sql`select count(*)::int as admins from user_profiles where role = 'admin'`) as unknown as { rows: { admins: number }[] }).rows;
+    expect(row?.admins).toBe(0);
+  });
+
+  it('answers a wrong password and an unknown address alike', async () => {
+    await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
+    const codeOf = async (email: string) =>
+      auth.api.signInEmail({ body: { email, password: 'not the right password' } }).then(
+        () => 'signed in',
+        (error: { body?: { code?: string }; status?: string }) => `${error.status}:${error.body?.code}`,
+      );
+    const wrongPassword = await codeOf('patient@medaptive.test');
+    expect(wrongPassword).toBe('UNAUTHORIZED:INVALID_EMAIL_OR_PASSWORD');
+    expect(await codeOf('nobody-here@example.org')).toBe(wrongPassword);
+  });
+
   it('seeds the five demo accounts once, with the manufacturer in two selected companies', async () => {
     const created = await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
     expect(created).toHaveLength(5);
