@@ -1,0 +1,72 @@
+/**
+ * The 12-month period both pages look at, and the conversions from stored rows to the engine's inputs.
+ * The period ends with the latest recorded activity (a dispensing or a scheduled dose), never after
+ * today: a demo data set that ended last month still shows its full year.
+ */
+import { max } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { dispensings, doseEvents } from '@/db/schema';
+import { dayNumberFromCivil, isoFromDayNumber, type MedicationEvent } from '@/engine/adherence';
+
+export const PERIOD_DAYS = 365;
+/** A gap of more than 60 days without supply ends a treatment episode (discontinuation). */
+export const PERMISSIBLE_GAP_DAYS = 60;
+/** Privacy roles: whatever they see of groups of patients goes through small-cell suppression. */
+export const SUPPRESSED_ROLES = new Set(['patient', 'drug-manufacturer', 'government-official']);
+
+export type Period = { start: number; end: number };
+
+export function dayFromIsoDate(iso: string): number {
+  const [year, month, day] = iso.split('-').map(Number);
+  return dayNumberFromCivil(year!, month!, day!);
+}
+
+const utcDay = (instant: Date) => Math.floor(instant.getTime() / 86_400_000);
+
+/** The calendar day of an instant in a time zone (UTC when none or an unknown one is given). */
+export function dayFromInstant(instant: Date, formatter: Intl.DateTimeFormat | null): number {
+  if (formatter === null) return utcDay(instant);
+  return dayFromIsoDate(formatter.format(instant));
+}
+
+export function dayFormatter(timeZone: string | null): Intl.DateTimeFormat | null {
+  if (timeZone === null || timeZone === '') return null;
+  try {
+    // en-CA formats as YYYY-MM-DD.
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  } catch {
+    return null;
+  }
+}
+
+/** [start, end) of the last 12 months of data: end is the day after the latest activity, at most tomorrow. */
+export async function findReportingPeriod(options: { database: Database; now: Date }): Promise<Period> {
+  const [[lastDispensing], [lastDose]] = await Promise.all([
+    options.database.select({ day: max(dispensings.dispensedOn) }).from(dispensings),
+    options.database.select({ at: max(doseEvents.scheduledAt) }).from(doseEvents),
+  ]);
+  const today = utcDay(options.now);
+  const latest = Math.max(
+    lastDispensing?.day ? dayFromIsoDate(String(lastDispensing.day)) : -Infinity,
+    lastDose?.at ? utcDay(new Date(lastDose.at)) : -Infinity,
+  );
+  const end = (Number.isFinite(latest) ? Math.min(latest, today) : today) + 1;
+  return { start: end - PERIOD_DAYS, end };
+}
+
+export type FillRow = { productId: string | null; medicationCode: string | null; dispensedOn: string; daysSupply: number; dosesPerDay: number | null };
+
+/** The medication a fill is of: its product, else the code the source gave. */
+export function drugOf(fill: Pick<FillRow, 'productId' | 'medicationCode'>): string {
+  return fill.productId ?? fill.medicationCode ?? 'unknown medication';
+}
+
+/** Fills as AdhereR events, sorted by day, before `end` only. */
+export function medicationEventsFrom(fills: readonly FillRow[], end: number): MedicationEvent[] {
+  return fills
+    .map((fill) => ({ day: dayFromIsoDate(fill.dispensedOn), duration: fill.daysSupply, dose: fill.dosesPerDay ?? 1, medicationClass: drugOf(fill) }))
+    .filter((event) => event.day < end)
+    .sort((left, right) => left.day - right.day);
+}
+
+export const isoDay = isoFromDayNumber;
