@@ -1,6 +1,7 @@
 import { buttonVariants } from '@heroui/react';
 import Link from 'next/link';
 import { routes } from '@/lib/routes';
+import type { HeadlineFigures } from '../server/get-headline-figures';
 
 const audiences = [
   {
@@ -44,7 +45,35 @@ const steps = [
   },
 ];
 
-export function HomePage({ productName }: { productName: string }) {
+function LiveFigures({ figures }: { figures: NonNullable<HeadlineFigures> }) {
+  const percent = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 0 });
+  return (
+    <section aria-labelledby="figures-heading" className="flex flex-col gap-3" data-testid="headline-figures">
+      <h2 id="figures-heading" className="text-2xl font-semibold tracking-tight">
+        Right now{figures.synthetic ? ' (synthetic demo data)' : ''}
+      </h2>
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <div className="rounded-2xl border border-separator bg-surface p-6">
+          <dt className="text-muted">Patients monitored</dt>
+          <dd className="text-3xl font-semibold">{new Intl.NumberFormat('en-GB').format(figures.patientsMonitored)}</dd>
+        </div>
+        <div className="rounded-2xl border border-separator bg-surface p-6">
+          <dt className="text-muted">Mean proportion of days covered</dt>
+          <dd className="text-3xl font-semibold">{percent.format(figures.meanPdc)}</dd>
+        </div>
+        <div className="rounded-2xl border border-separator bg-surface p-6">
+          <dt className="text-muted">Trial effect</dt>
+          <dd className="text-base">Shown when the 12-week trial reports its primary endpoint.</dd>
+        </div>
+      </dl>
+      <p className="text-sm text-muted">
+        Refill-based, over the 365 days from {figures.periodStart} to {figures.periodEnd}, for patients with a dispensing in that period.
+      </p>
+    </section>
+  );
+}
+
+export function HomePage({ productName, figures }: { productName: string; figures: HeadlineFigures }) {
   return (
     <div className="flex flex-col gap-16">
       <section aria-labelledby="home-heading" className="flex flex-col gap-6 pt-6">
@@ -112,11 +141,14 @@ export function HomePage({ productName }: { productName: string }) {
           officials never show a group of fewer than 11 patients. Nothing that identifies a patient is written to logs,
           and the whole platform runs on your own infrastructure, with no third-party trackers.
         </p>
-        <p className="max-w-3xl text-muted">
-          Live figures — patients monitored, mean adherence and the trial effect — will appear here once patient data is
-          connected; none are shown until they are computed from real records.
-        </p>
+        {figures === null ? (
+          <p className="max-w-3xl text-muted">
+            Live figures — patients monitored, mean adherence and the trial effect — appear here once records of at least 11
+            patients are connected; none are shown until they are computed from those records.
+          </p>
+        ) : null}
       </section>
+      {figures === null ? null : <LiveFigures figures={figures} />}
     </div>
   );
 }
