@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { codeIn, expect, latestOutboxMessage, test } from './fixtures';
+import { codeIn, expect, latestOutboxMessage, seriousAccessibilityViolations, test } from './fixtures';
 
 // Sign-in flows through the UI (the only specs that sign in through the form).
 
@@ -128,4 +128,13 @@ test('phone: three wrong guesses invalidate the code, and a second code within a
   await solveCaptcha(page);
   await page.getByRole('button', { name: 'Send code' }).click();
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('Too many attempts. Please wait a while before trying again.');
+});
+
+test('the login page passes axe on both tabs', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Login');
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await page.getByRole('tab', { name: 'Phone' }).click();
+  await expect(page.locator('altcha-widget')).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
