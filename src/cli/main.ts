@@ -9,6 +9,7 @@ const commands: Record<string, Command> = {
   // Register commands here, one line each.
   simulate: { summary: 'Simulate a synthetic cohort under a messaging policy', load: () => import('./commands/simulate') },
   adherence: { summary: 'Adherence measures (CMA1–CMA9, PDC, MPR) from a CSV of dispensings', load: () => import('./commands/adherence') },
+  import: { summary: 'Import FHIR R4 or a pharmacy dispensing CSV into the database', load: () => import('./commands/import') },
 };
 
 function usage(): string {

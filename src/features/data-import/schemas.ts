@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateFormats } from '@/engine/ingestion';
 
-/** Largest upload accepted (FHIR over HTTP, CSV from the data-sources page). */
+/** Largest upload accepted over HTTP (FHIR, and CSV from the data-sources page). */
 export const maximumImportBytes = 50 * 1024 * 1024;
 
 /** A data source name: rows are keyed by (source, record id), so two sources never collide. */
@@ -30,6 +30,5 @@ export const dispensingCsvMappingSchema = z
 
 export type DispensingCsvMappingInput = z.input<typeof dispensingCsvMappingSchema>;
 
-export const importTextSchema = z
-  .string({ message: 'The file must be text.' })
-  .refine((text) => Buffer.byteLength(text) <= maximumImportBytes, `The file is larger than ${maximumImportBytes / 1024 / 1024} MB.`);
+/** The file's text. Its size is limited where it arrives (the HTTP route); the command line reads any size. */
+export const importTextSchema = z.string({ message: 'The file must be text.' });
