@@ -1,0 +1,251 @@
+import type { ReactNode } from 'react';
+import type { PatientChoice, PatientProfile } from '../server/get-patient-profile';
+import { DoseCalendar } from './dose-calendar';
+import { formatDate, formatPercent, formatRatio, formatShortDate } from './format';
+import { RatioChart, SERIES_COLOURS } from './ratio-chart';
+
+const ADHERENT = 0.8;
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="flex flex-col gap-3 rounded-xl border border-separator bg-surface p-4" aria-labelledby={sectionId(title)}>
+      <h2 id={sectionId(title)} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+const sectionId = (title: string) => `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="max-w-3xl rounded-xl border border-separator bg-surface p-4">
+      {children}
+    </p>
+  );
+}
+
+function PatientPicker({ choices, selected }: { choices: PatientChoice[]; selected: string | null }) {
+  return (
+    <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Choose a patient">
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        Patient of your organisation
+        <select name="patient" defaultValue={selected ?? undefined} className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal">
+          {choices.map((choice) => (
+            <option key={choice.id} value={choice.id}>
+              {choice.pseudonym}
+              {choice.synthetic ? ' (synthetic demo data)' : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="rounded-lg bg-accent px-4 py-2 font-medium text-accent-foreground">
+        Show patient
+      </button>
+    </form>
+  );
+}
+
+/** One patient's adherence, every figure explained in words; or a plain sentence when there is nothing to show. */
+export function PatientProfileView({ profile }: { profile: PatientProfile }) {
+  switch (profile.status) {
+    case 'no-linked-record':
+      return <Notice>There is no record linked to your account yet, so there is nothing to show here. Your care team can link your patient record to it.</Notice>;
+    case 'no-organisation':
+      return <Notice>You are not a member of any organisation yet, so there are no patients to show. An administrator can add you to one.</Notice>;
+    case 'no-patients':
+      return <Notice>Your organisations have no patients yet.</Notice>;
+    case 'no-example':
+      return <Notice>There is no example patient yet: the synthetic demo data has not been loaded.</Notice>;
+    case 'not-permitted':
+      return (
+        <div className="flex flex-col gap-4">
+          <PatientPicker choices={profile.choices} selected={null} />
+          <Notice>That patient is not one of your organisations’ patients. Choose one from the list.</Notice>
+        </div>
+      );
+    case 'ok':
+      break;
+  }
+
+  const { patient, pdc, period } = profile;
+  const windowLabels = profile.cmaWindows.map((window) => formatShortDate(window.start));
+  const dose = profile.doseAdherence;
+  return (
+    <div className="flex flex-col gap-6">
+      {profile.access === 'organisation' ? <PatientPicker choices={profile.choices} selected={patient.id} /> : null}
+      <section aria-label="Patient" className="flex flex-col gap-1">
+        <p className="text-lg">
+          <span className="font-semibold">{patient.pseudonym}</span>
+          {profile.access === 'example' ? ' — a de-identified example patient' : profile.access === 'self' ? ' — your own record' : ''}
+          {patient.synthetic ? (
+            <span className="ml-2 rounded-full border border-separator px-2 py-0.5 text-sm" data-testid="synthetic-label">
+              synthetic demo data
+            </span>
+          ) : null}
+        </p>
+        <p className="text-muted">
+          {patient.persona ? `Persona: ${patient.persona}. ` : ''}
+          {patient.conditions.length > 0 ? `Conditions: ${patient.conditions.join(', ')}. ` : ''}
+          Period: {formatDate(period.start)} to {formatDate(period.end)} ({period.days} days).
+        </p>
+      </section>
+
+      <Section title="Regimen">
+        {profile.regimens.length === 0 ? (
+          <p>No regimen is recorded for this patient.</p>
+        ) : (
+          <ul className="flex flex-col gap-1">
+            {profile.regimens.map((regimen, index) => (
+              <li key={index}>
+                <span className="font-medium">{regimen.medication}</span>
+                {regimen.genericName ? ` (${regimen.genericName})` : ''}: {regimen.dosesPerDay} dose{regimen.dosesPerDay === 1 ? '' : 's'} a day
+                {regimen.doseTimes.length > 0 ? ` at ${regimen.doseTimes.join(', ')}` : ''}, since {formatDate(regimen.startDate)}
+                {regimen.endDate ? `, until ${formatDate(regimen.endDate)}` : ''}.
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section title="Proportion of days covered">
+        {pdc === null ? (
+          <p>No dispensings are recorded, so the proportion of days covered cannot be computed.</p>
+        ) : (
+          <>
+            <p className="text-2xl font-semibold" data-testid="pdc-summary">
+              PDC {formatRatio(pdc.value)}: {pdc.coveredDays} of {pdc.periodDays} days covered
+            </p>
+            <p className="max-w-3xl text-muted">
+              From {formatDate(pdc.start)} to {formatDate(pdc.end)}, the medicine dispensed (early refills carried forward) covered{' '}
+              {pdc.coveredDays} of {pdc.periodDays} days. A PDC of {ADHERENT} or more counts as adherent; this patient is{' '}
+              {pdc.value >= ADHERENT ? 'adherent' : 'below that threshold'}.
+            </p>
+          </>
+        )}
+      </Section>
+
+      <Section title="Dose calendar">
+        {dose.scheduledDoses === 0 ? (
+          <p>No dose confirmations were recorded in these 12 months.</p>
+        ) : (
+          <p className="max-w-3xl">
+            {dose.confirmedDoses} of {dose.scheduledDoses} recorded doses were taken ({formatPercent(dose.confirmedShare)}), {dose.onTimeDoses} of them within an
+            hour of the scheduled time ({formatPercent(dose.onTimeShare)}).
+          </p>
+        )}
+        <p className="text-sm text-muted">Use the arrow keys in the calendar to move between days and weeks.</p>
+        <DoseCalendar days={profile.calendar} label={`Doses from ${formatDate(period.start)} to ${formatDate(period.end)}`} />
+      </Section>
+
+      <Section title="Adherence over time (CMA7 and CMA9)">
+        {profile.cmaWindows.length === 0 ? (
+          <p>Not enough dispensing history for 90-day windows yet.</p>
+        ) : (
+          <>
+            <p className="max-w-3xl text-muted">
+              Continuous medication availability in 90-day windows, one every 30 days. CMA7 counts supply carried in from earlier fills; CMA9 spreads each fill’s
+              supply over the time to the next fill. 1.00 means the medicine was available every day.
+            </p>
+            <RatioChart
+              title="CMA7 and CMA9 in 90-day windows"
+              xLabels={windowLabels}
+              series={[
+                { label: 'CMA7', values: profile.cmaWindows.map((window) => window.cma7), colour: SERIES_COLOURS[0]! },
+                { label: 'CMA9', values: profile.cmaWindows.map((window) => window.cma9), colour: SERIES_COLOURS[1]!, dashed: true },
+              ]}
+              reference={{ value: ADHERENT, label: `${ADHERENT} (adherent)` }}
+            />
+            <table className="w-full max-w-2xl text-left text-sm">
+              <caption className="text-left font-medium">CMA per 90-day window</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Window</th>
+                  <th scope="col">CMA7</th>
+                  <th scope="col">CMA9</th>
+                </tr>
+              </thead>
+              <tbody>
+                {profile.cmaWindows.map((window) => (
+                  <tr key={window.start} className="border-t border-separator">
+                    <th scope="row" className="font-normal">
+                      {formatShortDate(window.start)} – {formatShortDate(window.end)}
+                    </th>
+                    <td>{formatRatio(window.cma7)}</td>
+                    <td>{formatRatio(window.cma9)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </Section>
+
+      <Section title="Refill gaps and treatment episodes">
+        {profile.refillGaps.length === 0 ? (
+          <p>No refill gaps in these 12 months: every refill came before the previous supply ran out.</p>
+        ) : (
+          <ul className="flex flex-col gap-1">
+            {profile.refillGaps.map((gap) => (
+              <li key={`${gap.medication}-${gap.from}`}>
+                {gap.medication}: {gap.days} day{gap.days === 1 ? '' : 's'} without medicine, {formatDate(gap.from)} to {formatDate(gap.to)}.
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="max-w-3xl text-muted">
+          A treatment episode ends when more than 60 days pass without medicine; {profile.episodes.length === 0 ? 'there are no episodes without dispensings.' : `there ${profile.episodes.length === 1 ? 'is 1 episode' : `are ${profile.episodes.length} episodes`}.`}
+        </p>
+        {profile.episodes.length > 0 ? (
+          <ol className="flex flex-col gap-1">
+            {profile.episodes.map((episode) => (
+              <li key={episode.episode}>
+                Episode {episode.episode}: {formatDate(episode.start)} to {episode.ongoing ? 'today (ongoing)' : formatDate(episode.end)}, {episode.days} days
+                {episode.ongoing ? '' : ', then stopped for more than 60 days'}.
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </Section>
+
+      <Section title="Messages">
+        {profile.messages.length === 0 ? (
+          <p>No messages were sent or received in these 12 months.</p>
+        ) : (
+          <>
+            <p>
+              By status:{' '}
+              {profile.messageStatusCounts.map((entry, index) => `${index > 0 ? ', ' : ''}${entry.count} ${entry.status}`).join('')}. The latest{' '}
+              {profile.messages.length}:
+            </p>
+            <table className="w-full text-left text-sm">
+              <caption className="sr-only">Latest messages</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Sent</th>
+                  <th scope="col">Direction</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {profile.messages.map((message, index) => (
+                  <tr key={index} className="border-t border-separator">
+                    <td>{formatDate(message.sentAt.slice(0, 10))}</td>
+                    <td>{message.direction}</td>
+                    <td>{message.channel}</td>
+                    <td>{message.category ?? '—'}</td>
+                    <td>{message.history.length > 0 ? message.history.map((step) => step.status).join(' → ') : message.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </Section>
+    </div>
+  );
+}
