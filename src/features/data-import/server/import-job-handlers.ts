@@ -1,0 +1,79 @@
+/**
+ * Background-job handlers for uploads queued from the data-sources page (kinds `import-fhir` and
+ * `import-csv`, payload `{ fileName, text, mapping?, source? }`). Importing this module registers them.
+ * The import runs in one transaction, so a job that dies part-way stored nothing and simply runs again
+ * (the import is idempotent); no checkpoint is needed.
+ */
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { type Database, getDatabase } from '@/db/client';
+import { userProfiles } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import { type JobContext, type JobHandler, type JobRecord, registerJobHandler } from '@/lib/server/jobs';
+import type { ImportActor } from './authorise-import';
+import { importDispensingCsv } from './import-dispensing-csv';
+import { importFhir } from './import-fhir';
+
+export const importJobKinds = { fhir: 'import-fhir', csv: 'import-csv' } as const;
+
+const payloadSchema = z.object({
+  text: z.string({ message: 'The queued import has no file text.' }),
+  fileName: z.string().optional(),
+  source: z.string().optional(),
+  mapping: z.unknown().optional(),
+});
+
+/** The job runs with its creator's role as it is now: a role withdrawn since the upload stops the import. */
+async function actorOfJob(database: Database, job: JobRecord): Promise<ImportActor> {
+  if (job.createdBy === null) return 'operator';
+  const [profile] = await database.select({ role: userProfiles.role }).from(userProfiles).where(eq(userProfiles.uid, job.createdBy));
+  return { id: job.createdBy, role: profile?.role ?? 'patient' };
+}
+
+function payloadOf(job: JobRecord) {
+  const parsed = payloadSchema.safeParse(job.payload);
+  if (!parsed.success) throw new AppError('validation', parsed.error.issues[0]?.message ?? 'The queued import is not valid.');
+  return parsed.data;
+}
+
+/**
+ * Progress is reported without waiting: the import holds a transaction, and on the embedded database the
+ * progress update (another statement) can only run after it, so awaiting it would never return.
+ */
+function progressReporter(context: JobContext) {
+  return (done: number, total: number) => {
+    void context.reportProgress(done, total).catch(() => undefined);
+  };
+}
+
+export function createImportJobHandlers(database: () => Database): Record<keyof typeof importJobKinds, JobHandler> {
+  return {
+    fhir: async (job, context) => {
+      const payload = payloadOf(job);
+      const report = await importFhir({
+        database: database(),
+        actor: await actorOfJob(database(), job),
+        text: payload.text,
+        source: payload.source,
+        onProgress: progressReporter(context),
+      });
+      return { fileName: payload.fileName ?? null, ...report };
+    },
+    csv: async (job, context) => {
+      const payload = payloadOf(job);
+      const report = await importDispensingCsv({
+        database: database(),
+        actor: await actorOfJob(database(), job),
+        text: payload.text,
+        mapping: payload.mapping,
+        source: payload.source,
+        onProgress: progressReporter(context),
+      });
+      return { fileName: payload.fileName ?? null, ...report };
+    },
+  };
+}
+
+const handlers = createImportJobHandlers(getDatabase);
+registerJobHandler(importJobKinds.fhir, handlers.fhir);
+registerJobHandler(importJobKinds.csv, handlers.csv);
