@@ -1,11 +1,12 @@
 /**
  * The 12-month period both pages look at, and the conversions from stored rows to the engine's inputs.
- * The period ends with the latest recorded activity (a dispensing or a scheduled dose), never after
- * today: a demo data set that ended last month still shows its full year.
+ * The period ends on the last day any dispensed supply lasts to, never after today: a data set that
+ * ended last month still shows its full year. (Dispensings, not dose events: the dispensings table is
+ * small, and a maximum over every dose event would scan the largest table on each page view.)
  */
-import { max } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { dispensings, doseEvents } from '@/db/schema';
+import { dispensings } from '@/db/schema';
 import { dayNumberFromCivil, isoFromDayNumber, type MedicationEvent } from '@/engine/adherence';
 
 export const PERIOD_DAYS = 365;
@@ -39,18 +40,12 @@ export function dayFormatter(timeZone: string | null): Intl.DateTimeFormat | nul
   }
 }
 
-/** [start, end) of the last 12 months of data: end is the day after the latest activity, at most tomorrow. */
+/** [start, end) of the last 12 months of data: end is the day after the last supplied day, at most tomorrow. */
 export async function findReportingPeriod(options: { database: Database; now: Date }): Promise<Period> {
-  const [[lastDispensing], [lastDose]] = await Promise.all([
-    options.database.select({ day: max(dispensings.dispensedOn) }).from(dispensings),
-    options.database.select({ at: max(doseEvents.scheduledAt) }).from(doseEvents),
-  ]);
+  // date + integer is a date in PostgreSQL: the day after the fill's supply runs out.
+  const [last] = await options.database.select({ suppliedUntil: sql<string | null>`max(${dispensings.dispensedOn} + ${dispensings.daysSupply})::text` }).from(dispensings);
   const today = utcDay(options.now);
-  const latest = Math.max(
-    lastDispensing?.day ? dayFromIsoDate(String(lastDispensing.day)) : -Infinity,
-    lastDose?.at ? utcDay(new Date(lastDose.at)) : -Infinity,
-  );
-  const end = (Number.isFinite(latest) ? Math.min(latest, today) : today) + 1;
+  const end = last?.suppliedUntil ? Math.min(dayFromIsoDate(last.suppliedUntil), today + 1) : today + 1;
   return { start: end - PERIOD_DAYS, end };
 }
 

@@ -4,15 +4,16 @@ import { authUsers, dispensings, doseEvents, messages, organisationMemberships, 
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { computePdc, dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { SessionUser } from '@/lib/server/session';
+import { findReportingPeriod } from './adherence-period';
 import { getComplianceJourney, MONTH_DAYS } from './get-compliance-journey';
 import { getPatientProfile } from './get-patient-profile';
 
-const now = new Date('2026-03-01T12:00:00Z');
+const now = new Date('2026-02-28T12:00:00Z');
 const day = (iso: string) => {
   const [year, month, date] = iso.split('-').map(Number);
   return dayNumberFromCivil(year!, month!, date!);
 };
-// The latest activity (a dose on 28 February 2026) ends the period: [1 March 2025, 1 March 2026).
+// Supply lasts beyond today (28 February 2026), so the period ends today: [1 March 2025, 1 March 2026).
 const periodEnd = day('2026-03-01');
 const periodStart = periodEnd - 365;
 
@@ -116,6 +117,13 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
   });
   afterEach(async () => {
     await database.dispose();
+  });
+
+  it('ends the period today, or on the last supplied day of a data set that ended earlier', async () => {
+    expect(await findReportingPeriod({ database: db, now })).toEqual({ start: periodStart, end: periodEnd });
+    // A-0001's last fill (day 360 of the period, 30 days) lasts longest.
+    const later = await findReportingPeriod({ database: db, now: new Date('2027-06-01T00:00:00Z') });
+    expect(later.end).toBe(periodStart + 390);
   });
 
   describe('patient profile', () => {
