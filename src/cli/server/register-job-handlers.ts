@@ -3,5 +3,5 @@
  * so the worker in this process knows every kind of job. Add a line per module that owns a kind.
  */
 export async function registerJobHandlers(): Promise<void> {
-  // (kinds are added as their features land: imports, policy comparison)
+  await import('@/features/data-import/server/import-job-handlers');
 }
