@@ -6,6 +6,15 @@ import { RatioChart, SERIES_COLOURS } from './ratio-chart';
 
 const SUMMARY_MONTHS = [0, 3, 6, 9, 12];
 
+/** A wide table scrolls sideways; the region takes focus so keyboard users can scroll it too (WCAG 2.1.1). */
+function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-accent">
+      {children}
+    </div>
+  );
+}
+
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section className="flex flex-col gap-3 rounded-xl border border-separator bg-surface p-4" aria-labelledby={id}>
@@ -32,7 +41,7 @@ function persistingText(value: number | null): string {
 
 function CurveTable({ caption, curves }: { caption: string; curves: PersistenceCurve[] }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={caption}>
       <table className="w-full min-w-max text-left text-sm">
         <caption className="text-left font-medium">{caption}</caption>
         <thead>
@@ -73,7 +82,7 @@ function CurveTable({ caption, curves }: { caption: string; curves: PersistenceC
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -135,7 +144,7 @@ export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney 
           ]}
           reference={{ value: 0.8, label: '0.8 (adherent)' }}
         />
-        <div className="overflow-x-auto">
+        <ScrollRegion label="Monthly PDC distribution">
           <table className="w-full min-w-max text-left text-sm">
             <caption className="text-left font-medium">Monthly PDC distribution</caption>
             <thead>
@@ -175,7 +184,7 @@ export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </Section>
 
       <Section id="persistence" title="Persistence (Kaplan–Meier)">
@@ -208,7 +217,7 @@ export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney 
             Monthly PDC of each patient, by pseudonym{journey.trajectories.shown.length < journey.trajectories.total ? ` (the first ${journey.trajectories.shown.length} of ${journey.trajectories.total})` : ''}. A
             dash means the month has not ended yet.
           </p>
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Monthly PDC per patient">
             <table className="w-full min-w-max text-left text-sm">
               <caption className="sr-only">Monthly PDC per patient</caption>
               <thead>
@@ -237,7 +246,7 @@ export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney 
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </Section>
       ) : null}
     </div>
