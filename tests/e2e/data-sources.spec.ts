@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
 
 test('an admin creates a dose-event API key, a device uses it, the admin revokes it', async ({ page, signIn }) => {
@@ -44,4 +45,23 @@ test('a patient sees the sources but cannot import or manage keys; the page pass
   const upload = await page.request.post('/api/imports?format=csv&name=x.csv', { data: 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n' });
   expect(upload.status()).toBe(403);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test('a clinician imports a pharmacy CSV: a background job with progress, then its report', async ({ page, signIn }) => {
+  test.setTimeout(90_000);
+  await signIn('clinician');
+  await page.goto('/algorithms/patient-engagement/data-sources');
+  const form = page.getByRole('form', { name: 'Import a file' });
+  await form.getByLabel(/Pharmacy CSV/).check();
+  // The AdhereR example file writes dates as MM/DD/YYYY.
+  await form.getByText('CSV columns and date format').click();
+  await form.getByLabel('Date format').selectOption('mdy');
+  await form.getByLabel('File (at most 50 MB)').setInputFiles(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'));
+  await form.getByRole('button', { name: 'Import' }).click();
+  const job = page.getByTestId('import-job').first();
+  await expect(job.getByTestId('import-status')).toHaveText('succeeded', { timeout: 60_000 });
+  await expect(job).toContainText(/1,080 records: \d[\d,]* created/);
+  // The imported dispensings now count under their source.
+  await page.reload();
+  await expect(page.getByRole('row', { name: /Pharmacy dispensing files/ })).toBeVisible();
 });

@@ -101,7 +101,14 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
     }
     setBusy(true);
     setError(null);
-    const response = await fetch(`/api/imports?format=${format}&name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file }).catch(() => null);
+    const query = new URLSearchParams({ format, name: file.name });
+    if (format === 'csv') {
+      for (const key of ['dateFormat', 'patientIdColumn', 'dateColumn', 'daysSupplyColumn', 'dosesPerDayColumn', 'medicationClassColumn']) {
+        const value = String(data.get(key) ?? '').trim();
+        if (value !== '') query.set(key, value);
+      }
+    }
+    const response = await fetch(`/api/imports?${query.toString()}`, { method: 'POST', body: file }).catch(() => null);
     setBusy(false);
     if (response === null) {
       setError('We could not reach the server. Nothing was imported.');
@@ -122,6 +129,33 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
           <input type="radio" name="format" value="csv" /> Pharmacy CSV (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION)
         </label>
       </fieldset>
+      <details className="text-sm">
+        <summary className="cursor-pointer">CSV columns and date format</summary>
+        <div className="mt-2 grid gap-3 sm:grid-cols-3">
+          <label className="flex flex-col gap-1">
+            Date format
+            <select name="dateFormat" defaultValue="iso" className="rounded-lg border border-separator bg-background px-2 py-1">
+              <option value="iso">YYYY-MM-DD</option>
+              <option value="mdy">MM/DD/YYYY</option>
+              <option value="dmy">DD/MM/YYYY</option>
+            </select>
+          </label>
+          {(
+            [
+              ['patientIdColumn', 'Patient column', 'PATIENT_ID'],
+              ['dateColumn', 'Date column', 'DATE'],
+              ['daysSupplyColumn', 'Days’ supply column', 'DURATION'],
+              ['dosesPerDayColumn', 'Doses a day column', 'PERDAY'],
+              ['medicationClassColumn', 'Medication column', 'CATEGORY'],
+            ] as const
+          ).map(([name, label, placeholder]) => (
+            <label key={name} className="flex flex-col gap-1">
+              {label}
+              <input name={name} placeholder={placeholder} maxLength={100} className="rounded-lg border border-separator bg-background px-2 py-1" />
+            </label>
+          ))}
+        </div>
+      </details>
       <label className="flex flex-col gap-1 text-sm">
         File (at most 50 MB)
         <input type="file" name="file" accept=".json,.ndjson,.csv,.txt,application/json,text/csv" required />
