@@ -102,3 +102,19 @@ test('the signed-in home page and settings pass axe', async ({ page, signIn }) =
   await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
+
+test('a failed profile subscription keeps the user signed in, without profile data, and logs the error', async ({ page, signIn }) => {
+  await signIn('manufacturer');
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.route('**/api/profile/stream', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }));
+  await page.goto('/profile');
+  // Signed in (seed-spec §4: loggedIn stays true) …
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+  // … with userData null: no company label, and the profile page says so.
+  await expect(page.getByTestId('company-label')).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Your profile could not be loaded. Reload the page to try again.');
+  await expect.poll(() => errors.some((text) => text.includes('Profile subscription failed'))).toBe(true);
+});
