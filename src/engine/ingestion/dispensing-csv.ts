@@ -194,10 +194,15 @@ export class DispensingCsvReader {
     let position = start;
     let quotesOdd = false;
     let complete = 0;
+    // Searched once and kept: looking for a quote from every line of a file without any would rescan to its end.
+    let nextQuote = text.indexOf('"', start);
     while (position < text.length && complete < rows) {
       const newline = text.indexOf('\n', position);
       const end = newline < 0 ? text.length : newline + 1;
-      for (let quote = text.indexOf('"', position); quote >= 0 && quote < end; quote = text.indexOf('"', quote + 1)) quotesOdd = !quotesOdd;
+      while (nextQuote >= 0 && nextQuote < end) {
+        quotesOdd = !quotesOdd;
+        nextQuote = text.indexOf('"', nextQuote + 1);
+      }
       position = end;
       if (!quotesOdd) complete += 1;
     }
