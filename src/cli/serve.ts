@@ -10,6 +10,8 @@ import { withAdvisoryLock } from '@/db/advisory-lock';
 import { migrateDatabase } from '@/db/migrate';
 import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
+import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
+import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { EnvironmentError, getEnvironment, resolveDataDirectory } from '@/lib/env';
 import { getAuth } from '@/lib/server/auth';
 import { startJobWorker } from '@/lib/server/jobs';
@@ -57,6 +59,12 @@ async function main(): Promise<void> {
     if (created.length > 0) {
       log(`Demo accounts created (password: DEMO_PASSWORD, default Medaptive-demo-1):\n${created.map((email) => `  ${email}`).join('\n')}`);
     }
+  }
+
+  // Demo dataset (synthetic patients, their year of history, trial cohort A): same condition; loaded once.
+  if (connection.kind === 'pglite' || environment.SEED_DEMO) {
+    const dataset = await withAdvisoryLock(connection, demoDatasetLockId, () => seedDemoDataset({ database: connection.database }));
+    if (dataset.seeded) log(describeDemoDataset(dataset));
   }
 
   const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });

@@ -34,6 +34,9 @@ export const demoDatasetDefaults = {
   batchSize: 5000,
 } as const;
 
+/** PostgreSQL advisory lock held around loading, so instances starting together (or a seed command) take turns. */
+export const demoDatasetLockId = 7_263_003;
+
 export const trialCohortA = { id: 'cohort-a', name: '12-Week Trial — Cohort A', weeks: 12, blockSize: 4 } as const;
 
 /** Eligible for the trial: still supplied within the last 30 days of history (on treatment at enrolment). */
