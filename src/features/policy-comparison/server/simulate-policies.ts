@@ -1,0 +1,68 @@
+/**
+ * Runs the simulator once per available policy on the same cohort (same size and seed, hence the same
+ * patients with the same traits and the same random draws for everything a message does not touch), so
+ * the differences between policies are the policies' doing. Pure computation: no database, no I/O.
+ */
+import { dayNumberFromCivil } from '@/engine/adherence/day-number';
+import type { MessageChannel } from '@/engine/simulation/message-arms';
+import { createPolicy, policyNames, type PolicyName } from '@/engine/simulation/policies/policy-registry';
+import { simulateCohort } from '@/engine/simulation/simulate-cohort';
+
+/** Twelve months; the simulator's calendar has exactly 12 months in 365 days. */
+export const comparisonDays = 365;
+export const comparisonStartDay = dayNumberFromCivil(2025, 1, 1);
+
+/** What one policy's run yields: small, serialisable (it crosses from a worker thread), price-independent. */
+export type PolicySimulation = {
+  policy: PolicyName;
+  policyVersion: string;
+  patients: number;
+  days: number;
+  meanPdc: number;
+  shareAdherent: number;
+  persistence: number;
+  messagesPerPatient: number;
+  optOuts: number;
+  optOutRate: number;
+  messagesByChannel: Record<MessageChannel, number>;
+  meanPdcByMonth: number[];
+};
+
+export type SimulationProgress = (patientDaysDone: number, totalPatientDays: number) => void;
+
+export function simulatePolicies(options: { patients: number; seed: number; onProgress?: SimulationProgress }): PolicySimulation[] {
+  const runDays = options.patients * comparisonDays;
+  const totalPatientDays = runDays * policyNames.length;
+  return policyNames.map((name, index) => {
+    const messagesByChannel: Record<MessageChannel, number> = { sms: 0, whatsapp: 0, app: 0 };
+    let optOuts = 0;
+    const summary = simulateCohort({
+      patientCount: options.patients,
+      days: comparisonDays,
+      seed: options.seed,
+      startDay: comparisonStartDay,
+      policy: createPolicy(name),
+      sink: {
+        message: (message) => {
+          if (message.direction === 'outbound') messagesByChannel[message.channel] += 1;
+          else if (message.replyIntent === 'stop') optOuts += 1;
+        },
+      },
+      onProgress: options.onProgress === undefined ? undefined : (done) => options.onProgress?.(index * runDays + done, totalPatientDays),
+    });
+    return {
+      policy: name,
+      policyVersion: summary.policyVersion,
+      patients: summary.patients,
+      days: summary.days,
+      meanPdc: summary.meanPdc,
+      shareAdherent: summary.shareAdherent,
+      persistence: summary.persistenceAtEnd,
+      messagesPerPatient: summary.messagesPerPatient,
+      optOuts,
+      optOutRate: summary.optOutRate,
+      messagesByChannel,
+      meanPdcByMonth: summary.meanPdcByMonth,
+    };
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * What the page's "Run comparison" does: checks the settings (errors name the field), then answers with
+ * the comparison when it is small enough to compute within the request (or was computed recently), and
+ * otherwise queues a background job whose progress the page follows.
+ */
+import type { Database } from '@/db/client';
+import { AppError } from '@/lib/errors';
+import { enqueueJob } from '@/lib/server/jobs';
+import type { SessionUser } from '@/lib/server/session';
+import { type ComparisonOutcome, comparisonLimits, type ComparisonSettings, comparisonSettingsSchema } from '../schemas';
+import { comparePolicies } from './compare-policies';
+import { cachedSimulations } from './simulation-cache';
+
+export const comparisonJobKind = 'policy-comparison';
+
+export function parseComparisonSettings(input: unknown): ComparisonSettings {
+  const parsed = comparisonSettingsSchema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? 'settings');
+    fieldErrors[field] ??= issue.message;
+  }
+  const messages = Object.values(fieldErrors);
+  throw new AppError('validation', messages.length === 1 ? messages[0]! : `Please correct ${messages.length} fields: ${messages.join(' ')}`, { fieldErrors });
+}
+
+export async function startPolicyComparison(options: { database: Database; actor: SessionUser | null; input: unknown }): Promise<ComparisonOutcome> {
+  if (options.actor === null) throw new AppError('unauthenticated', 'Sign in to run a comparison.');
+  const settings = parseComparisonSettings(options.input);
+  if (settings.patients <= comparisonLimits.maximumPatientsInRequest || cachedSimulations(settings) !== undefined) {
+    return { kind: 'result', comparison: comparePolicies({ settings }) };
+  }
+  const { id } = await enqueueJob({ database: options.database, kind: comparisonJobKind, payload: settings, createdBy: options.actor.id });
+  return { kind: 'job', jobId: id };
+}
