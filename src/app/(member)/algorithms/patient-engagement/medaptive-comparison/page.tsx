@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import { PolicyComparisonPanel } from '@/features/policy-comparison/components/policy-comparison-panel';
+import { comparisonDefaults } from '@/features/policy-comparison/schemas';
+import { comparePolicies } from '@/features/policy-comparison/server/compare-policies';
+import { getProductName } from '@/lib/product';
+import { runComparisonAction } from './actions';
+
+// A static segment, so it wins over the [page] placeholder route for this path.
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: `${getProductName()} Comparison` };
+}
+
+export default async function ProductComparisonPage() {
+  const productName = getProductName();
+  // The first view runs the default cohort (cached after the first visit); the form re-runs it.
+  const initial = comparePolicies({ settings: comparisonDefaults });
+  return (
+    <article className="flex flex-col gap-6">
+      <h1 className="text-3xl font-semibold tracking-tight">{productName} Comparison</h1>
+      <p className="max-w-3xl text-muted">
+        The simulator runs one synthetic cohort, with the same patients and the same seed, under each messaging policy available today: no messages,
+        the standard daily reminder, and a weekly check-in. Differences between the rows are the policies’ doing. Change the cohort size, the seed or
+        the message prices and run it again.
+      </p>
+      <PolicyComparisonPanel productName={productName} initial={initial} runComparison={runComparisonAction} />
+    </article>
+  );
+}

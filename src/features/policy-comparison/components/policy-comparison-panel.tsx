@@ -1,0 +1,191 @@
+'use client';
+
+import { Button, Description, FieldError, Form, Input, Label, ProgressBar, TextField } from '@heroui/react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import type { ActionResult } from '@/lib/server/action-result';
+import { type ComparisonOutcome, comparisonLimits, comparisonSettingsSchema, type PolicyComparison } from '../schemas';
+import { ComparisonResults } from './comparison-results';
+import { formatCount } from './format';
+
+type Props = {
+  productName: string;
+  initial: PolicyComparison;
+  runComparison: (input: unknown) => Promise<ActionResult<ComparisonOutcome>>;
+};
+
+/** What GET /api/jobs/{id} answers (the parts this page reads). */
+type JobView = {
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  progressDone: number;
+  progressTotal: number | null;
+  rate: number | null;
+  result: PolicyComparison | null;
+  error: string | null;
+};
+
+/** A queued job nobody has started after this long is worth a word: the server may have no worker for it. */
+const unclaimedNoticeMilliseconds = 15_000;
+
+/** Follows a background comparison until it ends; it keeps running if the page is left. */
+function useComparisonJob(jobId: string | null, onFinished: (job: JobView) => void): { job: JobView | null; waitingLong: boolean } {
+  const [job, setJob] = useState<JobView | null>(null);
+  const [waitingLong, setWaitingLong] = useState(false);
+  useEffect(() => {
+    if (jobId === null) return;
+    let stopped = false;
+    const startedAt = Date.now();
+    const poll = async () => {
+      const response = await fetch(`/api/jobs/${jobId}`).catch(() => null);
+      if (stopped) return;
+      if (response?.ok) {
+        const next = (await response.json()) as JobView;
+        if (stopped) return;
+        setJob(next);
+        setWaitingLong(next.status === 'queued' && Date.now() - startedAt > unclaimedNoticeMilliseconds);
+        if (next.status === 'succeeded' || next.status === 'failed') {
+          onFinished(next);
+          return;
+        }
+      }
+      window.setTimeout(() => void poll(), 1000);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      setJob(null);
+      setWaitingLong(false);
+    };
+  }, [jobId, onFinished]);
+  return { job, waitingLong };
+}
+
+function JobProgress({ job, waitingLong }: { job: JobView | null; waitingLong: boolean }) {
+  const percent = job?.progressTotal ? Math.min(100, Math.round((job.progressDone / job.progressTotal) * 100)) : 0;
+  const text =
+    job === null || job.status === 'queued'
+      ? waitingLong
+        ? 'Still waiting for the server to start the run. It starts as soon as a background worker is free.'
+        : 'Queued: waiting to start…'
+      : `${percent}% simulated · ${formatCount(Math.round(job.rate ?? 0))} patient-days per second`;
+  return (
+    <div className="flex flex-col gap-2" data-testid="comparison-job">
+      <ProgressBar aria-label="Comparison progress" value={percent} className="max-w-xl">
+        <ProgressBar.Track>
+          <ProgressBar.Fill />
+        </ProgressBar.Track>
+      </ProgressBar>
+      <p role="status" className="text-sm text-muted">
+        {text} Large runs continue in the background: you can leave this page.
+      </p>
+    </div>
+  );
+}
+
+/** /algorithms/patient-engagement/{product}-comparison: settings, re-run, and the side-by-side results. */
+export function PolicyComparisonPanel({ productName, initial, runComparison }: Props) {
+  const [comparison, setComparison] = useState(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const onJobFinished = useCallback((finished: JobView) => {
+    setJobId(null);
+    if (finished.status === 'succeeded' && finished.result !== null) setComparison(finished.result);
+    else setMessage(finished.error ?? 'The comparison could not be completed.');
+  }, []);
+  const { job, waitingLong } = useComparisonJob(jobId, onJobFinished);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const input = {
+      patients: String(data.get('patients') ?? ''),
+      seed: String(data.get('seed') ?? ''),
+      smsPrice: String(data.get('smsPrice') ?? ''),
+      whatsappPrice: String(data.get('whatsappPrice') ?? ''),
+    };
+    setMessage(null);
+    // The same rules as the server, checked here first so a typo needs no round trip.
+    const checked = comparisonSettingsSchema.safeParse(input);
+    if (!checked.success) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of checked.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
+      setErrors(fieldErrors);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const result = await runComparison(input).catch(() => null);
+    setBusy(false);
+    if (result === null) setMessage('We could not reach the server. Nothing was run; please try again.');
+    else if (!result.ok) {
+      setErrors(result.error.fieldErrors ?? {});
+      setMessage(result.error.message);
+    } else if (result.data.kind === 'result') setComparison(result.data.comparison);
+    else setJobId(result.data.jobId);
+  };
+
+  const settings = comparison.settings;
+  const running = busy || jobId !== null;
+  return (
+    <div className="flex flex-col gap-8">
+      <section aria-labelledby="comparison-settings-heading" className="flex flex-col gap-4">
+        <h2 id="comparison-settings-heading" className="text-xl font-semibold">
+          Settings
+        </h2>
+        <Form className="grid max-w-3xl gap-4 sm:grid-cols-2" validationErrors={errors} onSubmit={(event) => void submit(event)} aria-label="Comparison settings">
+          <TextField name="patients" defaultValue={String(settings.patients)} inputMode="numeric">
+            <Label>Cohort size (patients)</Label>
+            <Input />
+            <Description>
+              {formatCount(comparisonLimits.minimumPatients)} to {formatCount(comparisonLimits.maximumPatients)}; above{' '}
+              {formatCount(comparisonLimits.maximumPatientsInRequest)} the run goes to the background.
+            </Description>
+            <FieldError />
+          </TextField>
+          <TextField name="seed" defaultValue={String(settings.seed)} inputMode="numeric">
+            <Label>Seed</Label>
+            <Input />
+            <Description>The same seed gives the same cohort and the same figures.</Description>
+            <FieldError />
+          </TextField>
+          <TextField name="smsPrice" defaultValue={String(settings.smsPrice)} inputMode="decimal">
+            <Label>SMS price per message (£)</Label>
+            <Input />
+            <FieldError />
+          </TextField>
+          <TextField name="whatsappPrice" defaultValue={String(settings.whatsappPrice)} inputMode="decimal">
+            <Label>WhatsApp price per message (£)</Label>
+            <Input />
+            <FieldError />
+          </TextField>
+          <div className="flex flex-col gap-3 sm:col-span-2">
+            {message ? (
+              <p role="alert" className="rounded-xl bg-danger-soft px-3 py-2 text-sm text-danger-soft-foreground">
+                {message}
+              </p>
+            ) : null}
+            <div>
+              <Button type="submit" variant="primary" isDisabled={running}>
+                {running ? 'Running…' : 'Run comparison'}
+              </Button>
+            </div>
+            {busy ? (
+              <p role="status" className="text-sm text-muted">
+                Simulating the cohort under each policy…
+              </p>
+            ) : null}
+            {jobId !== null ? <JobProgress job={job} waitingLong={waitingLong} /> : null}
+          </div>
+        </Form>
+      </section>
+
+      <ComparisonResults comparison={comparison} />
+
+      <p className="rounded-2xl border border-dashed border-separator bg-surface p-4 text-sm">
+        {productName}’s personalised policy (messages chosen per patient by the learning algorithm) is not built yet. It joins this comparison, on the same
+        cohort, when it lands.
+      </p>
+    </div>
+  );
+}
