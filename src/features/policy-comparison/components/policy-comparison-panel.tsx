@@ -10,6 +10,8 @@ import { formatCount } from './format';
 type Props = {
   productName: string;
   initial: PolicyComparison;
+  /** A background run started earlier (the page's ?job=), followed again after the page was left. */
+  resumeJobId?: string | null;
   runComparison: (input: unknown) => Promise<ActionResult<ComparisonOutcome>>;
 };
 
@@ -37,6 +39,12 @@ function useComparisonJob(jobId: string | null, onFinished: (job: JobView) => vo
     const poll = async () => {
       const response = await fetch(`/api/jobs/${jobId}`).catch(() => null);
       if (stopped) return;
+      if (response?.status === 404 || response?.status === 401) {
+        // Not this user's run, or no longer there: stop following it and say so.
+        const error = response.status === 404 ? 'That background run is not yours or no longer exists.' : 'Your session has ended. Sign in again to follow the run.';
+        onFinished({ status: 'failed', progressDone: 0, progressTotal: null, rate: null, result: null, error });
+        return;
+      }
       if (response?.ok) {
         const next = (await response.json()) as JobView;
         if (stopped) return;
@@ -82,14 +90,23 @@ function JobProgress({ job, waitingLong }: { job: JobView | null; waitingLong: b
 }
 
 /** /algorithms/patient-engagement/{product}-comparison: settings, re-run, and the side-by-side results. */
-export function PolicyComparisonPanel({ productName, initial, runComparison }: Props) {
+/** Keeps the running job in the address (?job=), so leaving the page and coming back follows it again. */
+function rememberJobInAddress(jobId: string | null): void {
+  const url = new URL(window.location.href);
+  if (jobId === null) url.searchParams.delete('job');
+  else url.searchParams.set('job', jobId);
+  window.history.replaceState(window.history.state, '', url);
+}
+
+export function PolicyComparisonPanel({ productName, initial, runComparison, resumeJobId = null }: Props) {
   const [comparison, setComparison] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [jobId, setJobId] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<string | null>(resumeJobId);
   const onJobFinished = useCallback((finished: JobView) => {
     setJobId(null);
+    rememberJobInAddress(null);
     if (finished.status === 'succeeded' && finished.result !== null) setComparison(finished.result);
     else setMessage(finished.error ?? 'The comparison could not be completed.');
   }, []);
@@ -122,7 +139,10 @@ export function PolicyComparisonPanel({ productName, initial, runComparison }: P
       setErrors(result.error.fieldErrors ?? {});
       setMessage(result.error.message);
     } else if (result.data.kind === 'result') setComparison(result.data.comparison);
-    else setJobId(result.data.jobId);
+    else {
+      setJobId(result.data.jobId);
+      rememberJobInAddress(result.data.jobId);
+    }
   };
 
   const settings = comparison.settings;

@@ -10,8 +10,15 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: `${getProductName()} Comparison` };
 }
 
-export default async function ProductComparisonPage() {
+type Props = { searchParams: Promise<{ job?: string | string[] }> };
+
+const jobIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function ProductComparisonPage({ searchParams }: Props) {
   const productName = getProductName();
+  // ?job= names a background run started from this page; the panel follows it (the job API checks it is yours).
+  const { job } = await searchParams;
+  const resumeJobId = typeof job === 'string' && jobIdPattern.test(job) ? job : null;
   // The first view runs the default cohort (cached after the first visit); the form re-runs it.
   const initial = comparePolicies({ settings: comparisonDefaults });
   return (
@@ -22,7 +29,7 @@ export default async function ProductComparisonPage() {
         the standard daily reminder, and a weekly check-in. Differences between the rows are the policies’ doing. Change the cohort size, the seed or
         the message prices and run it again.
       </p>
-      <PolicyComparisonPanel productName={productName} initial={initial} runComparison={runComparisonAction} />
+      <PolicyComparisonPanel productName={productName} initial={initial} runComparison={runComparisonAction} resumeJobId={resumeJobId} />
     </article>
   );
 }
