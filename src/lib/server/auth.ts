@@ -19,7 +19,7 @@ import { type Environment, getEnvironment, publicUrl } from '@/lib/env';
 import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
-import { consumeRateLimit } from './rate-limit';
+import { consumeSlidingRateLimit } from './rate-limit';
 import { spendToken } from './spent-tokens';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
@@ -189,7 +189,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
             { scope: 'sms-client-hour', subject: client, limit: 10, windowSeconds: 3600 },
           ];
           for (const limit of limits) {
-            const result = await consumeRateLimit({ database, ...limit });
+            const result = await consumeSlidingRateLimit({ database, ...limit });
             if (!result.allowed) {
               await recordAuditEvent(database, {
                 action: 'sms-code.send',

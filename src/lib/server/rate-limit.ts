@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { rateLimitCounters } from '@/db/schema';
 
@@ -41,4 +41,40 @@ export async function consumeRateLimit(options: {
 
   const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMilliseconds - now.getTime()) / 1000));
   return { allowed: hits <= options.limit, hits, limit: options.limit, retryAfterSeconds };
+}
+
+/**
+ * A sliding-window limit: hits are counted in small buckets (a sixtieth of the window, at least a second) and
+ * the buckets of the last `windowSeconds` are summed, so "1 a minute" means one per any 60 seconds — not one
+ * before and one after a minute boundary, as a fixed window would allow.
+ */
+export async function consumeSlidingRateLimit(options: {
+  database: Database;
+  scope: string;
+  subject: string;
+  limit: number;
+  windowSeconds: number;
+  now?: Date;
+}): Promise<RateLimitResult> {
+  const now = options.now ?? new Date();
+  const bucketSeconds = Math.max(1, Math.floor(options.windowSeconds / 60));
+  const bucket = await consumeRateLimit({ ...options, scope: `${options.scope}:sliding`, limit: Number.MAX_SAFE_INTEGER, windowSeconds: bucketSeconds, now });
+  const key = `${options.scope}:sliding:${createHash('sha256').update(options.subject).digest('base64url')}`;
+  const since = new Date(now.getTime() - options.windowSeconds * 1000);
+  const [row] = await options.database
+    .select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` })
+    .from(rateLimitCounters)
+    .where(and(eq(rateLimitCounters.key, key), gt(rateLimitCounters.windowStart, since)));
+  const hits = row?.hits ?? bucket.hits;
+  if (hits > options.limit) {
+    // A refused hit is not counted (so retrying too early does not push the window on); under a race both
+    // contenders are refused, which errs on the safe side.
+    const bucketStart = new Date(Math.floor(now.getTime() / (bucketSeconds * 1000)) * bucketSeconds * 1000);
+    await options.database
+      .update(rateLimitCounters)
+      .set({ hits: sql`${rateLimitCounters.hits} - 1` })
+      .where(and(eq(rateLimitCounters.key, key), eq(rateLimitCounters.windowStart, bucketStart)));
+    return { allowed: false, hits: hits - 1, limit: options.limit, retryAfterSeconds: options.windowSeconds };
+  }
+  return { allowed: true, hits, limit: options.limit, retryAfterSeconds: options.windowSeconds };
 }
