@@ -4,22 +4,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispensings, patients } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { type CommandIo, run } from './import';
+import { captureIo } from './command-io';
+import { run } from './import';
 
 const shared = path.resolve(process.cwd(), '../shared/testdata');
 const usCore = path.join(shared, 'fhir/uscore_bundle_patient_85.json');
 const medicationEvents = path.join(shared, 'adherer/med_events.csv');
-
-function captureIo(): CommandIo & { out: () => string; err: () => string } {
-  let stdout = '';
-  let stderr = '';
-  return {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    out: () => stdout,
-    err: () => stderr,
-  };
-}
 
 describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
   let database: TestDatabase;

@@ -11,6 +11,7 @@ import type { ImportReport } from '@/engine/ingestion';
 import { importDispensingCsv } from '@/features/data-import/server/import-dispensing-csv';
 import { importFhir } from '@/features/data-import/server/import-fhir';
 import { isAppError } from '@/lib/errors';
+import { type CommandIo, processIo } from './command-io';
 
 const USAGE = `Usage:
   npm run --silent cli -- import fhir FILE [--source NAME] [--json]
@@ -29,7 +30,7 @@ csv   a pharmacy dispensing CSV, one fill per row. Columns (AdhereR's layout by 
 --json         print only the report: {"resources","created","unchanged","skipped"}.
 Importing the same file again creates nothing (every row is keyed by source and record id).`;
 
-export type CommandIo = { stdout: { write: (text: string) => unknown }; stderr: { write: (text: string) => unknown } };
+export type { CommandIo } from './command-io';
 
 /** Bad arguments: one line on stderr, exit code 2. */
 class UsageError extends Error {}
@@ -44,7 +45,7 @@ type ImportCommand = {
 
 export async function run(
   argv: string[],
-  io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
+  io: CommandIo = processIo,
   /** Tests pass their own database; otherwise the configured one is opened, migrated and closed. */
   connection?: DatabaseConnection,
 ): Promise<number> {

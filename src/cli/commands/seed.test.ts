@@ -1,18 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { type CommandIo, run } from './seed';
-
-function captureIo(): CommandIo & { out: () => string; err: () => string } {
-  let stdout = '';
-  let stderr = '';
-  return {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    out: () => stdout,
-    err: () => stderr,
-  };
-}
+import { captureIo } from './command-io';
+import { run } from './seed';
 
 const [pglite] = testDatabaseBackends();
 

@@ -10,9 +10,9 @@ import { type DatabaseConnection, closeDatabaseConnection, getDatabaseConnection
 import { migrateDatabase } from '@/db/migrate';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { demoDatasetDefaults, demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
+import { type CommandIo, processIo } from './command-io';
 
-type Output = { write: (text: string) => unknown };
-export type CommandIo = { stdout: Output; stderr: Output };
+export type { CommandIo } from './command-io';
 
 const usage = `Usage: npm run --silent cli -- seed [options]
 
@@ -40,7 +40,7 @@ const defaultDependencies: SeedDependencies = { openConnection: getDatabaseConne
 
 export async function run(
   argv: string[],
-  io: CommandIo = { stdout: process.stdout, stderr: process.stderr },
+  io: CommandIo = processIo,
   dependencies: SeedDependencies = defaultDependencies,
 ): Promise<number> {
   let options: { patients: number; seed: number };

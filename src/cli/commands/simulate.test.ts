@@ -3,18 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { csvField, run, type CommandIo } from './simulate';
-
-function captureIo(): CommandIo & { out: () => string; err: () => string } {
-  let stdout = '';
-  let stderr = '';
-  return {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    out: () => stdout,
-    err: () => stderr,
-  };
-}
+import { captureIo } from './command-io';
+import { csvField, run } from './simulate';
 
 let workDirectory: string;
 beforeEach(() => {

@@ -19,9 +19,9 @@ import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
 import { createPolicy, isPolicyName, policyNames } from '@/engine/simulation/policies/policy-registry';
 import type { Dispensing, DoseEvent, Message, SimulatedPatient, SimulationSink } from '@/engine/simulation/records';
 import { simulateCohort, simulationLimits } from '@/engine/simulation/simulate-cohort';
+import { type CommandIo, processIo } from './command-io';
 
-type Output = { write: (text: string) => unknown; isTTY?: boolean };
-export type CommandIo = { stdout: Output; stderr: Output };
+export type { CommandIo } from './command-io';
 
 const defaults = { patients: '1000', days: '365', seed: '1', policy: 'none', start: '2025-01-01', reportPatients: '4000' } as const;
 
@@ -121,7 +121,7 @@ function parseCommand(argv: string[]): SimulateCommand {
   };
 }
 
-export async function run(argv: string[], io: CommandIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function run(argv: string[], io: CommandIo = processIo): Promise<number> {
   let command: SimulateCommand;
   try {
     command = parseCommand(argv);

@@ -3,6 +3,16 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { rateLimitCounters } from '@/db/schema';
 
+/** The stored key of a subject's counters: the scope and a hash of the subject (never the subject itself). */
+function counterKey(scope: string, subject: string): string {
+  return `${scope}:${createHash('sha256').update(subject).digest('base64url')}`;
+}
+
+function windowStartOf(now: Date, windowSeconds: number): Date {
+  const milliseconds = windowSeconds * 1000;
+  return new Date(Math.floor(now.getTime() / milliseconds) * milliseconds);
+}
+
 export type RateLimitResult = { allowed: boolean; hits: number; limit: number; retryAfterSeconds: number };
 
 /**
@@ -20,8 +30,8 @@ export async function consumeRateLimit(options: {
 }): Promise<RateLimitResult> {
   const now = options.now ?? new Date();
   const windowMilliseconds = options.windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMilliseconds) * windowMilliseconds);
-  const key = `${options.scope}:${createHash('sha256').update(options.subject).digest('base64url')}`;
+  const windowStart = windowStartOf(now, options.windowSeconds);
+  const key = counterKey(options.scope, options.subject);
 
   const [row] = await options.database
     .insert(rateLimitCounters)
@@ -59,7 +69,7 @@ export async function consumeSlidingRateLimit(options: {
   const now = options.now ?? new Date();
   const bucketSeconds = Math.max(1, Math.floor(options.windowSeconds / 60));
   const bucket = await consumeRateLimit({ ...options, scope: `${options.scope}:sliding`, limit: Number.MAX_SAFE_INTEGER, windowSeconds: bucketSeconds, now });
-  const key = `${options.scope}:sliding:${createHash('sha256').update(options.subject).digest('base64url')}`;
+  const key = counterKey(`${options.scope}:sliding`, options.subject);
   const since = new Date(now.getTime() - options.windowSeconds * 1000);
   const [row] = await options.database
     .select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` })
@@ -69,7 +79,7 @@ export async function consumeSlidingRateLimit(options: {
   if (hits > options.limit) {
     // A refused hit is not counted (so retrying too early does not push the window on); under a race both
     // contenders are refused, which errs on the safe side.
-    const bucketStart = new Date(Math.floor(now.getTime() / (bucketSeconds * 1000)) * bucketSeconds * 1000);
+    const bucketStart = windowStartOf(now, bucketSeconds);
     await options.database
       .update(rateLimitCounters)
       .set({ hits: sql`${rateLimitCounters.hits} - 1` })
