@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
 
@@ -64,4 +65,31 @@ test('a clinician imports a pharmacy CSV: a background job with progress, then i
   // The imported dispensings now count under their source.
   await page.reload();
   await expect(page.getByRole('row', { name: /Pharmacy dispensing files/ })).toBeVisible();
+});
+
+test('POST /api/import/fhir imports a bundle for a clinician, idempotently, and refuses others', async ({ page, signIn, baseURL }) => {
+  const bundle = fs.readFileSync(path.resolve(process.cwd(), '../shared/testdata/fhir/uscore_bundle_patient_85.json'), 'utf8');
+  const anonymous = await page.request.post('/api/import/fhir', { data: bundle, headers: { 'Content-Type': 'application/fhir+json' } });
+  expect(anonymous.status()).toBe(401);
+
+  await signIn('patient');
+  const patient = await page.request.post('/api/import/fhir', { data: bundle, headers: { 'Content-Type': 'application/fhir+json' } });
+  expect(patient.status()).toBe(403);
+
+  await signIn('clinician');
+  const first = await page.request.post('/api/import/fhir', { data: bundle, headers: { 'Content-Type': 'application/fhir+json', Origin: baseURL ?? '' } });
+  expect(first.status()).toBe(200);
+  const report = (await first.json()) as { resources: number; created: Record<string, number>; unchanged: Record<string, number>; skipped: unknown[] };
+  const entries = (JSON.parse(bundle) as { entry: unknown[] }).entry.length;
+  expect(report.resources).toBe(entries);
+  const created = Object.values(report.created).reduce((sum, count) => sum + count, 0);
+  const unchanged = Object.values(report.unchanged).reduce((sum, count) => sum + count, 0);
+  expect(created + unchanged + report.skipped.length).toBe(entries);
+
+  const second = await page.request.post('/api/import/fhir', { data: bundle, headers: { 'Content-Type': 'application/fhir+json', Origin: baseURL ?? '' } });
+  expect((await second.json()).created).toEqual({});
+
+  const broken = await page.request.post('/api/import/fhir', { data: '{"resourceType": "Bundle", "entry": [', headers: { 'Content-Type': 'application/fhir+json' } });
+  expect(broken.status()).toBe(400);
+  expect(JSON.stringify(await broken.json())).not.toMatch(/\.ts:\d+|node_modules/);
 });
