@@ -9,6 +9,7 @@ import { closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
 import { withAdvisoryLock } from '@/db/advisory-lock';
 import { migrateDatabase } from '@/db/migrate';
 import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address';
+import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
   if (connection.kind === 'pglite' || environment.SEED_DEMO) {
     const dataset = await withAdvisoryLock(connection, demoDatasetLockId, () => seedDemoDataset({ database: connection.database }));
     if (dataset.seeded) log(describeDemoDataset(dataset));
+    // The demo patient and clinician accounts get a record and a clinic to look at.
+    await withAdvisoryLock(connection, demoDatasetLockId, () => linkDemoAccounts({ database: connection.database }));
   }
 
   const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });
