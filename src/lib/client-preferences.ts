@@ -5,14 +5,6 @@ const storageKey = 'medaptive.preferences';
 
 export type ClientPreferences = Record<string, unknown>;
 
-export function getClientPreferences(): ClientPreferences {
-  try {
-    return JSON.parse(window.localStorage.getItem(storageKey) ?? '{}') as ClientPreferences;
-  } catch {
-    return {};
-  }
-}
-
 export function setClientPreferences(preferences: ClientPreferences): void {
   window.localStorage.setItem(storageKey, JSON.stringify(preferences));
 }

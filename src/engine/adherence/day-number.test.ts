@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addCalendarMonths, civilFromDayNumber, dayNumberFromCivil, isoFromDayNumber, isValidCivil } from './day-number';
+import { addCalendarMonths, civilFromDayNumber, dayNumberFromCivil, dayNumberFromIso, isoFromDayNumber, isValidCivil } from './day-number';
 
 describe('day numbers', () => {
   it('agree with Date.UTC over four centuries', () => {
@@ -27,5 +27,15 @@ describe('day numbers', () => {
     expect(isoFromDayNumber(addCalendarMonths(dayNumberFromCivil(2020, 2, 29), 12))).toBe('2021-03-01');
     expect(isoFromDayNumber(addCalendarMonths(dayNumberFromCivil(2020, 11, 15), 3))).toBe('2021-02-15');
     expect(isoFromDayNumber(addCalendarMonths(dayNumberFromCivil(2021, 3, 31), -1))).toBe('2021-03-01');
+  });
+});
+
+describe('dayNumberFromIso', () => {
+  it('inverts isoFromDayNumber, including leap days and dates before 1970', () => {
+    for (const iso of ['1970-01-01', '2024-02-29', '1899-12-31', '2026-11-22']) {
+      expect(isoFromDayNumber(dayNumberFromIso(iso))).toBe(iso);
+    }
+    expect(dayNumberFromIso('1970-01-02')).toBe(1);
+    expect(dayNumberFromIso('2026-11-22T08:00:00Z')).toBe(dayNumberFromIso('2026-11-22'));
   });
 });

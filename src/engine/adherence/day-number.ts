@@ -44,6 +44,12 @@ export function isoFromDayNumber(dayNumber: number): string {
   return `${String(year).padStart(4, '0')}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
 }
 
+/** Day number of an ISO 8601 calendar date (YYYY-MM-DD); the inverse of isoFromDayNumber. */
+export function dayNumberFromIso(isoDate: string): number {
+  const [year = Number.NaN, month = Number.NaN, day = Number.NaN] = isoDate.slice(0, 10).split('-').map(Number);
+  return dayNumberFromCivil(year, month, day);
+}
+
 /**
  * Calendar arithmetic as AdhereR does it (R's `lubridate`-free `seq` semantics): add whole months and,
  * when the day does not exist in the target month, roll forward to the 1st of the next month

@@ -1,6 +1,6 @@
 /** The adherence engine's public surface: AdhereR 0.8.1 CMAs, episodes, windows, PQA PDC, MPR, dose adherence. */
 export { computeCmaPerEpisode, type EpisodeCma, type EpisodeRules } from './cma-per-episode';
-export { isoFromDayNumber, dayNumberFromCivil, civilFromDayNumber, isValidCivil } from './day-number';
+export { isoFromDayNumber, dayNumberFromCivil, dayNumberFromIso, civilFromDayNumber, isValidCivil } from './day-number';
 export { computeDoseAdherence, type DoseAdherence, type DoseEvent } from './dose-adherence';
 export { POOLED_CARRY_OVER, runGapModel, type CarryOverRules, type GapModel } from './gap-model';
 export { sortEventsByDay, type MedicationEvent } from './medication-event';

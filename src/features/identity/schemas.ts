@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Role, roles } from '@/db/schema';
+import { isE164PhoneNumber } from '@/lib/phone-number';
 
 export { roles };
 export type { Role };
@@ -42,7 +43,7 @@ const optionalProfileText = (label: string, max: number) =>
 export const profileUpdateSchema = z
   .object({
     displayName: optionalProfileText('Display name', 120),
-    phone: optionalProfileText('Phone', 32).refine((value) => value == null || /^\+[1-9][0-9]{7,14}$/.test(value), {
+    phone: optionalProfileText('Phone', 32).refine((value) => value == null || isE164PhoneNumber(value), {
       message: 'Phone must be in international form, for example +447700900123.',
     }),
     timezone: optionalProfileText('Time zone', 64).refine(

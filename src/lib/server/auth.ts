@@ -16,6 +16,7 @@ import {
 } from '@/db/schema';
 import { clientAddressHeader } from '@/lib/client-address';
 import { type Environment, getEnvironment, publicUrl } from '@/lib/env';
+import { isE164PhoneNumber } from '@/lib/phone-number';
 import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
@@ -49,11 +50,6 @@ export function createSmsSender(database: Database, environment: Environment): S
 
 function clientAddressOf(headers: Headers | undefined): string {
   return headers?.get(clientAddressHeader) ?? 'unknown';
-}
-
-/** Phone numbers in E.164 (+ and 8 to 15 digits), the form SMS gateways accept. */
-export function isE164PhoneNumber(value: string): boolean {
-  return /^\+[1-9][0-9]{7,14}$/.test(value);
 }
 
 /** Paths of better-auth whose outcome the audit log records. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
 import { isAppError } from '@/lib/errors';
@@ -106,16 +106,6 @@ export async function getJob(options: { database: Database; id: string }): Promi
   if (!/^[0-9a-f-]{36}$/i.test(options.id)) return null;
   const [row] = await options.database.select(columns).from(jobs).where(eq(jobs.id, options.id));
   return row === undefined ? null : toRecord(row);
-}
-
-export async function listJobs(options: { database: Database; kinds?: string[]; limit?: number }): Promise<JobRecord[]> {
-  const rows = await options.database
-    .select(columns)
-    .from(jobs)
-    .where(options.kinds === undefined ? undefined : inArray(jobs.kind, options.kinds))
-    .orderBy(desc(jobs.createdAt))
-    .limit(options.limit ?? 20);
-  return rows.map(toRecord);
 }
 
 /**

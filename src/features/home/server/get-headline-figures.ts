@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dispensings, patients } from '@/db/schema';
-import { computePdc, dayNumberFromCivil, isoFromDayNumber, type PdcFill } from '@/engine/adherence';
+import { computePdc, dayNumberFromIso, isoFromDayNumber, type PdcFill } from '@/engine/adherence';
 
 export type HeadlineFigures = {
   /** Patients with a dispensing in the 365 days up to the latest one on record. */
@@ -17,16 +17,11 @@ export type HeadlineFigures = {
 /** Groups smaller than this are never shown (DESIGN §1 small-cell suppression). */
 const minimumGroup = 11;
 
-function dayNumberOf(isoDate: string): number {
-  const [year, month, day] = isoDate.split('-').map(Number);
-  return dayNumberFromCivil(year ?? 1970, month ?? 1, day ?? 1);
-}
-
 /** The home page's live figures, computed from the dispensings on record; null when there are too few patients. */
 export async function getHeadlineFigures(options: { database: Database }): Promise<HeadlineFigures> {
   const [latest] = await options.database.select({ day: sql<string | null>`max(${dispensings.dispensedOn})::text` }).from(dispensings);
   if (!latest?.day) return null;
-  const periodEnd = dayNumberOf(latest.day) + 1;
+  const periodEnd = dayNumberFromIso(latest.day) + 1;
   const periodStart = periodEnd - 365;
   const rows = await options.database
     .select({
@@ -42,7 +37,7 @@ export async function getHeadlineFigures(options: { database: Database }): Promi
 
   const fillsByPatient = new Map<string, { fills: PdcFill[]; synthetic: boolean; active: boolean }>();
   for (const row of rows) {
-    const day = dayNumberOf(row.day);
+    const day = dayNumberFromIso(row.day);
     const entry = fillsByPatient.get(row.patientId) ?? { fills: [], synthetic: row.synthetic, active: false };
     entry.fills.push({ day, daysSupply: row.daysSupply, drug: row.drug });
     if (day >= periodStart) entry.active = true;

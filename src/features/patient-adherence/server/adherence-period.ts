@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dispensings } from '@/db/schema';
-import { dayNumberFromCivil, isoFromDayNumber, type MedicationEvent } from '@/engine/adherence';
+import { dayNumberFromIso, isoFromDayNumber, type MedicationEvent } from '@/engine/adherence';
 
 export const PERIOD_DAYS = 365;
 /** A gap of more than 60 days without supply ends a treatment episode (discontinuation). */
@@ -17,17 +17,12 @@ export const SUPPRESSED_ROLES = new Set(['patient', 'drug-manufacturer', 'govern
 
 export type Period = { start: number; end: number };
 
-export function dayFromIsoDate(iso: string): number {
-  const [year, month, day] = iso.split('-').map(Number);
-  return dayNumberFromCivil(year!, month!, day!);
-}
-
 const utcDay = (instant: Date) => Math.floor(instant.getTime() / 86_400_000);
 
 /** The calendar day of an instant in a time zone (UTC when none or an unknown one is given). */
 export function dayFromInstant(instant: Date, formatter: Intl.DateTimeFormat | null): number {
   if (formatter === null) return utcDay(instant);
-  return dayFromIsoDate(formatter.format(instant));
+  return dayNumberFromIso(formatter.format(instant));
 }
 
 export function dayFormatter(timeZone: string | null): Intl.DateTimeFormat | null {
@@ -45,7 +40,7 @@ export async function findReportingPeriod(options: { database: Database; now: Da
   // date + integer is a date in PostgreSQL: the day after the fill's supply runs out.
   const [last] = await options.database.select({ suppliedUntil: sql<string | null>`max(${dispensings.dispensedOn} + ${dispensings.daysSupply})::text` }).from(dispensings);
   const today = utcDay(options.now);
-  const end = last?.suppliedUntil ? Math.min(dayFromIsoDate(last.suppliedUntil), today + 1) : today + 1;
+  const end = last?.suppliedUntil ? Math.min(dayNumberFromIso(last.suppliedUntil), today + 1) : today + 1;
   return { start: end - PERIOD_DAYS, end };
 }
 
@@ -59,7 +54,7 @@ export function drugOf(fill: Pick<FillRow, 'productId' | 'medicationCode'>): str
 /** Fills as AdhereR events, sorted by day, before `end` only. */
 export function medicationEventsFrom(fills: readonly FillRow[], end: number): MedicationEvent[] {
   return fills
-    .map((fill) => ({ day: dayFromIsoDate(fill.dispensedOn), duration: fill.daysSupply, dose: fill.dosesPerDay ?? 1, medicationClass: drugOf(fill) }))
+    .map((fill) => ({ day: dayNumberFromIso(fill.dispensedOn), duration: fill.daysSupply, dose: fill.dosesPerDay ?? 1, medicationClass: drugOf(fill) }))
     .filter((event) => event.day < end)
     .sort((left, right) => left.day - right.day);
 }
