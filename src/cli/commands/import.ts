@@ -72,8 +72,10 @@ export async function run(
   }
 
   const database = connection ?? getDatabaseConnection();
+  let importing = false;
   try {
     if (connection === undefined) await migrateDatabase(database);
+    importing = true;
     const report =
       command.format === 'fhir'
         ? await importFhir({ database: database.database, actor: 'operator', text, source: command.source })
@@ -85,6 +87,8 @@ export async function run(
       io.stderr.write(`Error: ${command.file}: ${error.message}\n`);
       return 2;
     }
+    // Validation errors store nothing; a failure while writing keeps the committed chunks (docs/decisions/004).
+    if (importing) io.stderr.write(`Error: the import of ${command.file} stopped while writing. Rows already written are kept; run the same command again to complete it (nothing is imported twice).\n`);
     throw error;
   } finally {
     if (connection === undefined) await closeDatabaseConnection();

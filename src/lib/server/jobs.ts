@@ -29,7 +29,11 @@ export type JobContext = {
   reportProgress: (done: number, total?: number | null) => Promise<void>;
   /** Where a resumed job continues: what the handler last saved, or null on the first run. */
   checkpoint: Record<string, unknown> | null;
-  saveCheckpoint: (value: Record<string, unknown>) => Promise<void>;
+  /**
+   * Saves where the job is. Pass the transaction that did the work (`through`) to commit work and
+   * checkpoint together; on the embedded database a statement outside an open transaction would wait for it.
+   */
+  saveCheckpoint: (value: Record<string, unknown>, options?: { through?: Database }) => Promise<void>;
   signal: AbortSignal;
 };
 
@@ -183,8 +187,9 @@ export async function runClaimedJob(options: { database: Database; job: JobRecor
         .set({ progressDone: done, ...(total === undefined ? {} : { progressTotal: total }), rate: done / seconds, heartbeatAt: new Date() })
         .where(eq(jobs.id, job.id));
     },
-    saveCheckpoint: async (value) => {
-      await database.update(jobs).set({ checkpoint: value, heartbeatAt: new Date() }).where(eq(jobs.id, job.id));
+    saveCheckpoint: async (value, saveOptions) => {
+      await (saveOptions?.through ?? database)
+        .update(jobs).set({ checkpoint: value, heartbeatAt: new Date() }).where(eq(jobs.id, job.id));
     },
   };
   try {

@@ -76,16 +76,46 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
     expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
   });
 
-  it('writes in one transaction: a failure while writing leaves nothing behind', async () => {
+  it('a failure part-way keeps the chunks committed; importing again completes it and creates each row once', async () => {
     let calls = 0;
+    // Progress calls: patients (1), medications (2), then one per 1,000-row chunk of dispensings (3, 4).
     const failure = await importText(medicationEvents, {
       onProgress: () => {
         calls += 1;
-        if (calls === 2) throw new Error('the job was cancelled');
+        if (calls === 3) throw new Error('the process stopped');
       },
     }).catch((error: unknown) => error);
-    expect((failure as Error).message).toBe('the job was cancelled');
-    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+    expect((failure as Error).message).toBe('the process stopped');
+    expect(await countRows()).toEqual({ patients: 100, dispensings: 1000 });
+
+    const again = await importText(medicationEvents);
+    expect(again).toEqual({ resources: 1080, created: { Dispensing: 80 }, unchanged: { Dispensing: 1000 }, skipped: [] });
+    expect(await countRows()).toEqual({ patients: 100, dispensings: 1080 });
+  });
+
+  it('resumes from a checkpoint: skips the chunks it records and counts their rows as created', async () => {
+    const checkpoints: { createdEntries: [number, number][]; written: Record<string, number> }[] = [];
+    const report = await importText(medicationEvents, {
+      resumeFrom: { createdEntries: [[0, 999]], written: { regimens: 0, dispensings: 1000, doseEvents: 0 } },
+      saveCheckpoint: async (_transaction, checkpoint) => void checkpoints.push(checkpoint),
+    });
+    // Only the last 80 rows were written by this run (the database was empty), yet the report counts all.
+    expect(await countRows()).toEqual({ patients: 100, dispensings: 80 });
+    expect(report).toEqual({ resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
+    expect(checkpoints.at(-1)).toEqual({ createdEntries: [[0, 1079]], written: { regimens: 0, dispensings: 1080, doseEvents: 0 } });
+  });
+
+  it('does not hold the embedded database: other statements run between chunks', async () => {
+    const header = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n';
+    const body = Array.from({ length: 5_000 }, (_, index) => `${index % 300},${String((index % 12) + 1).padStart(2, '0')}/15/2030,1,medA,30`).join('\n');
+    const seenDuringImport: number[] = [];
+    await importText(header + body, {
+      onProgress: async (done) => {
+        if (done < 5_300) seenDuringImport.push((await database.database.select({ id: dispensings.id }).from(dispensings)).length);
+      },
+    });
+    // A statement outside the import sees each chunk as soon as it is committed.
+    expect(seenDuringImport.filter((count) => count > 0 && count < 5_000).length).toBeGreaterThan(2);
   });
 
   it('maps other layouts: column names, day-first dates, semicolons, quoted fields, a matching product', async () => {

@@ -4,7 +4,7 @@ import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { dispensingCsvMappingSchema, importTextSchema, sourceNameSchema } from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
-import { type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
+import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
 
 /** Rows parsed between two yields to the event loop. */
 const rowsPerSlice = 5000;
@@ -15,7 +15,8 @@ export const csvRowResourceType = 'Dispensing';
 /**
  * Imports a pharmacy dispensing CSV (AdhereR's columns by default, or a mapping): every row is checked
  * before anything is written, so a bad row stops the import with its line named and nothing stored;
- * then patients and dispensings go in, in one transaction. Importing the same file again creates nothing.
+ * then patients and dispensings go in, a transaction per chunk (see writeImportPlan). Importing the same
+ * file again creates nothing, and completes an import that stopped part-way.
  */
 export async function importDispensingCsv(options: {
   database: Database;
@@ -25,6 +26,9 @@ export async function importDispensingCsv(options: {
   /** Data source the rows are keyed under (default "pharmacy-csv"). */
   source?: string;
   onProgress?: ProgressCallback;
+  /** A background job resumes from where its previous run stopped and checkpoints each chunk. */
+  resumeFrom?: ImportCheckpoint | null;
+  saveCheckpoint?: CheckpointSaver;
 }): Promise<ImportReport> {
   await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.csv' });
   const text = importTextSchema.safeParse(options.text);
@@ -62,16 +66,16 @@ export async function importDispensingCsv(options: {
   }
   for (const patientId of patientIds) plan.patients.push({ sourceRecordId: patientId, entry: null, sex: null, ageBand: null, region: null, language: null });
 
-  const written = await options.database.transaction((transaction) =>
-    writeImportPlan({
-      database: transaction,
-      source: source.data,
-      sourceKind: 'pharmacy-csv',
-      sourceName: `Pharmacy dispensing CSV (${source.data})`,
-      plan,
-      onProgress: options.onProgress,
-    }),
-  );
+  const written = await writeImportPlan({
+    database: options.database,
+    source: source.data,
+    sourceKind: 'pharmacy-csv',
+    sourceName: `Pharmacy dispensing CSV (${source.data})`,
+    plan,
+    onProgress: options.onProgress,
+    resumeFrom: options.resumeFrom,
+    saveCheckpoint: options.saveCheckpoint,
+  });
   const report = buildImportReport(plan.entries, written.createdEntries, written.lateSkips);
   await recordAuditEvent(options.database, {
     action: 'data-import.csv',

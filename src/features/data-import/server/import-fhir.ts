@@ -4,15 +4,16 @@ import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { importTextSchema, sourceNameSchema } from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
-import { type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
+import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
 
 /** Entries interpreted between two yields to the event loop. */
 const entriesPerSlice = 500;
 
 /**
  * Imports a FHIR R4 upload (Bundle, NDJSON or one resource): patients, products, regimens, dispensings and
- * dose events, in one transaction. Importing the same file again creates nothing. The report accounts for
- * every entry: created, unchanged or skipped with a reason.
+ * dose events, a transaction per chunk (see writeImportPlan). Importing the same file again creates nothing,
+ * and completes an import that stopped part-way. The report accounts for every entry: created, unchanged
+ * or skipped with a reason.
  */
 export async function importFhir(options: {
   database: Database;
@@ -21,6 +22,9 @@ export async function importFhir(options: {
   /** Data source the rows are keyed under (default "fhir"). */
   source?: string;
   onProgress?: ProgressCallback;
+  /** A background job resumes from where its previous run stopped and checkpoints each chunk. */
+  resumeFrom?: ImportCheckpoint | null;
+  saveCheckpoint?: CheckpointSaver;
   /** "Today" for age bands (tests fix it). */
   now?: Date;
 }): Promise<ImportReport> {
@@ -43,9 +47,16 @@ export async function importFhir(options: {
   }
   const plan = planner.finish();
 
-  const written = await options.database.transaction((transaction) =>
-    writeImportPlan({ database: transaction, source: source.data, sourceKind: 'fhir', sourceName: `FHIR import (${source.data})`, plan, onProgress: options.onProgress }),
-  );
+  const written = await writeImportPlan({
+    database: options.database,
+    source: source.data,
+    sourceKind: 'fhir',
+    sourceName: `FHIR import (${source.data})`,
+    plan,
+    onProgress: options.onProgress,
+    resumeFrom: options.resumeFrom,
+    saveCheckpoint: options.saveCheckpoint,
+  });
   const report = buildImportReport(plan.entries, written.createdEntries, written.lateSkips);
   await recordAuditEvent(options.database, {
     action: 'data-import.fhir',

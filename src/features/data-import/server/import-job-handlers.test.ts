@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, userProfiles } from '@/db/schema';
+import { authUsers, dispensings, jobs, userProfiles } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
+import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob, staleAfterSeconds } from '@/lib/server/jobs';
 import { createImportJobHandlers } from './import-job-handlers';
 
 const medicationEvents = fs.readFileSync(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'), 'utf8');
@@ -35,8 +36,6 @@ describe.each(testDatabaseBackends())('import job handlers on $name', (backend) 
     const job = await claimNextJob({ database: database.database, kinds: [kind] });
     expect(job?.id).toBe(id);
     await runClaimedJob({ database: database.database, job: job! });
-    // Progress updates are not awaited by the import; let the last ones land.
-    await new Promise((resolve) => setTimeout(resolve, 50));
     return getJob({ database: database.database, id });
   }
 
@@ -56,5 +55,39 @@ describe.each(testDatabaseBackends())('import job handlers on $name', (backend) 
     expect(refused).toMatchObject({ status: 'failed', error: 'Only administrators and clinicians can import data.' });
     const broken = await runJob(`test-import-csv-${backend.name}`, { fileName: 'x.csv', text: 'PATIENT_ID,DATE,DURATION\n1,2024-13-01,30\n' }, null);
     expect(broken).toMatchObject({ status: 'failed', error: 'line 2: DATE "2024-13-01" is not a date in YYYY-MM-DD format (--date-format iso)' });
+  });
+
+  it('a job whose process stopped part-way resumes after the last committed chunk; its report counts every row once', async () => {
+    const kind = `test-import-csv-crashing-${backend.name}`;
+    const handlers = createImportJobHandlers(() => database.database);
+    let stopAfterProgressReports: number | null = 3;
+    registerJobHandler(kind, (job, context) => {
+      let reports = 0;
+      return handlers.csv(job, {
+        ...context,
+        reportProgress: async (done, total) => {
+          reports += 1;
+          // Patients (1), medications (2), then the first 1,000-row chunk of dispensings (3): the process dies.
+          if (reports === stopAfterProgressReports) throw new Error('the process stopped');
+          await context.reportProgress(done, total);
+        },
+      });
+    });
+    const { id } = await enqueueJob({ database: database.database, kind, payload: { fileName: 'med_events.csv', text: medicationEvents, mapping: { dateFormat: 'mdy' } }, createdBy: 'clinician-1' });
+    const first = await claimNextJob({ database: database.database, kinds: [kind] });
+    await runClaimedJob({ database: database.database, job: first! });
+    // A process that dies leaves its job running with a heartbeat that goes stale.
+    await database.database.update(jobs).set({ status: 'running', error: null, heartbeatAt: new Date(Date.now() - 2 * staleAfterSeconds * 1000) }).where(eq(jobs.id, id));
+    expect((await getJob({ database: database.database, id }))?.checkpoint).toEqual({ createdEntries: [[0, 999]], written: { regimens: 0, dispensings: 1000, doseEvents: 0 } });
+    expect(await database.database.select({ id: dispensings.id }).from(dispensings)).toHaveLength(1000);
+
+    stopAfterProgressReports = null;
+    const resumed = await claimNextJob({ database: database.database, kinds: [kind] });
+    expect(resumed).toMatchObject({ id, attempts: 2 });
+    await runClaimedJob({ database: database.database, job: resumed! });
+    const job = await getJob({ database: database.database, id });
+    expect(job).toMatchObject({ status: 'succeeded', error: null, progressDone: 1180, progressTotal: 1180 });
+    expect(job?.result).toEqual({ fileName: 'med_events.csv', resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
+    expect(await database.database.select({ id: dispensings.id }).from(dispensings)).toHaveLength(1080);
   });
 });

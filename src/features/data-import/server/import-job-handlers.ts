@@ -1,8 +1,8 @@
 /**
  * Background-job handlers for uploads queued from the data-sources page (kinds `import-fhir` and
  * `import-csv`, payload `{ fileName, text, mapping?, source? }`). Importing this module registers them.
- * The import runs in one transaction, so a job that dies part-way stored nothing and simply runs again
- * (the import is idempotent); no checkpoint is needed.
+ * Each chunk the import writes commits together with the job's checkpoint, so a job whose process stopped
+ * resumes after the last committed chunk and its report still counts every row it created once.
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -36,13 +36,18 @@ function payloadOf(job: JobRecord) {
   return parsed.data;
 }
 
-/**
- * Progress is reported without waiting: the import holds a transaction, and on the embedded database the
- * progress update (another statement) can only run after it, so awaiting it would never return.
- */
-function progressReporter(context: JobContext) {
-  return (done: number, total: number) => {
-    void context.reportProgress(done, total).catch(() => undefined);
+const checkpointSchema = z.object({
+  createdEntries: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  written: z.object({ regimens: z.number().int().nonnegative(), dispensings: z.number().int().nonnegative(), doseEvents: z.number().int().nonnegative() }),
+});
+
+/** Resume state for the import: what the previous run of this job saved, if it is one of ours. */
+function resumeStateOf(context: JobContext) {
+  const parsed = checkpointSchema.safeParse(context.checkpoint);
+  return {
+    resumeFrom: parsed.success ? parsed.data : null,
+    saveCheckpoint: (transaction: Database, checkpoint: z.infer<typeof checkpointSchema>) => context.saveCheckpoint(checkpoint, { through: transaction }),
+    onProgress: (done: number, total: number) => context.reportProgress(done, total),
   };
 }
 
@@ -55,7 +60,7 @@ export function createImportJobHandlers(database: () => Database): Record<keyof 
         actor: await actorOfJob(database(), job),
         text: payload.text,
         source: payload.source,
-        onProgress: progressReporter(context),
+        ...resumeStateOf(context),
       });
       return { fileName: payload.fileName ?? null, ...report };
     },
@@ -67,7 +72,7 @@ export function createImportJobHandlers(database: () => Database): Record<keyof 
         text: payload.text,
         mapping: payload.mapping,
         source: payload.source,
-        onProgress: progressReporter(context),
+        ...resumeStateOf(context),
       });
       return { fileName: payload.fileName ?? null, ...report };
     },

@@ -9,6 +9,37 @@ const chunkSize = 1000;
 
 export type ProgressCallback = (done: number, total: number) => void | Promise<void>;
 
+/**
+ * What a resumed import needs from the runs before it: which entries those runs created (so the report
+ * counts them as created, not unchanged) and how many records of each kind are committed (so it skips
+ * them). Saved in the same transaction as each chunk, so it never claims more or less than is stored.
+ */
+export type ImportCheckpoint = {
+  /** Entries that created rows, as inclusive [first, last] ranges (imports create runs of entries). */
+  createdEntries: [number, number][];
+  written: { regimens: number; dispensings: number; doseEvents: number };
+};
+
+/** Saves a checkpoint with the chunk's own transaction, so chunk and checkpoint commit together. */
+export type CheckpointSaver = (transaction: Database, checkpoint: ImportCheckpoint) => Promise<void>;
+
+export function entryRanges(entries: Iterable<number>): [number, number][] {
+  const sorted = [...entries].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const entry of sorted) {
+    const last = ranges.at(-1);
+    if (last !== undefined && entry <= last[1] + 1) last[1] = Math.max(last[1], entry);
+    else ranges.push([entry, entry]);
+  }
+  return ranges;
+}
+
+export function entriesOfRanges(ranges: [number, number][]): number[] {
+  const entries: number[] = [];
+  for (const [first, last] of ranges) for (let entry = first; entry <= last; entry += 1) entries.push(entry);
+  return entries;
+}
+
 export type WriteImportPlanResult = {
   /** Entries that wrote at least one new row. */
   createdEntries: Set<number>;
@@ -23,8 +54,13 @@ export function yieldToEventLoop(): Promise<void> {
 
 /**
  * Writes an import plan idempotently: every row goes in with INSERT … ON CONFLICT DO NOTHING on
- * (source, source_record_id), and the rows a statement returns are the ones it created. Call it inside a
- * transaction so a failure stores nothing.
+ * (source, source_record_id), and the rows a statement returns are the ones it created.
+ *
+ * Each chunk of at most 1,000 rows is its own transaction (with the checkpoint, when a saver is given):
+ * the embedded database has one connection, and a transaction around a whole 100,000-row import made every
+ * other request wait for it. A failure part-way therefore keeps the chunks already committed; because every
+ * row is keyed, running the same import again — or resuming its job from the checkpoint — completes it
+ * without creating anything twice.
  */
 export async function writeImportPlan(options: {
   database: Database;
@@ -33,9 +69,13 @@ export async function writeImportPlan(options: {
   sourceName: string;
   plan: ImportPlan;
   onProgress?: ProgressCallback;
+  /** Where an earlier run of this import stopped (null or absent: from the start). */
+  resumeFrom?: ImportCheckpoint | null;
+  saveCheckpoint?: CheckpointSaver;
 }): Promise<WriteImportPlanResult> {
   const { database, source, plan } = options;
-  const result: WriteImportPlanResult = { createdEntries: new Set(), lateSkips: new Map() };
+  const result: WriteImportPlanResult = { createdEntries: new Set(entriesOfRanges(options.resumeFrom?.createdEntries ?? [])), lateSkips: new Map() };
+  const written = { regimens: 0, dispensings: 0, doseEvents: 0, ...options.resumeFrom?.written };
   const total = plan.patients.length + plan.medications.length + plan.regimens.length + plan.dispensings.length + plan.doseEvents.length;
   let done = 0;
   const advance = async (count: number) => {
@@ -43,21 +83,27 @@ export async function writeImportPlan(options: {
     await options.onProgress?.(done, total);
     await yieldToEventLoop();
   };
+  /** Runs one chunk's statements and the checkpoint that records them in one transaction. */
+  const inChunkTransaction = <T>(write: (transaction: Database) => Promise<T>, recordResult: (value: T) => void): Promise<void> =>
+    database.transaction(async (transaction) => {
+      recordResult(await write(transaction));
+      await options.saveCheckpoint?.(transaction, { createdEntries: entryRanges(result.createdEntries), written: { ...written } });
+    });
 
   await database
     .insert(dataSources)
     .values({ id: source, kind: options.sourceKind, name: options.sourceName, lastActivityAt: new Date() })
     .onConflictDoUpdate({ target: dataSources.id, set: { lastActivityAt: new Date() } });
 
-  const patientIds = await writePatients(database, source, plan.patients, result, advance);
+  const patientIds = await writePatients({ source, records: plan.patients, result, advance, inChunkTransaction });
 
   const concepts = [...plan.medications.map((record) => record.medication), ...plan.regimens.map((record) => record.medication)];
   for (const record of [...plan.dispensings, ...plan.doseEvents]) if (record.medication !== null) concepts.push(record.medication);
-  const resolvedProducts = await resolveProducts(database, concepts);
+  const resolvedProducts = await resolveProducts({ database, concepts, inChunkTransaction, onCreated: (created) => {
+    for (const record of plan.medications) if (created.has(conceptKey(record.medication))) result.createdEntries.add(record.entry);
+  } });
   for (const record of plan.medications) {
-    const product = resolvedProducts.get(conceptKey(record.medication));
-    if (product === undefined) result.lateSkips.set(record.entry, 'no RxNorm, NDC or ATC code, and no product of that name');
-    else if (product.created) result.createdEntries.add(record.entry);
+    if (!resolvedProducts.has(conceptKey(record.medication))) result.lateSkips.set(record.entry, 'no RxNorm, NDC or ATC code, and no product of that name');
   }
   await advance(plan.medications.length);
 
@@ -70,9 +116,14 @@ export async function writeImportPlan(options: {
     productId: concept === null ? null : (resolvedProducts.get(conceptKey(concept))?.id ?? null),
     medicationCode: concept === null ? null : medicationCodeOf(concept) || null,
   });
+  const insertChunks = <T extends { entry: number; sourceRecordId: string }>(
+    kind: keyof ImportCheckpoint['written'],
+    records: T[],
+    insert: (transaction: Database, chunk: T[]) => Promise<{ sourceRecordId: string }[]>,
+  ) => insertRecords({ records, alreadyWritten: written[kind], result, advance, inChunkTransaction, insert, onChunkWritten: (count) => (written[kind] += count) });
 
-  await insertRecords(plan.regimens, result, advance, async (chunk) =>
-    database
+  await insertChunks('regimens', plan.regimens, async (transaction, chunk) =>
+    transaction
       .insert(regimens)
       .values(
         chunk.map((record) => ({
@@ -89,12 +140,12 @@ export async function writeImportPlan(options: {
       .onConflictDoNothing({ target: [regimens.source, regimens.sourceRecordId] })
       .returning({ sourceRecordId: regimens.sourceRecordId }),
   );
-  await insertRecords(plan.dispensings, result, advance, async (chunk) => {
+  await insertChunks('dispensings', plan.dispensings, async (transaction, chunk) => {
     const products = chunk.map((record) => productOf(record.medication));
     // One array per column through unnest: nine parameters whatever the chunk size, and no per-value query
     // building (drizzle's multi-row insert spent more time building SQL than PostgreSQL spent inserting).
     return returnedKeys(
-      await database.execute(sql`
+      await transaction.execute(sql`
         insert into dispensings (patient_id, product_id, medication_code, dispensed_on, days_supply, quantity, doses_per_day, source, source_record_id)
         select * from unnest(
           ${param(chunk.map((record) => patientIdOf(record.patient)))}::uuid[],
@@ -111,9 +162,9 @@ export async function writeImportPlan(options: {
         returning source_record_id`),
     );
   });
-  await insertRecords(plan.doseEvents, result, advance, async (chunk) =>
+  await insertChunks('doseEvents', plan.doseEvents, async (transaction, chunk) =>
     returnedKeys(
-      await database.execute(sql`
+      await transaction.execute(sql`
         insert into dose_events (patient_id, product_id, scheduled_at, confirmed_at, status, source, source_record_id)
         select * from unnest(
           ${param(chunk.map((record) => patientIdOf(record.patient)))}::uuid[],
@@ -131,6 +182,8 @@ export async function writeImportPlan(options: {
   return result;
 }
 
+type ChunkTransaction = <T>(write: (transaction: Database) => Promise<T>, recordResult: (value: T) => void) => Promise<void>;
+
 /** The `source_record_id`s an INSERT … RETURNING gave back (node-postgres and PGlite both answer `rows`). */
 function returnedKeys(result: unknown): { sourceRecordId: string }[] {
   return (result as { rows: { source_record_id: string }[] }).rows.map((row) => ({ sourceRecordId: row.source_record_id }));
@@ -140,18 +193,31 @@ function returnedKeys(result: unknown): { sourceRecordId: string }[] {
  * Inserts records in chunks; a record whose key an earlier record of the same import already used (a
  * Claim and its ExplanationOfBenefit) is not inserted again and counts as unchanged.
  */
-async function insertRecords<T extends { entry: number; sourceRecordId: string }>(
-  records: T[],
-  result: WriteImportPlanResult,
-  advance: (count: number) => Promise<void>,
-  insert: (chunk: T[]) => Promise<{ sourceRecordId: string }[]>,
-): Promise<void> {
+async function insertRecords<T extends { entry: number; sourceRecordId: string }>(options: {
+  records: T[];
+  /** Unique records a previous run committed: skipped. */
+  alreadyWritten: number;
+  result: WriteImportPlanResult;
+  advance: (count: number) => Promise<void>;
+  inChunkTransaction: ChunkTransaction;
+  insert: (transaction: Database, chunk: T[]) => Promise<{ sourceRecordId: string }[]>;
+  onChunkWritten: (count: number) => void;
+}): Promise<void> {
+  const { records, result, advance } = options;
   const seen = new Set<string>();
   const unique = records.filter((record) => !seen.has(record.sourceRecordId) && seen.add(record.sourceRecordId));
-  for (let start = 0; start < unique.length; start += chunkSize) {
+  const resumeAt = Math.min(options.alreadyWritten, unique.length);
+  if (resumeAt > 0) await advance(resumeAt);
+  for (let start = resumeAt; start < unique.length; start += chunkSize) {
     const chunk = unique.slice(start, start + chunkSize);
-    const created = new Set((await insert(chunk)).map((row) => row.sourceRecordId));
-    for (const record of chunk) if (created.has(record.sourceRecordId)) result.createdEntries.add(record.entry);
+    await options.inChunkTransaction(
+      (transaction) => options.insert(transaction, chunk),
+      (rows) => {
+        const created = new Set(rows.map((row) => row.sourceRecordId));
+        for (const record of chunk) if (created.has(record.sourceRecordId)) result.createdEntries.add(record.entry);
+        options.onChunkWritten(chunk.length);
+      },
+    );
     await advance(chunk.length);
   }
   if (unique.length < records.length) await advance(records.length - unique.length);
@@ -171,13 +237,14 @@ function newPseudonym(): string {
  * referred to earlier lacks (COALESCE keeps what is there); `xmax = 0` tells an insert from an update.
  * Pseudonyms are random rather than a hash of the source id, so they cannot be traced back to it.
  */
-async function writePatients(
-  database: Database,
-  source: string,
-  records: PatientRecord[],
-  result: WriteImportPlanResult,
-  advance: (count: number) => Promise<void>,
-): Promise<Map<string, string>> {
+async function writePatients(options: {
+  source: string;
+  records: PatientRecord[];
+  result: WriteImportPlanResult;
+  advance: (count: number) => Promise<void>;
+  inChunkTransaction: ChunkTransaction;
+}): Promise<Map<string, string>> {
+  const { source, records, result, advance, inChunkTransaction } = options;
   const ids = new Map<string, string>();
   const described = new Map<string, PatientRecord>();
   const referenced = new Set<string>();
@@ -188,34 +255,39 @@ async function writePatients(
   const describedRecords = [...described.values()];
   for (let start = 0; start < describedRecords.length; start += chunkSize) {
     const chunk = describedRecords.slice(start, start + chunkSize);
-    const rows = await database
-      .insert(patients)
-      .values(
-        chunk.map((record) => ({
-          pseudonym: newPseudonym(),
-          source,
-          sourceRecordId: record.sourceRecordId,
-          sex: record.sex,
-          ageBand: record.ageBand,
-          region: record.region,
-          language: record.language,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [patients.source, patients.sourceRecordId],
-        set: {
-          sex: sql`coalesce("patients"."sex", excluded."sex")`,
-          ageBand: sql`coalesce("patients"."age_band", excluded."age_band")`,
-          region: sql`coalesce("patients"."region", excluded."region")`,
-          language: sql`coalesce("patients"."language", excluded."language")`,
-        },
-      })
-      .returning({ id: patients.id, sourceRecordId: patients.sourceRecordId, inserted: sql<boolean>`(xmax = 0)` });
-    for (const row of rows) {
-      ids.set(row.sourceRecordId, row.id);
-      const entry = described.get(row.sourceRecordId)?.entry;
-      if (row.inserted && entry !== null && entry !== undefined) result.createdEntries.add(entry);
-    }
+    await inChunkTransaction(
+      (transaction) =>
+        transaction
+          .insert(patients)
+          .values(
+            chunk.map((record) => ({
+              pseudonym: newPseudonym(),
+              source,
+              sourceRecordId: record.sourceRecordId,
+              sex: record.sex,
+              ageBand: record.ageBand,
+              region: record.region,
+              language: record.language,
+            })),
+          )
+          .onConflictDoUpdate({
+            target: [patients.source, patients.sourceRecordId],
+            set: {
+              sex: sql`coalesce("patients"."sex", excluded."sex")`,
+              ageBand: sql`coalesce("patients"."age_band", excluded."age_band")`,
+              region: sql`coalesce("patients"."region", excluded."region")`,
+              language: sql`coalesce("patients"."language", excluded."language")`,
+            },
+          })
+          .returning({ id: patients.id, sourceRecordId: patients.sourceRecordId, inserted: sql<boolean>`(xmax = 0)` }),
+      (rows) => {
+        for (const row of rows) {
+          ids.set(row.sourceRecordId, row.id);
+          const entry = described.get(row.sourceRecordId)?.entry;
+          if (row.inserted && entry !== null && entry !== undefined) result.createdEntries.add(entry);
+        }
+      },
+    );
     await advance(chunk.length);
   }
   const onlyReferenced = [...referenced].filter((key) => !ids.has(key));
@@ -223,20 +295,25 @@ async function writePatients(
     const chunk = onlyReferenced.slice(start, start + chunkSize);
     // One statement: insert the new ones; the outer SELECT still sees the table as it was, so together
     // they give every id once.
-    const found = await database.execute(sql`
-      with wanted as (
-        select * from unnest(${param(chunk)}::text[], ${param(chunk.map(() => newPseudonym()))}::text[]) as wanted (source_record_id, pseudonym)
-      ),
-      inserted as (
-        insert into patients (pseudonym, source, source_record_id)
-        select pseudonym, ${source}, source_record_id from wanted
-        on conflict (source, source_record_id) do nothing
-        returning id, source_record_id
-      )
-      select id, source_record_id from inserted
-      union all
-      select patients.id, patients.source_record_id from patients join wanted using (source_record_id) where patients.source = ${source}`);
-    for (const row of (found as unknown as { rows: { id: string; source_record_id: string }[] }).rows) ids.set(row.source_record_id, row.id);
+    await inChunkTransaction(
+      (transaction) =>
+        transaction.execute(sql`
+          with wanted as (
+            select * from unnest(${param(chunk)}::text[], ${param(chunk.map(() => newPseudonym()))}::text[]) as wanted (source_record_id, pseudonym)
+          ),
+          inserted as (
+            insert into patients (pseudonym, source, source_record_id)
+            select pseudonym, ${source}, source_record_id from wanted
+            on conflict (source, source_record_id) do nothing
+            returning id, source_record_id
+          )
+          select id, source_record_id from inserted
+          union all
+          select patients.id, patients.source_record_id from patients join wanted using (source_record_id) where patients.source = ${source}`),
+      (found) => {
+        for (const row of (found as unknown as { rows: { id: string; source_record_id: string }[] }).rows) ids.set(row.source_record_id, row.id);
+      },
+    );
     await advance(chunk.length);
   }
   return ids;
@@ -255,7 +332,14 @@ function conceptKey(concept: MedicationConcept): string {
  * imports racing create it once). A medication with neither a matching name nor one of those codes gets
  * no product and is kept as `medication_code` only.
  */
-async function resolveProducts(database: Database, concepts: MedicationConcept[]): Promise<Map<string, ResolvedProduct>> {
+async function resolveProducts(options: {
+  database: Database;
+  concepts: MedicationConcept[];
+  inChunkTransaction: ChunkTransaction;
+  /** Called inside each creating chunk's transaction with the medication keys whose product it created. */
+  onCreated: (createdKeys: Set<string>) => void;
+}): Promise<Map<string, ResolvedProduct>> {
+  const { database, concepts, inChunkTransaction } = options;
   const distinct = new Map<string, MedicationConcept>();
   for (const concept of concepts) distinct.set(conceptKey(concept), concept);
   const resolved = new Map<string, ResolvedProduct>();
@@ -298,13 +382,18 @@ async function resolveProducts(database: Database, concepts: MedicationConcept[]
   for (let start = 0; start < toCreate.length; start += chunkSize) {
     const chunk = toCreate.slice(start, start + chunkSize);
     const unique = [...new Map(chunk.map((item) => [item.row.id, item.row])).values()];
-    const created = new Set(
-      (await database.insert(products).values(unique).onConflictDoNothing({ target: products.id }).returning({ id: products.id })).map((row) => row.id),
+    await inChunkTransaction(
+      (transaction) => transaction.insert(products).values(unique).onConflictDoNothing({ target: products.id }).returning({ id: products.id }),
+      (rows) => {
+        const created = new Set(rows.map((row) => row.id));
+        const createdKeys = new Set<string>();
+        for (const item of chunk) {
+          resolved.set(item.key, { id: item.row.id, created: created.has(item.row.id) });
+          if (created.delete(item.row.id)) createdKeys.add(item.key); // the first medication with that code gets the credit
+        }
+        options.onCreated(createdKeys);
+      },
     );
-    for (const item of chunk) {
-      resolved.set(item.key, { id: item.row.id, created: created.has(item.row.id) });
-      created.delete(item.row.id); // the first medication with that code gets the credit
-    }
   }
   return resolved;
 }
