@@ -309,6 +309,11 @@ export const regimens = pgTable(
     doseTimes: text('dose_times').array().notNull().default([]),
     startDate: date('start_date').notNull(),
     endDate: date('end_date'),
+    /** What the prescription intends per fill (FHIR dispenseRequest): days of supply and quantity. */
+    daysPerFill: doublePrecision('days_per_fill'),
+    quantityPerFill: doublePrecision('quantity_per_fill'),
+    /** Refills allowed after the first fill (dispenseRequest.numberOfRepeatsAllowed). */
+    repeatsAllowed: integer('repeats_allowed'),
     source: text('source').notNull(),
     sourceRecordId: text('source_record_id').notNull(),
   },

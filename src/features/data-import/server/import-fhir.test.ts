@@ -138,12 +138,13 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       .from(regimens)
       .where(eq(regimens.sourceRecordId, 'MedicationRequest/3722c630-7ccd-b25e-316d-78fd30a4ff30'));
     expect(referenced?.productId).toBe('rxnorm-1719286');
-    // dispenseRequest: four a day, one repeat.
+    // dispenseRequest: four a day, one repeat; the intended supply per fill is kept on the regimen.
     const [withDispenseRequest] = await database.database
-      .select({ dosesPerDay: regimens.dosesPerDay, startDate: regimens.startDate })
+      .select({ dosesPerDay: regimens.dosesPerDay, startDate: regimens.startDate, daysPerFill: regimens.daysPerFill, quantityPerFill: regimens.quantityPerFill, repeatsAllowed: regimens.repeatsAllowed })
       .from(regimens)
       .where(eq(regimens.sourceRecordId, 'MedicationRequest/1d8ed63d-3d0e-8b03-4f1d-5a2d86abe786'));
-    expect(withDispenseRequest).toEqual({ dosesPerDay: 4, startDate: '1947-11-01' });
+    // Quantity 1 at a dose of 1 four times a day: a quarter of a day per fill, as the record states it.
+    expect(withDispenseRequest).toEqual({ dosesPerDay: 4, startDate: '1947-11-01', daysPerFill: 0.25, quantityPerFill: 1, repeatsAllowed: 1 });
     const report = await importText(readFhir(usCore));
     expect(report.skipped.filter((entry) => entry.resourceType === 'MedicationDispense')).toEqual([
       {
@@ -162,11 +163,29 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     expect(patientRows.map((row) => row.sourceRecordId)).toEqual(['Patient/pat1']);
 
     const [request] = await database.database
-      .select({ productId: regimens.productId, medicationCode: regimens.medicationCode, dosesPerDay: regimens.dosesPerDay, startDate: regimens.startDate, endDate: regimens.endDate })
+      .select({
+        productId: regimens.productId,
+        medicationCode: regimens.medicationCode,
+        dosesPerDay: regimens.dosesPerDay,
+        startDate: regimens.startDate,
+        endDate: regimens.endDate,
+        daysPerFill: regimens.daysPerFill,
+        quantityPerFill: regimens.quantityPerFill,
+        repeatsAllowed: regimens.repeatsAllowed,
+      })
       .from(regimens)
       .where(eq(regimens.sourceRecordId, 'MedicationRequest/medrx0301'));
-    // SNOMED only: no product; every 4 hours = 6 a day; 10 days' supply, no repeats.
-    expect(request).toEqual({ productId: null, medicationCode: 'http://snomed.info/sct|430127000', dosesPerDay: 6, startDate: '2015-01-15', endDate: '2015-01-24' });
+    // SNOMED only: no product; every 4 hours = 6 a day; 10 days' supply of 30 tablets, no repeats.
+    expect(request).toEqual({
+      productId: null,
+      medicationCode: 'http://snomed.info/sct|430127000',
+      dosesPerDay: 6,
+      startDate: '2015-01-15',
+      endDate: '2015-01-24',
+      daysPerFill: 10,
+      quantityPerFill: 30,
+      repeatsAllowed: 0,
+    });
 
     const [statement] = await database.database
       .select({ productId: regimens.productId, dosesPerDay: regimens.dosesPerDay, startDate: regimens.startDate })
