@@ -2,7 +2,7 @@
 
 import { useCallback } from 'react';
 import type { PolicyComparison } from '../schemas';
-import { type ChartOption, type ChartTheme, EChart } from './echart';
+import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatOneDecimal, formatPdc, formatPercent, formatPounds, formatPrice, formatUnitCost } from './format';
 
 /** One colour per policy, dark enough for 3:1 against the page (WCAG 1.4.11), told apart by lightness too. */

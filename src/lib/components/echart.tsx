@@ -1,0 +1,102 @@
+'use client';
+
+/**
+ * One Apache ECharts chart (DESIGN §4: one library for every chart), drawn as SVG from the modular build
+ * with only the parts the pages use. The chart is an image to assistive technology (role img with a label
+ * saying what it shows); every page shows the same figures in a table or text beside it.
+ */
+import {
+  BarChart,
+  type BarSeriesOption,
+  BoxplotChart,
+  type BoxplotSeriesOption,
+  HeatmapChart,
+  type HeatmapSeriesOption,
+  LineChart,
+  type LineSeriesOption,
+} from 'echarts/charts';
+import {
+  CalendarComponent,
+  type CalendarComponentOption,
+  GridComponent,
+  type GridComponentOption,
+  LegendComponent,
+  type LegendComponentOption,
+  MarkLineComponent,
+  type MarkLineComponentOption,
+  TooltipComponent,
+  type TooltipComponentOption,
+  VisualMapPiecewiseComponent,
+  type VisualMapComponentOption,
+} from 'echarts/components';
+import { type ComposeOption, init, use as installEchartsParts } from 'echarts/core';
+import { SVGRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'react';
+
+installEchartsParts([
+  LineChart,
+  BarChart,
+  BoxplotChart,
+  HeatmapChart,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  MarkLineComponent,
+  CalendarComponent,
+  VisualMapPiecewiseComponent,
+  SVGRenderer,
+]);
+
+export type ChartOption = ComposeOption<
+  | LineSeriesOption
+  | BarSeriesOption
+  | BoxplotSeriesOption
+  | HeatmapSeriesOption
+  | GridComponentOption
+  | LegendComponentOption
+  | TooltipComponentOption
+  | MarkLineComponentOption
+  | CalendarComponentOption
+  | VisualMapComponentOption
+>;
+
+/**
+ * The page's text colour and font (CSS), so chart text has the same contrast as the page's; `color` reads
+ * a theme variable (e.g. "--success") so charts use the same colours as the rest of the page.
+ */
+export type ChartTheme = { text: string; fontFamily: string; color: (cssVariable: string, fallback: string) => string };
+
+/** Any CSS colour (the theme uses oklch) as rgb(), which every SVG consumer and checker understands. */
+function asRgb(color: string): string {
+  const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  if (context === null) return color;
+  context.fillStyle = color;
+  context.fillRect(0, 0, 1, 1);
+  const [red, green, blue] = context.getImageData(0, 0, 1, 1).data;
+  return `rgb(${red}, ${green}, ${blue})`;
+}
+
+/** A fixed theme for rendering without a page (server-side SVG, tests). */
+export const PLAIN_CHART_THEME: ChartTheme = { text: '#18181b', fontFamily: 'sans-serif', color: (_variable, fallback) => fallback };
+
+export function EChart({ buildOption, label, className }: { buildOption: (theme: ChartTheme) => ChartOption; label: string; className?: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = container.current;
+    if (element === null) return;
+    const style = getComputedStyle(element);
+    const color = (cssVariable: string, fallback: string) => {
+      const value = style.getPropertyValue(cssVariable).trim();
+      return value === '' ? fallback : asRgb(value);
+    };
+    const chart = init(element, null, { renderer: 'svg' });
+    chart.setOption(buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color }));
+    const observer = new ResizeObserver(() => chart.resize());
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      chart.dispose();
+    };
+  }, [buildOption]);
+  return <div ref={container} role="img" aria-label={label} className={className} />;
+}
