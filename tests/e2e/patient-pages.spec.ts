@@ -36,6 +36,10 @@ test.describe('Patient Profile', () => {
     await expect(example.or(page.getByText('There is no example patient yet')).first()).toBeVisible();
     if (await example.isVisible()) {
       await expect(page.getByTestId('synthetic-label')).toHaveText('synthetic demo data');
+      // The ECharts calendar heatmap and CMA trend are drawn (SVG) and named; the grid below is their text alternative.
+      const heatmap = page.getByRole('img', { name: /^Calendar heatmap of doses from .*: \d+ days all doses taken/ });
+      await expect(heatmap.locator('svg')).toBeAttached();
+      await expect(page.getByRole('img', { name: /^Line chart of CMA7 and CMA9/ }).locator('svg')).toBeAttached();
       await expect(page.getByTestId('pdc-summary')).toHaveText(/^PDC \d\.\d\d: \d+ of \d+ days covered$/);
       const grid = page.getByRole('grid', { name: /^Doses from/ });
       const last = grid.locator('[role="gridcell"][tabindex="0"]');
@@ -70,7 +74,92 @@ test.describe('12-Month Compliance Journey', () => {
       }
       await expect(page.getByRole('heading', { name: 'Individual trajectories' })).toHaveCount(0);
       await expect(page.getByRole('heading', { name: 'Persistence (Kaplan–Meier)' })).toBeVisible();
+      // Every chart is an ECharts SVG named as an image, with a table of the same figures.
+      await expect(page.getByRole('img', { name: /^Box chart of monthly PDC/ }).locator('svg')).toBeAttached();
+      await expect(page.getByRole('img', { name: /^Persistence, all patients and by persona: step lines/ }).locator('svg')).toBeAttached();
+      await expect(page.getByRole('img', { name: /^Line chart of the median monthly PDC by persona/ }).locator('svg')).toBeAttached();
+      await expect(page.getByRole('table', { name: 'Monthly PDC by persona' })).toBeVisible();
     }
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  test('a government official narrows the page to one persona with the keyboard, still suppressed', async ({ page, signIn }) => {
+    await signIn('government');
+    await page.goto(journeyPath);
+    const persona = page.getByRole('button', { name: /Persona/ });
+    await persona.focus();
+    await page.keyboard.press('Enter');
+    const option = page.getByRole('option', { name: 'Busy professional' });
+    await expect(option).toBeVisible();
+    await page.keyboard.type('Busy');
+    await expect(option).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(persona).toContainText('Busy professional');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect(page).toHaveURL(/[?&]persona=busy-professional/);
+    await expect(page.getByText(/with the persona “Busy professional”/)).toBeVisible();
+    await expect(page.getByText(/the PDC bands and the breakdown by product are not shown to your role/)).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Persistence by product (the medicine of the first fill)' })).toHaveCount(0);
+    for (const count of await page.getByTestId('patient-count').allTextContents()) {
+      const shown = count.trim();
+      expect(shown === '<11' || shown === 'suppressed' || shown === '0' || Number(shown) >= 11, `count "${shown}"`).toBe(true);
+    }
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  test('a malformed or unknown filter in the address is named, not a crash', async ({ page, signIn }) => {
+    await signIn('admin');
+    const malformed = await page.goto(`${journeyPath}?persona=%3Cscript%3E`);
+    expect(malformed?.status()).toBe(200);
+    await expect(page.getByTestId('filter-error')).toContainText('persona may hold only letters, digits');
+    await page.goto(`${journeyPath}?persona=nobody`);
+    await expect(page.getByTestId('filter-error')).toHaveText(/^persona: “nobody” is not a persona of this cohort/);
+    await expect(page.getByRole('heading', { name: 'Monthly proportion of days covered' })).toHaveCount(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  test('a manufacturer sees only the products of their companies', async ({ page, signIn }) => {
+    // The demo manufacturer belongs to Northwind Pharma and Halcyon Therapeutics (another spec may deselect Halcyon for a moment).
+    const ownProducts = ['Amlonor', 'Lisinor', 'Atorwind', 'Glucohal', 'Sitahal', 'Empahal'];
+    const otherProducts = ['Rosumer', 'Ramimer', 'Apixamer', 'Rivamer', 'Tiosol', 'Salflusol', 'Losasol', 'Simsol'];
+    await signIn('manufacturer');
+    await page.goto(journeyPath);
+    await expect(page.getByText(/patients dispensed products of (Halcyon Therapeutics and )?Northwind Pharma /)).toBeVisible();
+    const byProduct = page.getByRole('table', { name: 'Persistence by product (the medicine of the first fill)' });
+    await expect(byProduct).toBeVisible();
+    const listed = (await byProduct.getByRole('rowheader').allTextContents()).map((name) => name.trim());
+    expect(listed.length).toBeGreaterThan(0);
+    for (const name of listed) expect(ownProducts).toContain(name);
+    const product = page.getByRole('button', { name: /Product \(first fill\)/ });
+    await product.click();
+    await expect(page.getByRole('option', { name: 'All products' })).toBeVisible();
+    const offered = (await page.getByRole('option').allTextContents()).map((name) => name.trim()).filter((name) => name !== 'All products');
+    expect(offered.length).toBeGreaterThan(0);
+    for (const name of offered) expect(ownProducts).toContain(name);
+    await page.keyboard.press('Escape');
+    for (const name of otherProducts) await expect(page.getByText(name)).toHaveCount(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // Another company's product in the address is refused like one that does not exist.
+    await page.goto(`${journeyPath}?product=meridian-rosuvastatin-10mg`);
+    await expect(page.getByTestId('filter-error')).toHaveText(/^product: “meridian-rosuvastatin-10mg” is not one of the products you can view/);
+    for (const name of otherProducts) await expect(page.getByText(name)).toHaveCount(0);
+  });
+
+  test('a clinician narrows the page to one product and keeps the trajectories', async ({ page, signIn }) => {
+    await signIn('clinician');
+    await page.goto(journeyPath);
+    const product = page.getByRole('button', { name: /Product \(first fill\)/ });
+    await product.click();
+    const first = page.getByRole('option').nth(1);
+    const name = (await first.textContent())?.trim() ?? '';
+    await first.click();
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect(page).toHaveURL(/[?&]product=/);
+    await expect(page.getByText(`whose first fill was ${name}`)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Individual trajectories' })).toBeVisible();
+    await page.getByRole('link', { name: 'Whole cohort' }).click();
+    await expect(page).toHaveURL(journeyPath);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 

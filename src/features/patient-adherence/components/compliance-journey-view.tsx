@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
 import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
-import type { ComplianceJourney, PersistenceCurve } from '../server/get-compliance-journey';
+import type { ComplianceJourney, ComplianceJourneyResult, GroupMonthlyPdc, PersistenceCurve } from '../server/get-compliance-journey';
+import { MonthlyLinesChart, PdcDistributionChart, PersistenceChart } from './adherence-charts';
+import type { ChartSeries } from './chart-options';
 import { formatDate, formatPercent, formatRatio } from './format';
-import { RatioChart, SERIES_COLOURS } from './ratio-chart';
+import { JourneyFilterForm } from './journey-filter-form';
 
 const SUMMARY_MONTHS = [0, 3, 6, 9, 12];
+/** Wide tables: cells keep apart (a column of counts never runs into the next header). */
+const TABLE_CLASS = 'w-full min-w-max text-left text-sm [&_td]:pr-4 [&_th]:pr-4';
 
 /** A wide table scrolls sideways; the region takes focus so keyboard users can scroll it too (WCAG 2.1.1). */
 function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
@@ -26,6 +30,14 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
+function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p role="status" className="max-w-3xl rounded-xl border border-separator bg-surface p-4">
+      {children}
+    </p>
+  );
+}
+
 /** A number of patients as shown after suppression ("<11", "suppressed" or the count). */
 function Count({ value }: { value: ShownCount }) {
   return (
@@ -35,14 +47,30 @@ function Count({ value }: { value: ShownCount }) {
   );
 }
 
-function persistingText(value: number | null): string {
-  return value === null ? 'hidden' : formatPercent(value);
+function SyntheticBadge() {
+  return (
+    <span className="ml-2 rounded-full border border-separator px-2 py-0.5 text-sm" data-testid="synthetic-label">
+      synthetic demo data
+    </span>
+  );
 }
+
+/** "from 0.91 in month 1 to 0.74 in month 12", over the values shown. */
+function describeRun(values: readonly (number | null)[], format: (value: number) => string, firstMonth: number): string {
+  const shown = values.map((value, index) => ({ value, month: index + firstMonth })).filter((entry): entry is { value: number; month: number } => entry.value !== null);
+  const first = shown[0];
+  const last = shown.at(-1);
+  if (first === undefined || last === undefined) return 'nothing shown';
+  if (first === last) return `${format(first.value)} in month ${first.month}`;
+  return `from ${format(first.value)} in month ${first.month} to ${format(last.value)} in month ${last.month}`;
+}
+
+const hasValues = (series: ChartSeries) => series.values.some((value) => value !== null);
 
 function CurveTable({ caption, curves }: { caption: string; curves: PersistenceCurve[] }) {
   return (
     <ScrollRegion label={caption}>
-      <table className="w-full min-w-max text-left text-sm">
+      <table className={TABLE_CLASS}>
         <caption className="text-left font-medium">{caption}</caption>
         <thead>
           <tr>
@@ -70,7 +98,7 @@ function CurveTable({ caption, curves }: { caption: string; curves: PersistenceC
                   <td key={month}>
                     {point ? (
                       <>
-                        {persistingText(point.persisting)} (<Count value={point.atRisk} />)
+                        {point.persisting === null ? 'hidden' : formatPercent(point.persisting)} (<Count value={point.atRisk} />)
                       </>
                     ) : (
                       '—'
@@ -86,40 +114,182 @@ function CurveTable({ caption, curves }: { caption: string; curves: PersistenceC
   );
 }
 
-const monthLabels = Array.from({ length: 13 }, (_, month) => `M${month}`);
+function CurveChart({ title, overall, curves }: { title: string; overall: PersistenceCurve | null; curves: PersistenceCurve[] }) {
+  const toSeries = (curve: PersistenceCurve): ChartSeries => ({ label: curve.label, values: curve.points.map((point) => point.persisting) });
+  const overallSeries = overall ? toSeries(overall) : null;
+  const groups = curves.map(toSeries).filter(hasValues);
+  if ((overallSeries === null || !hasValues(overallSeries)) && groups.length === 0) return null;
+  const described = [...(overallSeries && hasValues(overallSeries) ? [overallSeries] : []), ...groups]
+    .map((series) => `${series.label} ${describeRun(series.values, formatPercent, 0)}`)
+    .join('; ');
+  return (
+    <PersistenceChart
+      overall={overallSeries && hasValues(overallSeries) ? overallSeries : null}
+      groups={groups}
+      label={`${title}: step lines of the share still on treatment by month since the first fill. ${described}. The table below lists the figures.`}
+    />
+  );
+}
+
+/** Monthly median PDC and share adherent per group: one row a group, one column a month. */
+function GroupMonthlyTable({ caption, groups }: { caption: string; groups: GroupMonthlyPdc[] }) {
+  const months = groups[0]?.months.map((month) => month.month) ?? [];
+  return (
+    <ScrollRegion label={caption}>
+      <table className={TABLE_CLASS}>
+        <caption className="text-left font-medium">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Group</th>
+            <th scope="col">Patients</th>
+            {months.map((month) => (
+              <th scope="col" key={month}>
+                Month {month}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((group) => (
+            <tr key={group.key} className="border-t border-separator align-top">
+              <th scope="row" className="font-normal">
+                {group.label}
+              </th>
+              <td>
+                <Count value={group.patients} />
+              </td>
+              {group.months.map((month) => (
+                <td key={month.month}>
+                  <span className="block">median {month.quartiles ? formatRatio(month.quartiles.median) : '—'}</span>
+                  <span className="block">≥ 0.8: {month.adherentShare === null ? '—' : formatPercent(month.adherentShare)}</span>
+                  <span className="block text-muted">
+                    n = <Count value={month.patients} />
+                  </span>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
+  );
+}
+
+function GroupMonthlyCharts({ noun, groups }: { noun: string; groups: GroupMonthlyPdc[] }) {
+  const months = groups[0]?.months.map((month) => month.month) ?? [];
+  const medians = groups.map((group) => ({ label: group.label, values: group.months.map((month) => month.quartiles?.median ?? null) })).filter(hasValues);
+  const shares = groups.map((group) => ({ label: group.label, values: group.months.map((month) => month.adherentShare) })).filter(hasValues);
+  if (medians.length === 0 && shares.length === 0) return null;
+  const describe = (series: ChartSeries[], format: (value: number) => string) => series.map((entry) => `${entry.label} ${describeRun(entry.values, format, 1)}`).join('; ');
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      {medians.length > 0 ? (
+        <MonthlyLinesChart
+          months={months}
+          series={medians}
+          axisName="Median PDC"
+          percent={false}
+          label={`Line chart of the median monthly PDC by ${noun}: ${describe(medians, formatRatio)}. The table below lists the figures.`}
+        />
+      ) : null}
+      {shares.length > 0 ? (
+        <MonthlyLinesChart
+          months={months}
+          series={shares}
+          axisName="Share with PDC ≥ 0.8"
+          percent
+          label={`Line chart of the share of patients with monthly PDC 0.8 or more by ${noun}: ${describe(shares, formatPercent)}. The table below lists the figures.`}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function cohortWords(journey: ComplianceJourney): string {
+  const personaLabel = journey.options.personas.find((option) => option.value === journey.filters.persona)?.label;
+  const productLabel = journey.options.products.find((option) => option.value === journey.filters.product)?.label;
+  const parts = [
+    journey.scope === 'organisation' ? 'of your organisations' : null,
+    journey.scope === 'companies' ? `dispensed products of ${journey.companies.join(' and ')}` : null,
+    personaLabel ? `with the persona “${personaLabel}”` : null,
+    productLabel ? `whose first fill was ${productLabel}` : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? ` ${parts.join(', ')}` : '';
+}
+
+function withheldNote(journey: ComplianceJourney): string | null {
+  if (journey.withheld.length === 0) return null;
+  const other = journey.withheld.includes('product') ? 'by product' : 'by persona';
+  return `Within one ${journey.filters.persona !== null ? 'persona' : 'product'}, the PDC bands and the breakdown ${other} are not shown to your role: they would split the group further than the whole cohort’s page does, and comparing the two could reveal a group of fewer than 11 patients.`;
+}
 
 /** The cohort's journey; every group count as suppressed for the viewer's role, trajectories only when allowed. */
-export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney }) {
-  const cohortSize = journey.cohort.patients;
-  if (cohortSize.count === 0) {
+export function ComplianceJourneyView({ journey, addressProblem = null }: { journey: ComplianceJourneyResult; addressProblem?: string | null }) {
+  if (journey.status === 'no-company') {
+    return <Notice>You are not a member of any drug company yet, so there are no products to show. An administrator can add you to your company.</Notice>;
+  }
+  const form = <JourneyFilterForm personas={journey.options.personas} products={journey.options.products} persona={journey.filters.persona} product={journey.filters.product} />;
+  const problem = addressProblem ?? (journey.status === 'invalid-filter' ? journey.message : null);
+  if (problem !== null || journey.status === 'invalid-filter') {
     return (
-      <p role="status" className="max-w-3xl rounded-xl border border-separator bg-surface p-4">
-        {journey.scope === 'organisation'
-          ? 'No patients of your organisations have a dispensing in the last 12 months, so there is no journey to show yet.'
-          : 'No patient has a dispensing in the last 12 months, so there is no journey to show yet.'}
-      </p>
+      <div className="flex flex-col gap-4">
+        {form}
+        <p role="alert" className="max-w-3xl rounded-xl border border-danger p-4" data-testid="filter-error">
+          {problem}
+        </p>
+      </div>
     );
   }
-  const hasSynthetic = journey.cohort.synthetic.count !== 0;
+  if (journey.status === 'filters-not-combined') {
+    return (
+      <div className="flex flex-col gap-4">
+        {form}
+        <Notice>To protect privacy, a persona and a product are not combined for your role: choose one of them (or neither).</Notice>
+      </div>
+    );
+  }
+
+  const cohortSize = journey.cohort.patients;
+  if (cohortSize.count === 0) {
+    const filtered = journey.filters.persona !== null || journey.filters.product !== null;
+    return (
+      <div className="flex flex-col gap-4">
+        {filtered ? form : null}
+        <Notice>
+          {journey.scope === 'organisation'
+            ? 'No patients of your organisations have a dispensing in the last 12 months, so there is no journey to show yet.'
+            : journey.scope === 'companies'
+              ? `No patient was dispensed a product of ${journey.companies.join(' or ')} in the last 12 months, so there is no journey to show yet.`
+              : 'No patient has a dispensing in the last 12 months, so there is no journey to show yet.'}
+        </Notice>
+      </div>
+    );
+  }
+  const hidden = cohortSize.reason === 'small';
   const overall = journey.persistence.overall;
   const lastShown = [...overall.points].reverse().find((point) => point.persisting !== null);
-  const personaCurves = journey.persistence.byPersona.filter((curve) => curve.points.some((point) => point.persisting !== null));
+  const bandColumns = journey.pdcByMonth[0]?.bands ?? [];
+  const note = withheldNote(journey);
+  const showPersonaBreakdown = !journey.withheld.includes('persona') && journey.pdcByPersona.length > 0;
+  const showProductBreakdown = !journey.withheld.includes('product') && journey.pdcByProduct.length > 0;
 
   return (
     <div className="flex flex-col gap-6">
+      {form}
       <section aria-label="Cohort" className="flex flex-col gap-2">
         <p className="text-lg">
-          Cohort: <Count value={cohortSize} /> patients {journey.scope === 'organisation' ? 'of your organisations ' : ''}with a dispensing between{' '}
-          {formatDate(journey.period.start)} and {formatDate(journey.period.end)}.
-          {hasSynthetic ? (
-            <span className="ml-2 rounded-full border border-separator px-2 py-0.5 text-sm" data-testid="synthetic-label">
-              synthetic demo data
-            </span>
-          ) : null}
+          Cohort: <Count value={cohortSize} /> patients{cohortWords(journey)} with a dispensing between {formatDate(journey.period.start)} and{' '}
+          {formatDate(journey.period.end)}.{journey.cohort.hasSynthetic ? <SyntheticBadge /> : null}
         </p>
-        {hasSynthetic ? (
+        {journey.cohort.hasSynthetic ? (
           <p className="text-muted">
-            <Count value={journey.cohort.synthetic} /> of them are synthetic demo data from the simulator, not real patients.
+            {journey.cohort.synthetic === null ? (
+              'The cohort includes synthetic demo data from the simulator, not real patients.'
+            ) : (
+              <>
+                <Count value={journey.cohort.synthetic} /> of them are synthetic demo data from the simulator, not real patients.
+              </>
+            )}
           </p>
         ) : null}
         {journey.suppressed ? (
@@ -128,88 +298,107 @@ export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney 
             out by subtraction reads “suppressed”. Curves stop where fewer than 11 patients remain.
           </p>
         ) : null}
+        {note ? <p className="max-w-3xl text-muted">{note}</p> : null}
       </section>
 
-      <Section id="monthly-pdc" title="Monthly proportion of days covered">
-        <p className="max-w-3xl text-muted">
-          For each 30-day month from a patient’s first fill: the quartiles of PDC across patients followed for the whole month, and the share with PDC 0.8 or
-          more (adherent).
-        </p>
-        <RatioChart
-          title="Median monthly PDC and share adherent, months 1 to 12"
-          xLabels={journey.pdcByMonth.map((month) => `M${month.month}`)}
-          series={[
-            { label: 'Median PDC', values: journey.pdcByMonth.map((month) => month.quartiles?.median ?? null), colour: SERIES_COLOURS[0]! },
-            { label: 'Share with PDC ≥ 0.8', values: journey.pdcByMonth.map((month) => month.adherentShare), colour: SERIES_COLOURS[1]!, dashed: true },
-          ]}
-          reference={{ value: 0.8, label: '0.8 (adherent)' }}
-        />
-        <ScrollRegion label="Monthly PDC distribution">
-          <table className="w-full min-w-max text-left text-sm">
-            <caption className="text-left font-medium">Monthly PDC distribution</caption>
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col">Patients</th>
-                <th scope="col">Lower quartile</th>
-                <th scope="col">Median</th>
-                <th scope="col">Upper quartile</th>
-                <th scope="col">PDC ≥ 0.8</th>
-                {journey.pdcByMonth[0]?.bands.map((band) => (
-                  <th scope="col" key={band.key}>
-                    {band.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {journey.pdcByMonth.map((month) => (
-                <tr key={month.month} className="border-t border-separator">
-                  <th scope="row" className="font-normal">
-                    Month {month.month}
-                  </th>
-                  <td>
-                    <Count value={month.patients} />
-                  </td>
-                  <td>{month.quartiles ? formatRatio(month.quartiles.q1) : '—'}</td>
-                  <td>{month.quartiles ? formatRatio(month.quartiles.median) : '—'}</td>
-                  <td>{month.quartiles ? formatRatio(month.quartiles.q3) : '—'}</td>
-                  <td>{month.adherentShare === null ? '—' : formatPercent(month.adherentShare)}</td>
-                  {month.bands.map((band) => (
-                    <td key={band.key}>
-                      <Count value={band.patients} />
-                    </td>
+      {hidden ? (
+        <Notice>This group has fewer than 11 patients, so none of its figures are shown.</Notice>
+      ) : (
+        <>
+          <Section id="monthly-pdc" title="Monthly proportion of days covered">
+            <p className="max-w-3xl text-muted">
+              For each 30-day month from a patient’s first fill: the quartiles of PDC across patients followed for the whole month (the box holds the middle
+              half of patients, the line across it is the median) and the share with PDC 0.8 or more (adherent).
+            </p>
+            <PdcDistributionChart
+              months={journey.pdcByMonth.map((month) => ({ month: month.month, quartiles: month.quartiles, adherentShare: month.adherentShare }))}
+              label={`Box chart of monthly PDC, months 1 to 12: median ${describeRun(
+                journey.pdcByMonth.map((month) => month.quartiles?.median ?? null),
+                formatRatio,
+                1,
+              )}; share with PDC 0.8 or more ${describeRun(
+                journey.pdcByMonth.map((month) => month.adherentShare),
+                formatPercent,
+                1,
+              )}. The table below lists the figures.`}
+            />
+            <ScrollRegion label="Monthly PDC distribution">
+              <table className={TABLE_CLASS}>
+                <caption className="text-left font-medium">Monthly PDC distribution</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Month</th>
+                    <th scope="col">Patients</th>
+                    <th scope="col">Lower quartile</th>
+                    <th scope="col">Median</th>
+                    <th scope="col">Upper quartile</th>
+                    <th scope="col">PDC ≥ 0.8</th>
+                    {bandColumns.map((band) => (
+                      <th scope="col" key={band.key}>
+                        {band.label}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {journey.pdcByMonth.map((month) => (
+                    <tr key={month.month} className="border-t border-separator">
+                      <th scope="row" className="font-normal">
+                        Month {month.month}
+                      </th>
+                      <td>
+                        <Count value={month.patients} />
+                      </td>
+                      <td>{month.quartiles ? formatRatio(month.quartiles.q1) : '—'}</td>
+                      <td>{month.quartiles ? formatRatio(month.quartiles.median) : '—'}</td>
+                      <td>{month.quartiles ? formatRatio(month.quartiles.q3) : '—'}</td>
+                      <td>{month.adherentShare === null ? '—' : formatPercent(month.adherentShare)}</td>
+                      {month.bands.map((band) => (
+                        <td key={band.key}>
+                          <Count value={band.patients} />
+                        </td>
+                      ))}
+                    </tr>
                   ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      </Section>
+                </tbody>
+              </table>
+            </ScrollRegion>
+          </Section>
 
-      <Section id="persistence" title="Persistence (Kaplan–Meier)">
-        <p className="max-w-3xl text-muted">
-          The share of patients still on treatment, month by month from their first fill. A patient stops when more than 60 days pass without medicine; patients
-          still on treatment at the end of the data count until then (censored).
-          {lastShown ? ` After ${lastShown.month} months, ${formatPercent(lastShown.persisting)} of the cohort were still on treatment.` : ''}
-        </p>
-        <RatioChart
-          title="Persistence by persona, months 0 to 12"
-          xLabels={monthLabels}
-          step
-          series={[
-            { label: 'All patients', values: overall.points.map((point) => point.persisting), colour: '#111827' },
-            ...personaCurves.map((curve, index) => ({
-              label: curve.label,
-              values: curve.points.map((point) => point.persisting),
-              colour: SERIES_COLOURS[index % SERIES_COLOURS.length]!,
-              dashed: index % 2 === 0,
-            })),
-          ]}
-        />
-        <CurveTable caption="Persistence, all patients and by persona" curves={[overall, ...journey.persistence.byPersona]} />
-        <CurveTable caption="Persistence by product (the medicine of the first fill)" curves={journey.persistence.byProduct} />
-      </Section>
+          {showPersonaBreakdown || showProductBreakdown ? (
+            <Section id="monthly-pdc-by-group" title="Monthly PDC by persona and product">
+              <p className="max-w-3xl text-muted">
+                The median monthly PDC and the share of patients with PDC 0.8 or more, month by month, for each persona and for each product (the medicine of
+                a patient’s first fill); n is the number of patients followed for the whole month.
+              </p>
+              {showPersonaBreakdown ? (
+                <>
+                  <GroupMonthlyCharts noun="persona" groups={journey.pdcByPersona} />
+                  <GroupMonthlyTable caption="Monthly PDC by persona" groups={journey.pdcByPersona} />
+                </>
+              ) : null}
+              {/* A line per product (up to 14 in the demo) would be unreadable: the products' figures are a table. */}
+              {showProductBreakdown ? <GroupMonthlyTable caption="Monthly PDC by product" groups={journey.pdcByProduct} /> : null}
+            </Section>
+          ) : null}
+
+          <Section id="persistence" title="Persistence (Kaplan–Meier)">
+            <p className="max-w-3xl text-muted">
+              The share of patients still on treatment, month by month from their first fill. A patient stops when more than 60 days pass without medicine;
+              patients still on treatment at the end of the data count until then (censored).
+              {lastShown && lastShown.persisting !== null ? ` After ${lastShown.month} months, ${formatPercent(lastShown.persisting)} of this cohort were still on treatment.` : ''}
+            </p>
+            <CurveChart title="Persistence, all patients and by persona" overall={overall} curves={journey.withheld.includes('persona') ? [] : journey.persistence.byPersona.filter((curve) => curve.key !== overall.key)} />
+            <CurveTable caption="Persistence, all patients and by persona" curves={journey.withheld.includes('persona') ? [overall] : [overall, ...journey.persistence.byPersona.filter((curve) => curve !== overall)]} />
+            {journey.withheld.includes('product') ? null : (
+              <>
+                <CurveChart title="Persistence by product" overall={null} curves={journey.persistence.byProduct} />
+                <CurveTable caption="Persistence by product (the medicine of the first fill)" curves={journey.persistence.byProduct} />
+              </>
+            )}
+          </Section>
+        </>
+      )}
 
       {journey.trajectories ? (
         <Section id="trajectories" title="Individual trajectories">
@@ -218,7 +407,7 @@ export function ComplianceJourneyView({ journey }: { journey: ComplianceJourney 
             dash means the month has not ended yet.
           </p>
           <ScrollRegion label="Monthly PDC per patient">
-            <table className="w-full min-w-max text-left text-sm">
+            <table className={TABLE_CLASS}>
               <caption className="sr-only">Monthly PDC per patient</caption>
               <thead>
                 <tr>

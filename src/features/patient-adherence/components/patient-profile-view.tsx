@@ -1,10 +1,9 @@
 import type { ReactNode } from 'react';
 import type { PatientChoice, PatientProfile } from '../server/get-patient-profile';
+import { CmaTrendChart, DoseCalendarHeatmap } from './adherence-charts';
+import { ADHERENT_THRESHOLD as ADHERENT } from './chart-options';
 import { DoseCalendar } from './dose-calendar';
 import { formatDate, formatPercent, formatRatio, formatShortDate } from './format';
-import { RatioChart, SERIES_COLOURS } from './ratio-chart';
-
-const ADHERENT = 0.8;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -57,6 +56,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
       return <Notice>You are not a member of any organisation yet, so there are no patients to show. An administrator can add you to one.</Notice>;
     case 'no-patients':
       return <Notice>Your organisations have no patients yet.</Notice>;
+    case 'no-company':
+      return <Notice>You are not a member of any drug company yet, so there is no example patient on your products to show. An administrator can add you to your company.</Notice>;
     case 'no-example':
       return <Notice>There is no example patient yet: the synthetic demo data has not been loaded.</Notice>;
     case 'not-permitted':
@@ -71,7 +72,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
   }
 
   const { patient, pdc, period } = profile;
-  const windowLabels = profile.cmaWindows.map((window) => formatShortDate(window.start));
+  const calendarCounts = { taken: 0, missed: 0, skipped: 0, none: 0 };
+  for (const day of profile.calendar) calendarCounts[day.status] += 1;
   const dose = profile.doseAdherence;
   return (
     <div className="flex flex-col gap-6">
@@ -136,7 +138,12 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
             hour of the scheduled time ({formatPercent(dose.onTimeShare)}).
           </p>
         )}
-        <p className="text-sm text-muted">Use the arrow keys in the calendar to move between days and weeks.</p>
+        <DoseCalendarHeatmap
+          days={profile.calendar}
+          label={`Calendar heatmap of doses from ${formatDate(period.start)} to ${formatDate(period.end)}: ${calendarCounts.taken} days all doses taken, ${calendarCounts.skipped} days with a dose skipped, ${calendarCounts.missed} days with a dose missed, ${calendarCounts.none} days without a recorded dose. The grid below names every day.`}
+        />
+        <h3 className="font-medium">Day by day</h3>
+        <p className="text-sm text-muted">Use the arrow keys in the grid to move between days and weeks; each day is read out with its doses.</p>
         <DoseCalendar days={profile.calendar} label={`Doses from ${formatDate(period.start)} to ${formatDate(period.end)}`} />
       </Section>
 
@@ -149,14 +156,9 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
               Continuous medication availability in 90-day windows, one every 30 days. CMA7 counts supply carried in from earlier fills; CMA9 spreads each fill’s
               supply over the time to the next fill. 1.00 means the medicine was available every day.
             </p>
-            <RatioChart
-              title="CMA7 and CMA9 in 90-day windows"
-              xLabels={windowLabels}
-              series={[
-                { label: 'CMA7', values: profile.cmaWindows.map((window) => window.cma7), colour: SERIES_COLOURS[0]! },
-                { label: 'CMA9', values: profile.cmaWindows.map((window) => window.cma9), colour: SERIES_COLOURS[1]!, dashed: true },
-              ]}
-              reference={{ value: ADHERENT, label: `${ADHERENT} (adherent)` }}
+            <CmaTrendChart
+              windows={profile.cmaWindows.map((window) => ({ label: formatShortDate(window.start), cma7: window.cma7, cma9: window.cma9 }))}
+              label={`Line chart of CMA7 and CMA9 in ${profile.cmaWindows.length} windows of 90 days, from ${formatShortDate(profile.cmaWindows[0]!.start)} to ${formatShortDate(profile.cmaWindows.at(-1)!.end)}, with a dashed line at ${ADHERENT} (adherent). The table below lists every window.`}
             />
             <table className="w-full max-w-2xl text-left text-sm">
               <caption className="text-left font-medium">CMA per 90-day window</caption>

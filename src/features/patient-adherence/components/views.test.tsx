@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { suppressCount, suppressSmallCells } from '@/engine/aggregation/small-cell-suppression';
-import type { ComplianceJourney } from '../server/get-compliance-journey';
+import type { ComplianceJourney, GroupMonthlyPdc } from '../server/get-compliance-journey';
 import type { PatientProfile } from '../server/get-patient-profile';
 import { ComplianceJourneyView } from './compliance-journey-view';
 import { PatientProfileView } from './patient-profile-view';
@@ -33,40 +33,119 @@ describe('patient profile view', () => {
     expect(html).toContain('aria-label="2 March 2026: taken"');
     expect(html).toContain('aria-label="3 March 2026: missed (1 of 2 doses taken)"');
     expect(html).toContain('role="grid"');
+    // The ECharts calendar heatmap is an image named by its totals; the grid above names every day.
+    expect(html).toMatch(/role="img" aria-label="Calendar heatmap of doses from 1 March 2025 to 28 February 2026: 1 days all doses taken, 0 days with a dose skipped, 1 days with a dose missed, 0 days without a recorded dose/);
+    expect(html).toMatch(/role="img" aria-label="Line chart of CMA7 and CMA9 in 1 windows of 90 days/);
     expect(html).toContain('synthetic demo data');
     expect(html).toContain('a de-identified example patient');
     expect(html).toContain('No messages were sent or received in these 12 months.');
   });
 
-  it('says plainly when no record is linked', () => {
+  it('says plainly when no record is linked, or a manufacturer has no company', () => {
     expect(renderToStaticMarkup(<PatientProfileView profile={{ status: 'no-linked-record' }} />)).toContain('There is no record linked to your account yet');
+    expect(renderToStaticMarkup(<PatientProfileView profile={{ status: 'no-company' }} />)).toContain('You are not a member of any drug company yet');
   });
 });
 
+const options = {
+  personas: [
+    { value: 'busy', label: 'Busy' },
+    { value: 'routine', label: 'Routine' },
+    { value: 'sceptic', label: 'Sceptic' },
+  ],
+  products: [{ value: 'statin', label: 'Atorva 20' }],
+};
+
+function suppressedJourney(): ComplianceJourney {
+  const sizes = suppressSmallCells({ groups: [{ key: 'busy', count: 25 }, { key: 'routine', count: 40 }, { key: 'sceptic', count: 4 }], total: 69 });
+  const points = Array.from({ length: 13 }, (_, month) => ({ month, persisting: 1 - month / 100, atRisk: suppressCount(69) }));
+  const byPersona: GroupMonthlyPdc[] = sizes.groups.map((group) => ({
+    key: group.key,
+    label: group.key,
+    patients: group,
+    months: [{ month: 1, patients: group, quartiles: group.suppressed ? null : { q1: 0.6, median: 0.9, q3: 1 }, adherentShare: group.suppressed ? null : 0.7 }],
+  }));
+  return {
+    status: 'ok',
+    scope: 'all',
+    companies: [],
+    suppressed: true,
+    filters: { persona: null, product: null },
+    options,
+    period: { start: '2025-03-01', end: '2026-02-28' },
+    cohort: { patients: suppressCount(69), synthetic: suppressCount(69), hasSynthetic: true },
+    pdcByMonth: [{ month: 1, patients: suppressCount(69), quartiles: { q1: 0.5, median: 0.8, q3: 1 }, adherentShare: 0.5, bands: [{ key: 'below-0.5', label: 'PDC below 0.5', patients: suppressCount(3) }] }],
+    pdcByPersona: byPersona,
+    pdcByProduct: [],
+    persistence: {
+      overall: { key: 'all', label: 'All patients', patients: suppressCount(69), points },
+      byPersona: sizes.groups.map((group) => ({ key: group.key, label: group.key, patients: group, points: points.map((point) => ({ ...point, persisting: group.suppressed ? null : point.persisting })) })),
+      byProduct: [],
+    },
+    withheld: [],
+    trajectories: null,
+  };
+}
+
+const countsIn = (html: string) => [...html.matchAll(/data-testid="patient-count"[^>]*>([^<]*)</g)].map((match) => match[1]);
+
 describe('compliance journey view', () => {
   it('shows suppressed counts as "<11" or "suppressed", and no trajectories when not allowed', () => {
-    const sizes = suppressSmallCells({ groups: [{ key: 'routine', count: 40 }, { key: 'sceptic', count: 4 }, { key: 'busy', count: 25 }], total: 69 });
-    const points = Array.from({ length: 13 }, (_, month) => ({ month, persisting: 1 - month / 100, atRisk: suppressCount(69) }));
-    const journey: ComplianceJourney = {
-      scope: 'all',
-      suppressed: true,
-      period: { start: '2025-03-01', end: '2026-02-28' },
-      cohort: { patients: suppressCount(69), synthetic: suppressCount(69) },
-      pdcByMonth: [{ month: 1, patients: suppressCount(69), quartiles: { q1: 0.5, median: 0.8, q3: 1 }, adherentShare: 0.5, bands: [{ key: 'below-0.5', label: 'PDC below 0.5', patients: suppressCount(3) }] }],
-      persistence: {
-        overall: { key: 'all', label: 'All patients', patients: suppressCount(69), points },
-        byPersona: sizes.groups.map((group) => ({ key: group.key, label: group.key, patients: group, points: points.map((point) => ({ ...point, persisting: group.suppressed ? null : point.persisting })) })),
-        byProduct: [],
-      },
-      trajectories: null,
-    };
-    const html = renderToStaticMarkup(<ComplianceJourneyView journey={journey} />);
+    const html = renderToStaticMarkup(<ComplianceJourneyView journey={suppressedJourney()} />);
     expect(html).toContain('&lt;11');
     expect(html).toContain('suppressed');
     expect(html).toContain('synthetic demo data');
     expect(html).not.toContain('Individual trajectories');
-    const counts = [...html.matchAll(/data-testid="patient-count"[^>]*>([^<]*)</g)].map((match) => match[1]);
+    const counts = countsIn(html);
     expect(counts.length).toBeGreaterThan(0);
     expect(counts.filter((count) => /^\d+$/.test(count ?? '') && Number(count) > 0 && Number(count) < 11)).toEqual([]);
+  });
+
+  it('draws every chart with ECharts as a named image beside a table of the same figures', () => {
+    const html = renderToStaticMarkup(<ComplianceJourneyView journey={suppressedJourney()} />);
+    const images = [...html.matchAll(/role="img" aria-label="([^"]*)"/g)].map((match) => match[1] ?? '');
+    expect(images).toEqual([
+      expect.stringMatching(/^Box chart of monthly PDC, months 1 to 12: median 0.80 in month 1; share with PDC 0.8 or more 50% in month 1/),
+      // busy (25) is hidden to protect sceptic (4) from subtraction: only routine has a line.
+      expect.stringMatching(/^Line chart of the median monthly PDC by persona: routine 0.90 in month 1\./),
+      expect.stringMatching(/^Line chart of the share of patients with monthly PDC 0.8 or more by persona/),
+      expect.stringMatching(/^Persistence, all patients and by persona: step lines/),
+    ]);
+    // No hand-drawn SVG charts are left.
+    expect(html).not.toContain('<svg viewBox');
+    expect(html).toContain('<caption class="text-left font-medium">Monthly PDC by persona</caption>');
+    expect(html).toContain('<caption class="text-left font-medium">Persistence, all patients and by persona</caption>');
+  });
+
+  it('offers the persona and product filters as labelled selects', () => {
+    const html = renderToStaticMarkup(<ComplianceJourneyView journey={suppressedJourney()} />);
+    expect(html).toContain('aria-label="Choose the cohort"');
+    expect(html).toContain('Persona');
+    expect(html).toContain('Product (first fill)');
+    expect(html).toMatch(/<button[^>]*type="submit"[^>]*>Show<\/button>/);
+  });
+
+  it('explains withheld breakdowns in a filtered view and says when a group is too small', () => {
+    const journey = suppressedJourney();
+    const filtered: ComplianceJourney = { ...journey, filters: { persona: 'routine', product: null }, withheld: ['bands', 'product'] };
+    const html = renderToStaticMarkup(<ComplianceJourneyView journey={filtered} />);
+    expect(html).toContain('with the persona “Routine”');
+    expect(html).toContain('the PDC bands and the breakdown by product are not shown to your role');
+    const small: ComplianceJourney = { ...filtered, cohort: { patients: suppressCount(4), synthetic: null, hasSynthetic: true } };
+    expect(renderToStaticMarkup(<ComplianceJourneyView journey={small} />)).toContain('This group has fewer than 11 patients, so none of its figures are shown.');
+  });
+
+  it('names the field of a bad filter, and says plainly when a manufacturer has no company or filters cannot be combined', () => {
+    const invalid = renderToStaticMarkup(
+      <ComplianceJourneyView journey={{ status: 'invalid-filter', field: 'product', message: 'product: “x” is not one of the products you can view.', filters: { persona: null, product: 'x' }, options }} />,
+    );
+    expect(invalid).toMatch(/role="alert"[^>]*>product: “x” is not one of the products you can view\.</);
+    const malformed = renderToStaticMarkup(<ComplianceJourneyView journey={suppressedJourney()} addressProblem="persona may hold only letters" />);
+    expect(malformed).toContain('persona may hold only letters');
+    expect(malformed).not.toContain('Monthly proportion of days covered');
+    expect(renderToStaticMarkup(<ComplianceJourneyView journey={{ status: 'no-company' }} />)).toContain('You are not a member of any drug company yet');
+    expect(renderToStaticMarkup(<ComplianceJourneyView journey={{ status: 'filters-not-combined', filters: { persona: 'busy', product: 'statin' }, options }} />)).toContain(
+      'a persona and a product are not combined for your role',
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, exists, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, type Column, desc, eq, exists, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { dispensings, doseEvents, messages, organisationMemberships, patients, products, regimens } from '@/db/schema';
+import { dispensings, doseEvents, messages, patients, products, regimens } from '@/db/schema';
 import {
   computeDoseAdherence,
   computePdc,
@@ -23,6 +23,7 @@ import {
   PERIOD_DAYS,
   PERMISSIBLE_GAP_DAYS,
 } from './adherence-period';
+import { findCohortScope } from './find-cohort-scope';
 
 export type DayStatus = 'taken' | 'missed' | 'skipped' | 'none';
 export type CalendarDay = { date: string; status: DayStatus; takenDoses: number; scheduledDoses: number };
@@ -48,6 +49,7 @@ export type PatientProfileDetails = {
 export type PatientProfile =
   | { status: 'no-linked-record' }
   | { status: 'no-organisation' }
+  | { status: 'no-company' }
   | { status: 'no-patients' }
   | { status: 'not-permitted'; choices: PatientChoice[] }
   | { status: 'no-example' }
@@ -61,7 +63,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * One patient's adherence: a patient sees their own record, a clinician a patient of their organisations
- * (chosen by `patientId`, else the first), every other role one de-identified synthetic example.
+ * (chosen by `patientId`, else the first), every other role one de-identified synthetic example. A drug
+ * manufacturer's example is a patient dispensed their companies' products, shown with those products only
+ * (regimens, dispensings and doses of other companies' products are left out).
  */
 export async function getPatientProfile(options: { database: Database; actor: SessionUser | null; patientId?: string | null; now?: Date }): Promise<PatientProfile> {
   const { database, actor } = options;
@@ -70,15 +74,15 @@ export async function getPatientProfile(options: { database: Database; actor: Se
   let patientId: string;
   let access: ProfileAccess;
   let choices: PatientChoice[] = [];
+  let productIds: string[] | null = null;
   if (actor.role === 'patient') {
     const [own] = await database.select({ id: patients.id }).from(patients).where(eq(patients.userId, actor.id));
     if (own === undefined) return { status: 'no-linked-record' };
     patientId = own.id;
     access = 'self';
   } else if (actor.role === 'clinician') {
-    const organisationIds = (
-      await database.select({ id: organisationMemberships.organisationId }).from(organisationMemberships).where(eq(organisationMemberships.userId, actor.id))
-    ).map((row) => row.id);
+    const scope = await findCohortScope({ database, actor });
+    const organisationIds = scope.kind === 'organisation' ? scope.organisationIds : [];
     if (organisationIds.length === 0) return { status: 'no-organisation' };
     choices = await database
       .select({ id: patients.id, pseudonym: patients.pseudonym, synthetic: patients.synthetic })
@@ -102,11 +106,18 @@ export async function getPatientProfile(options: { database: Database; actor: Se
     }
     access = 'organisation';
   } else {
-    // The same synthetic patient for everyone: the first pseudonym among those with fills.
+    if (actor.role === 'drug-manufacturer') {
+      const scope = await findCohortScope({ database, actor });
+      if (scope.kind === 'no-company') return { status: 'no-company' };
+      productIds = scope.kind === 'companies' ? scope.productIds : [];
+      if (productIds.length === 0) return { status: 'no-example' };
+    }
+    const fillInScope = productIds === null ? eq(dispensings.patientId, patients.id) : and(eq(dispensings.patientId, patients.id), inArray(dispensings.productId, productIds));
+    // The same synthetic patient for everyone in the same scope: the first pseudonym among those with fills.
     const [example] = await database
       .select({ id: patients.id })
       .from(patients)
-      .where(and(eq(patients.synthetic, true), exists(database.select({ one: sql`1` }).from(dispensings).where(eq(dispensings.patientId, patients.id)))))
+      .where(and(eq(patients.synthetic, true), exists(database.select({ one: sql`1` }).from(dispensings).where(fillInScope))))
       .orderBy(asc(patients.pseudonym))
       .limit(1);
     if (example === undefined) return { status: 'no-example' };
@@ -114,12 +125,14 @@ export async function getPatientProfile(options: { database: Database; actor: Se
     access = 'example';
   }
 
-  const details = await loadPatientDetails({ database, patientId, now: options.now ?? new Date() });
+  const details = await loadPatientDetails({ database, patientId, productIds, now: options.now ?? new Date() });
   return { status: 'ok', access, choices, ...details };
 }
 
-async function loadPatientDetails(options: { database: Database; patientId: string; now: Date }): Promise<PatientProfileDetails> {
-  const { database, patientId } = options;
+/** `productIds`: only these products' regimens, dispensings and doses (null: all of them). */
+async function loadPatientDetails(options: { database: Database; patientId: string; productIds: string[] | null; now: Date }): Promise<PatientProfileDetails> {
+  const { database, patientId, productIds } = options;
+  const ofProducts = (column: Column) => (productIds === null ? undefined : inArray(column, productIds));
   const period = await findReportingPeriod({ database, now: options.now });
   const calendarStart = period.start;
   // A day either side: local days in the patient's time zone may start before or after UTC midnight.
@@ -143,18 +156,18 @@ async function loadPatientDetails(options: { database: Database; patientId: stri
       })
       .from(regimens)
       .leftJoin(products, eq(products.id, regimens.productId))
-      .where(eq(regimens.patientId, patientId))
+      .where(and(eq(regimens.patientId, patientId), ofProducts(regimens.productId)))
       .orderBy(asc(regimens.startDate)),
     database
       .select({ productId: dispensings.productId, medicationCode: dispensings.medicationCode, dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, dosesPerDay: dispensings.dosesPerDay, productName: products.name })
       .from(dispensings)
       .leftJoin(products, eq(products.id, dispensings.productId))
-      .where(eq(dispensings.patientId, patientId))
+      .where(and(eq(dispensings.patientId, patientId), ofProducts(dispensings.productId)))
       .orderBy(asc(dispensings.dispensedOn)),
     database
       .select({ scheduledAt: doseEvents.scheduledAt, confirmedAt: doseEvents.confirmedAt, status: doseEvents.status })
       .from(doseEvents)
-      .where(and(eq(doseEvents.patientId, patientId), gte(doseEvents.scheduledAt, fetchFrom), lt(doseEvents.scheduledAt, fetchTo))),
+      .where(and(eq(doseEvents.patientId, patientId), ofProducts(doseEvents.productId), gte(doseEvents.scheduledAt, fetchFrom), lt(doseEvents.scheduledAt, fetchTo))),
     database
       .select({ sentAt: messages.sentAt, channel: messages.channel, direction: messages.direction, category: messages.category, status: messages.status, statusHistory: messages.statusHistory })
       .from(messages)

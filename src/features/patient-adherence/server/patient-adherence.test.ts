@@ -1,11 +1,26 @@
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { authUsers, dispensings, doseEvents, messages, organisationMemberships, organisations, patients, products } from '@/db/schema';
+import {
+  authUsers,
+  companyMemberships,
+  dispensings,
+  doseEvents,
+  drugCompanies,
+  messages,
+  organisationMemberships,
+  organisations,
+  patients,
+  products,
+  regimens,
+  userProfiles,
+} from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { computePdc, dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { SessionUser } from '@/lib/server/session';
 import { findReportingPeriod } from './adherence-period';
-import { getComplianceJourney, MONTH_DAYS } from './get-compliance-journey';
+import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
+import { type ComplianceJourney, type ComplianceJourneyResult, getComplianceJourney, MONTH_DAYS } from './get-compliance-journey';
 import { getPatientProfile } from './get-patient-profile';
 
 const now = new Date('2026-02-28T12:00:00Z');
@@ -23,10 +38,15 @@ const unlinkedPatient = user('patient-2', 'patient');
 const clinician = user('clinician-1', 'clinician');
 const loneClinician = user('clinician-2', 'clinician');
 const government = user('government-1', 'government-official');
+/** Member of Company A (the statin). */
 const manufacturer = user('manufacturer-1', 'drug-manufacturer');
+/** Member of Company A and Company B, with only Company B (the inhaler) selected. */
+const selectiveManufacturer = user('manufacturer-2', 'drug-manufacturer');
+/** Member of no company. */
+const companylessManufacturer = user('manufacturer-3', 'drug-manufacturer');
 const admin = user('admin-1', 'admin');
 
-type Fill = { day: number; daysSupply: number };
+type Fill = { day: number; daysSupply: number; productId?: string };
 /** `count` fills of `supply` days, `every` days apart from `first`. */
 const fillsEvery = (first: number, count: number, every: number, supply = 30): Fill[] => Array.from({ length: count }, (_, index) => ({ day: first + index * every, daysSupply: supply }));
 
@@ -43,7 +63,7 @@ async function addPatient(
     await database.insert(dispensings).values(
       values.fills.map((fill) => ({
         patientId: row!.id,
-        productId: values.productId ?? 'statin',
+        productId: fill.productId ?? values.productId ?? 'statin',
         dispensedOn: isoFromDayNumber(fill.day),
         daysSupply: fill.daysSupply,
         source: 'test',
@@ -65,6 +85,21 @@ function shownCounts(value: unknown, found: number[] = []): number[] {
   return found;
 }
 
+function ok(result: ComplianceJourneyResult): ComplianceJourney {
+  if (result.status !== 'ok') throw new Error(`expected a journey, got ${result.status}`);
+  return result;
+}
+
+/**
+ * Groups shown beside their total: either none is hidden, or at least two are, so that subtracting the shown
+ * groups from the total never gives one hidden group.
+ */
+function expectNoSingleHiddenGroup(total: ShownCount, groups: readonly ShownCount[]) {
+  if (total.suppressed) return;
+  const hidden = groups.filter((group) => group.suppressed).length;
+  expect(hidden === 0 || hidden >= 2, `${hidden} hidden of ${groups.length}`).toBe(true);
+}
+
 describe.each(testDatabaseBackends())('patient adherence on $name', (backend) => {
   let database: TestDatabase;
   let db: Database;
@@ -73,15 +108,31 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
   beforeEach(async () => {
     database = await backend.create();
     db = database.database;
-    await db.insert(authUsers).values(['patient-1', 'patient-2', 'clinician-1', 'clinician-2'].map((id) => ({ id, name: id, email: `${id}@x.test` })));
+    await db
+      .insert(authUsers)
+      .values(['patient-1', 'patient-2', 'clinician-1', 'clinician-2', 'manufacturer-1', 'manufacturer-2', 'manufacturer-3'].map((id) => ({ id, name: id, email: `${id}@x.test` })));
     await db.insert(organisations).values([
       { id: 'org-a', name: 'Riverside Practice' },
       { id: 'org-b', name: 'Hilltop Clinic' },
     ]);
     await db.insert(organisationMemberships).values({ userId: 'clinician-1', organisationId: 'org-a' });
+    await db.insert(drugCompanies).values([
+      { id: 'company-a', name: 'Company A' },
+      { id: 'company-b', name: 'Company B' },
+      { id: 'company-c', name: 'Company C' },
+    ]);
     await db.insert(products).values([
-      { id: 'statin', name: 'Atorva 20', genericName: 'atorvastatin' },
-      { id: 'inhaler', name: 'Breathe 100', genericName: 'budesonide' },
+      { id: 'statin', companyId: 'company-a', name: 'Atorva 20', genericName: 'atorvastatin' },
+      { id: 'inhaler', companyId: 'company-b', name: 'Breathe 100', genericName: 'budesonide' },
+    ]);
+    await db.insert(companyMemberships).values([
+      { userId: 'manufacturer-1', companyId: 'company-a' },
+      { userId: 'manufacturer-2', companyId: 'company-a' },
+      { userId: 'manufacturer-2', companyId: 'company-b' },
+    ]);
+    await db.insert(userProfiles).values([
+      { uid: 'manufacturer-1', role: 'drug-manufacturer', selectedDrugCompanies: {}, updatedUnix: 1 },
+      { uid: 'manufacturer-2', role: 'drug-manufacturer', selectedDrugCompanies: { 'company-b': 'Company B' }, updatedUnix: 1 },
     ]);
     // Own patient: monthly fills of 30 days, every third one 20 days late (the last on day 360).
     const ownFills = Array.from({ length: 11 }, (_, index) => ({ day: periodStart + index * 30 + Math.floor(index / 3) * 20, daysSupply: 30 }));
@@ -102,6 +153,19 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
         fills: fillsEvery(periodStart + index, sceptic ? 4 : 12, 30),
       });
     }
+    // On both companies' products: the inhaler monthly all year (first, on day 0), the statin three times from day 5.
+    // Company A's view sees only the statin: this patient stops after 90 days (a gap of more than 60).
+    ids.mixed = await addPatient(db, {
+      pseudonym: 'M-0001',
+      organisationId: 'org-b',
+      persona: 'routine',
+      fills: [...fillsEvery(periodStart, 12, 30).map((fill) => ({ ...fill, productId: 'inhaler' })), ...fillsEvery(periodStart + 5, 3, 30)],
+    });
+    // The first sceptic's regimens name both products; Company B's example shows only its own.
+    await db.insert(regimens).values([
+      { patientId: ids['synthetic-15']!, productId: 'inhaler', dosesPerDay: 2, startDate: isoFromDayNumber(periodStart), source: 'test', sourceRecordId: 'r1' },
+      { patientId: ids['synthetic-15']!, productId: 'statin', dosesPerDay: 1, startDate: isoFromDayNumber(periodStart), source: 'test', sourceRecordId: 'r2' },
+    ]);
     // A synthetic patient without fills is never the example.
     await addPatient(db, { pseudonym: 'S-0000', synthetic: true, fills: [] });
 
@@ -212,34 +276,62 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
 
   describe('compliance journey', () => {
     it('hides every group under 11 from a government official, including by subtraction, and lists no one', async () => {
-      const journey = await getComplianceJourney({ database: db, actor: government, now });
+      const journey = ok(await getComplianceJourney({ database: db, actor: government, now }));
       expect(journey.suppressed).toBe(true);
       expect(journey.trajectories).toBeNull();
-      expect(journey.cohort.patients.count).toBe(21);
+      expect(journey.cohort.patients.count).toBe(22);
       const counts = shownCounts(journey);
       expect(counts.length).toBeGreaterThan(0);
       expect(counts.filter((count) => count > 0 && count < 11)).toEqual([]);
 
       const personas = Object.fromEntries(journey.persistence.byPersona.map((curve) => [curve.key, curve.patients.display]));
-      // routine 17, forgetful 1, sceptic 3: the two small ones read "<11", and the totals still protect them.
-      expect(personas).toEqual({ forgetful: '<11', routine: '17', sceptic: '<11' });
+      // routine 18, forgetful 1, sceptic 3: the two small ones read "<11", and the totals still protect them.
+      expect(personas).toEqual({ forgetful: '<11', routine: '18', sceptic: '<11' });
       const sceptic = journey.persistence.byPersona.find((curve) => curve.key === 'sceptic')!;
       expect(sceptic.points.every((point) => point.persisting === null)).toBe(true);
-      const products = Object.fromEntries(journey.persistence.byProduct.map((curve) => [curve.key, curve.patients.display]));
-      // Only two products: showing 18 of 21 would reveal the 3, so the larger one is hidden too.
-      expect(products).toEqual({ 'Atorva 20': 'suppressed', 'Breathe 100': '<11' });
+      const byProduct = Object.fromEntries(journey.persistence.byProduct.map((curve) => [curve.key, curve.patients.display]));
+      // Only two products: showing 18 of 22 would reveal the 4, so the larger one is hidden too.
+      expect(byProduct).toEqual({ inhaler: '<11', statin: 'suppressed' });
       for (const month of journey.pdcByMonth) {
         for (const band of month.bands) expect(band.patients.count === null || band.patients.count === 0 || band.patients.count >= 11).toBe(true);
       }
+      // 22 patients, 21 of them synthetic: "1 real" would be derivable, so the synthetic count is hidden too.
+      expect(journey.cohort.synthetic).toMatchObject({ suppressed: true, display: 'suppressed' });
+    });
+
+    it('shows a privacy role the monthly PDC per persona, suppressed month by month against the month’s total', async () => {
+      const journey = ok(await getComplianceJourney({ database: db, actor: government, now }));
+      expect(journey.pdcByPersona.map((group) => group.key)).toEqual(['forgetful', 'routine', 'sceptic']);
+      const routine = journey.pdcByPersona.find((group) => group.key === 'routine')!;
+      const scepticGroup = journey.pdcByPersona.find((group) => group.key === 'sceptic')!;
+      // Month 1: everyone is covered; routine (18) is shown, the sceptics (3) and the forgetful patient (1) are not.
+      expect(routine.months[0]).toMatchObject({ patients: { count: 18 }, quartiles: { median: 1 }, adherentShare: 1 });
+      expect(scepticGroup.months[0]).toMatchObject({ patients: { display: '<11' }, quartiles: null, adherentShare: null });
+      journey.pdcByMonth.forEach((month, index) => {
+        expectNoSingleHiddenGroup(
+          month.patients,
+          journey.pdcByPersona.map((group) => group.months[index]!.patients),
+        );
+        expectNoSingleHiddenGroup(
+          month.patients,
+          journey.pdcByProduct.map((group) => group.months[index]!.patients),
+        );
+      });
+      journey.persistence.overall.points.forEach((point, month) => {
+        expectNoSingleHiddenGroup(
+          point.atRisk,
+          journey.persistence.byPersona.map((curve) => curve.points[month]!.atRisk),
+        );
+      });
     });
 
     it('shows an admin every figure and the individual trajectories', async () => {
-      const journey = await getComplianceJourney({ database: db, actor: admin, now });
+      const journey = ok(await getComplianceJourney({ database: db, actor: admin, now }));
       expect(journey.suppressed).toBe(false);
       expect(journey.scope).toBe('all');
       expect(journey.persistence.byPersona.find((curve) => curve.key === 'sceptic')?.patients.count).toBe(3);
-      expect(journey.trajectories?.total).toBe(21);
-      // Sceptics stop after four 30-day fills: persistence falls by 3 of 21 by month 6 (gap > 60 days).
+      expect(journey.trajectories?.total).toBe(22);
+      // Sceptics stop after four 30-day fills: persistence falls by 3 of 22 by month 6 (gap > 60 days).
       const overall = journey.persistence.overall.points;
       expect(overall[0]).toMatchObject({ month: 0, persisting: 1 });
       expect(overall[6]!.persisting).toBeLessThan(1);
@@ -250,27 +342,148 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       const expected = computePdc({ fills, periodStart: periodStart + MONTH_DAYS, periodEnd: periodStart + 2 * MONTH_DAYS }).pdc;
       expect(b1?.monthlyPdc[1]).toBe(expected);
       const month1 = journey.pdcByMonth[0]!;
-      expect(month1.patients.count).toBe(21);
-      expect(month1.bands.reduce((sum, band) => sum + (band.patients.count ?? 0), 0)).toBe(21);
+      expect(month1.patients.count).toBe(22);
+      expect(month1.bands.reduce((sum, band) => sum + (band.patients.count ?? 0), 0)).toBe(22);
+      // The product of a journey is the medicine of the first fill: M-0001 started on the inhaler.
+      expect(Object.fromEntries(journey.persistence.byProduct.map((curve) => [curve.key, curve.patients.count]))).toEqual({ inhaler: 4, statin: 18 });
+      expect(journey.options.products).toEqual([
+        { value: 'statin', label: 'Atorva 20' },
+        { value: 'inhaler', label: 'Breathe 100' },
+      ]);
+      expect(journey.options.personas.map((option) => option.value)).toEqual(['forgetful', 'routine', 'sceptic']);
+    });
+
+    it('narrows the whole page to one persona or product for an admin', async () => {
+      const sceptics = ok(await getComplianceJourney({ database: db, actor: admin, filters: { persona: 'sceptic', product: null }, now }));
+      expect(sceptics.cohort.patients.count).toBe(3);
+      expect(sceptics.trajectories?.shown.map((trajectory) => trajectory.pseudonym)).toEqual(['S-0016', 'S-0017', 'S-0018']);
+      expect(sceptics.pdcByMonth[0]!.patients.count).toBe(3);
+      expect(sceptics.persistence.byPersona.map((curve) => curve.key)).toEqual(['sceptic']);
+      expect(sceptics.pdcByPersona.map((group) => group.key)).toEqual(['sceptic']);
+      expect(sceptics.withheld).toEqual([]);
+
+      const inhaler = ok(await getComplianceJourney({ database: db, actor: admin, filters: { persona: null, product: 'inhaler' }, now }));
+      expect(inhaler.trajectories?.shown.map((trajectory) => trajectory.pseudonym)).toEqual(['M-0001', 'S-0016', 'S-0017', 'S-0018']);
+      expect(inhaler.persistence.byPersona.map((curve) => [curve.key, curve.patients.count])).toEqual([
+        ['routine', 1],
+        ['sceptic', 3],
+      ]);
+      // The filtered cohort is the group of the whole cohort's page: the same curve.
+      const whole = ok(await getComplianceJourney({ database: db, actor: admin, now }));
+      expect(inhaler.persistence.overall.points).toEqual(whole.persistence.byProduct.find((curve) => curve.key === 'inhaler')!.points);
+
+      const both = ok(await getComplianceJourney({ database: db, actor: admin, filters: { persona: 'routine', product: 'inhaler' }, now }));
+      expect(both.trajectories?.shown.map((trajectory) => trajectory.pseudonym)).toEqual(['M-0001']);
+    });
+
+    it('gives a privacy role, within one group, only that group’s figures as the whole page suppresses them', async () => {
+      const whole = ok(await getComplianceJourney({ database: db, actor: government, now }));
+      const routine = ok(await getComplianceJourney({ database: db, actor: government, filters: { persona: 'routine', product: null }, now }));
+      const routineCurve = whole.persistence.byPersona.find((curve) => curve.key === 'routine')!;
+      expect(routine.cohort.patients).toEqual(routineCurve.patients);
+      expect(routine.persistence.overall).toEqual(routineCurve);
+      expect(routine.pdcByMonth.map(({ bands, ...month }) => (expect(bands).toEqual([]), month))).toEqual(whole.pdcByPersona.find((group) => group.key === 'routine')!.months);
+      expect(routine.withheld).toEqual(['bands', 'product']);
+      expect(routine.persistence.byProduct).toEqual([]);
+      expect(routine.cohort.synthetic).toBeNull();
+      expect(routine.trajectories).toBeNull();
+
+      // A filtered cohort that is itself small shows nothing but "<11".
+      const sceptics = ok(await getComplianceJourney({ database: db, actor: government, filters: { persona: 'sceptic', product: null }, now }));
+      expect(sceptics.cohort.patients.display).toBe('<11');
+      expect(sceptics.pdcByMonth.every((month) => month.quartiles === null && month.adherentShare === null && month.bands.length === 0)).toBe(true);
+      expect(sceptics.persistence.overall.points.every((point) => point.persisting === null)).toBe(true);
+      const inhaler = ok(await getComplianceJourney({ database: db, actor: government, filters: { persona: null, product: 'inhaler' }, now }));
+      expect(inhaler.cohort.patients.display).toBe('<11');
+      expect(inhaler.withheld).toEqual(['bands', 'persona']);
+      for (const view of [routine, sceptics, inhaler]) expect(shownCounts(view).filter((count) => count > 0 && count < 11)).toEqual([]);
+
+      // Persona × product would cross-tabulate: not for privacy roles.
+      const both = await getComplianceJourney({ database: db, actor: government, filters: { persona: 'routine', product: 'statin' }, now });
+      expect(both.status).toBe('filters-not-combined');
+    });
+
+    it('names the field of a persona or product that is not in the cohort', async () => {
+      const persona = await getComplianceJourney({ database: db, actor: admin, filters: { persona: 'nobody', product: null }, now });
+      expect(persona).toMatchObject({ status: 'invalid-filter', field: 'persona' });
+      if (persona.status === 'invalid-filter') expect(persona.message).toMatch(/^persona: /);
+      const product = await getComplianceJourney({ database: db, actor: admin, filters: { persona: null, product: 'nothing' }, now });
+      expect(product).toMatchObject({ status: 'invalid-filter', field: 'product' });
     });
 
     it('gives a clinician their organisations only, with trajectories', async () => {
-      const journey = await getComplianceJourney({ database: db, actor: clinician, now });
+      const journey = ok(await getComplianceJourney({ database: db, actor: clinician, now }));
       expect(journey.scope).toBe('organisation');
       expect(journey.suppressed).toBe(false);
       expect(journey.trajectories?.shown.map((trajectory) => trajectory.pseudonym)).toEqual(['A-0001', 'A-0002']);
-      const lone = await getComplianceJourney({ database: db, actor: loneClinician, now });
+      const lone = ok(await getComplianceJourney({ database: db, actor: loneClinician, now }));
       expect(lone.cohort.patients.count).toBe(0);
       expect(lone.pdcByMonth[0]?.quartiles).toBeNull();
     });
 
-    it('suppresses for patients and manufacturers too', async () => {
-      for (const actor of [linkedPatient, manufacturer]) {
-        const journey = await getComplianceJourney({ database: db, actor, now });
-        expect(journey.suppressed).toBe(true);
-        expect(journey.trajectories).toBeNull();
-        expect(shownCounts(journey).filter((count) => count > 0 && count < 11)).toEqual([]);
-      }
+    it('suppresses for patients too', async () => {
+      const journey = ok(await getComplianceJourney({ database: db, actor: linkedPatient, now }));
+      expect(journey.suppressed).toBe(true);
+      expect(journey.scope).toBe('all');
+      expect(journey.trajectories).toBeNull();
+      expect(shownCounts(journey).filter((count) => count > 0 && count < 11)).toEqual([]);
+    });
+  });
+
+  describe('manufacturers see only their own products', () => {
+    it('draws the cohort from the products of the manufacturer’s companies, and only those dispensings', async () => {
+      const journey = ok(await getComplianceJourney({ database: db, actor: manufacturer, now }));
+      expect(journey).toMatchObject({ status: 'ok', scope: 'companies', companies: ['Company A'], suppressed: true, trajectories: null });
+      // Everyone dispensed the statin: A-0001, A-0002, B-0001, 15 synthetic and M-0001.
+      expect(journey.cohort.patients.count).toBe(19);
+      expect(journey.options.products).toEqual([{ value: 'statin', label: 'Atorva 20' }]);
+      expect(journey.persistence.byProduct.map((curve) => curve.key)).toEqual(['statin']);
+      expect(journey.pdcByProduct.map((group) => group.key)).toEqual(['statin']);
+      // Nothing of Company B's product, not even its name.
+      const everything = JSON.stringify(journey);
+      expect(everything).not.toContain('inhaler');
+      expect(everything).not.toContain('Breathe');
+      expect(everything).not.toContain('sceptic'); // the sceptics take only the inhaler
+      // Without the inhaler's fills, M-0001 stops the statin after 90 days, A-0002 after 30: 17 of 19 persist.
+      expect(journey.persistence.overall.points[6]!.persisting).toBeCloseTo(17 / 19, 12);
+      expect(shownCounts(journey).filter((count) => count > 0 && count < 11)).toEqual([]);
+    });
+
+    it('refuses another company’s product in the same words as a product that does not exist', async () => {
+      const foreign = await getComplianceJourney({ database: db, actor: manufacturer, filters: { persona: null, product: 'inhaler' }, now });
+      const missing = await getComplianceJourney({ database: db, actor: manufacturer, filters: { persona: null, product: 'no-such-product' }, now });
+      if (foreign.status !== 'invalid-filter' || missing.status !== 'invalid-filter') throw new Error('expected invalid filters');
+      expect(foreign.field).toBe('product');
+      expect(foreign.message.replace('inhaler', 'X')).toBe(missing.message.replace('no-such-product', 'X'));
+      expect(JSON.stringify(foreign.options)).not.toContain('inhaler');
+    });
+
+    it('narrows to the selected companies the manufacturer belongs to, and ignores others', async () => {
+      const selected = ok(await getComplianceJourney({ database: db, actor: selectiveManufacturer, now }));
+      expect(selected.companies).toEqual(['Company B']);
+      expect(selected.options.products).toEqual([{ value: 'inhaler', label: 'Breathe 100' }]);
+      // Four patients on the inhaler: a small cohort shows "<11" only.
+      expect(selected.cohort.patients.display).toBe('<11');
+      expect(JSON.stringify(selected)).not.toContain('Atorva');
+
+      // A selection naming only a company they do not belong to counts as no selection: all of theirs.
+      await db.update(userProfiles).set({ selectedDrugCompanies: { 'company-c': 'Company C' } }).where(eq(userProfiles.uid, 'manufacturer-2'));
+      const stale = ok(await getComplianceJourney({ database: db, actor: selectiveManufacturer, now }));
+      expect(stale.companies).toEqual(['Company A', 'Company B']);
+      expect(stale.options.products.map((option) => option.value).sort()).toEqual(['inhaler', 'statin']);
+    });
+
+    it('tells a manufacturer without a company so, and shows them nothing', async () => {
+      expect(await getComplianceJourney({ database: db, actor: companylessManufacturer, now })).toEqual({ status: 'no-company' });
+      expect(await getPatientProfile({ database: db, actor: companylessManufacturer, now })).toEqual({ status: 'no-company' });
+    });
+
+    it('shows a manufacturer an example patient on their own products, with those products only', async () => {
+      const profile = await getPatientProfile({ database: db, actor: selectiveManufacturer, now });
+      if (profile.status !== 'ok') throw new Error(profile.status);
+      expect(profile.patient.pseudonym).toBe('S-0016');
+      expect(profile.regimens.map((regimen) => regimen.medication)).toEqual(['Breathe 100']);
+      expect(JSON.stringify(profile)).not.toContain('Atorva');
     });
   });
 });

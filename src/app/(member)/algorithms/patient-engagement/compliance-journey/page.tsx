@@ -2,22 +2,31 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
 import { ComplianceJourneyView } from '@/features/patient-adherence/components/compliance-journey-view';
+import { describeFilterError, journeyFiltersSchema } from '@/features/patient-adherence/schemas';
 import { getComplianceJourney } from '@/features/patient-adherence/server/get-compliance-journey';
 import { getSessionUser } from '@/lib/server/session';
 
 export const metadata: Metadata = { title: '12-Month Compliance Journey' };
 
-export default async function ComplianceJourneyPage() {
-  const journey = await getComplianceJourney({ database: getDatabase(), actor: await getSessionUser(await headers()) });
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ComplianceJourneyPage({ searchParams }: Props) {
+  const parsed = journeyFiltersSchema.safeParse(await searchParams);
+  const actor = await getSessionUser(await headers());
+  const problem = parsed.success ? null : describeFilterError(parsed.error);
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">12-Month Compliance Journey</h1>
       <p className="max-w-3xl text-muted">
-        How a cohort takes its medicines over the first 12 months from each patient’s first fill in the last year: the spread of the
-        proportion of days covered month by month, and how many are still on treatment (a gap of more than 60 days without medicine counts
-        as stopping), by persona and by product.
+        How a cohort takes its medicines over the first 12 months from each patient’s first fill in the last year: the spread of the proportion of days
+        covered month by month, and how many are still on treatment (a gap of more than 60 days without medicine counts as stopping), by persona and by
+        product. Choose a persona or a product to narrow the whole page to it.
       </p>
-      <ComplianceJourneyView journey={journey} />
+      {/* A malformed address names the field; the lists to choose from come with the whole cohort's options. */}
+      <ComplianceJourneyView
+        journey={await getComplianceJourney({ database: getDatabase(), actor, filters: parsed.success ? parsed.data : undefined })}
+        addressProblem={problem === null ? null : `The cohort in the address is not valid — ${problem.message}. Choose the persona and product from the lists.`}
+      />
     </article>
   );
 }

@@ -1,0 +1,55 @@
+import { init } from 'echarts/core';
+import { describe, expect, it } from 'vitest';
+import { PLAIN_CHART_THEME } from '@/lib/components/echart';
+import type { ChartOption } from '@/lib/components/echart';
+import { buildCmaTrendOption, buildDistributionOption, buildDoseCalendarOption, buildMonthlyLinesOption, buildPersistenceOption } from './chart-options';
+
+/** Renders an option the way the page does (ECharts' SVG renderer), on the server. */
+function renderSvg(option: ChartOption, width = 720, height = 320): string {
+  const chart = init(null, null, { renderer: 'svg', ssr: true, width, height });
+  chart.setOption(option);
+  const svg = chart.renderToSVGString();
+  chart.dispose();
+  return svg;
+}
+
+describe('patient-adherence chart options', () => {
+  it('draws the monthly PDC distribution as boxes, with hidden months left empty', () => {
+    const svg = renderSvg(
+      buildDistributionOption(
+        [
+          { month: 1, quartiles: { q1: 0.6, median: 0.9, q3: 1 }, adherentShare: 0.7 },
+          { month: 2, quartiles: null, adherentShare: null },
+          { month: 3, quartiles: { q1: 0.4, median: 0.7, q3: 0.95 }, adherentShare: 0.45 },
+        ],
+        PLAIN_CHART_THEME,
+      ),
+    );
+    expect(svg).toContain('<svg');
+    expect(svg).toContain('M1');
+    expect(svg).toContain('Share with PDC ≥ 0.8');
+  });
+
+  it('draws persistence as step lines and monthly lines per group', () => {
+    const persistence = renderSvg(buildPersistenceOption({ overall: { label: 'All patients', values: [1, 0.9, null] }, groups: [{ label: 'Routine', values: [1, 0.8, 0.7] }] }, PLAIN_CHART_THEME));
+    expect(persistence).toContain('All patients');
+    expect(persistence).toContain('Routine');
+    const lines = renderSvg(buildMonthlyLinesOption({ months: [1, 2], series: [{ label: 'Routine', values: [0.9, null] }], axisName: 'Median PDC', percent: false }, PLAIN_CHART_THEME));
+    expect(lines).toContain('Routine');
+    const cma = renderSvg(buildCmaTrendOption([{ label: '1 Mar 2025', cma7: 0.9, cma9: null }], PLAIN_CHART_THEME));
+    expect(cma).toContain('CMA9');
+  });
+
+  it('draws the dose calendar as a heatmap over the period', () => {
+    const days = Array.from({ length: 40 }, (_, index) => ({
+      date: new Date(Date.UTC(2025, 2, 1 + index)).toISOString().slice(0, 10),
+      status: (['taken', 'missed', 'skipped', 'none'] as const)[index % 4]!,
+      takenDoses: 1,
+      scheduledDoses: 1,
+    }));
+    const svg = renderSvg(buildDoseCalendarOption(days, PLAIN_CHART_THEME), 900, 180);
+    expect(svg).toContain('Mar');
+    expect(svg).toContain('#16a34a');
+    expect(svg).toContain('#c2410c');
+  });
+});

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** The value of a filter's "All …" choice; the same as leaving the filter out of the address. */
+export const ALL_FILTER_VALUE = 'all';
+
+/** A persona or product key: letters, digits and a few separators (product ids come from imports: `rxnorm-…`, `ndc-…`). */
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+const filterKey = (field: string) =>
+  z
+    .string({ error: `${field} must be given once, as text` })
+    .trim()
+    .max(128, { error: `${field} is too long` })
+    .refine((value) => value === '' || KEY_PATTERN.test(value), { error: `${field} may hold only letters, digits, “.”, “_”, “:” and “-”` })
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
+
+/** `?persona=…&product=…` of the compliance-journey page; "all" or an empty value means no filter. */
+export const journeyFiltersSchema = z
+  .object({ persona: filterKey('persona'), product: filterKey('product') })
+  .transform((value) => ({
+    persona: value.persona === undefined || value.persona === ALL_FILTER_VALUE ? null : value.persona,
+    product: value.product === undefined || value.product === ALL_FILTER_VALUE ? null : value.product,
+  }));
+
+export type JourneyFilters = z.output<typeof journeyFiltersSchema>;
+
+/** The first problem of a failed parse as "field: message", for a page to show instead of the figures. */
+export function describeFilterError(error: z.ZodError): { field: 'persona' | 'product' | null; message: string } {
+  const [issue] = error.issues;
+  const field = issue?.path[0];
+  const named = field === 'persona' || field === 'product' ? field : null;
+  return { field: named, message: issue?.message ?? 'The filter in the address is not valid.' };
+}
