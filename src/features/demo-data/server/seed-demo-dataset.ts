@@ -152,9 +152,12 @@ async function writePatients(database: DatabaseExecutor, cohort: DemoCohort, bat
 async function writeRegimens(database: DatabaseExecutor, cohort: DemoCohort, historyStartDay: number, batchSize: number): Promise<number> {
   // A regimen starts with the first fill of the product (for patients already on it, before the history).
   const firstFill = new Map<string, number>();
+  // The prescription's supply per fill is what the pharmacy hands out each time (30 or 90 days).
+  const supplyPerFill = new Map<string, { days: number; quantity: number }>();
   cohort.dispensings.patient.forEach((patient, row) => {
     const key = `${patient}/${cohort.dispensings.product[row]}`;
     firstFill.set(key, Math.min(firstFill.get(key) ?? Infinity, cohort.dispensings.day[row]!));
+    if (!supplyPerFill.has(key)) supplyPerFill.set(key, { days: cohort.dispensings.daysSupply[row]!, quantity: cohort.dispensings.quantity[row]! });
   });
   const rows = cohort.patients.flatMap((patient, patientIndex) =>
     patient.productIds.map((productId) => {
@@ -169,6 +172,8 @@ async function writeRegimens(database: DatabaseExecutor, cohort: DemoCohort, his
         // Usual weekday times (index 1 = Monday); weekends may differ, as the dose events show.
         doseTimes: product.doseOccasions.map((occasion) => minutesAsTime(patient.routine[occasion][1] ?? 0)),
         startDate: isoFromDayNumber(firstFill.get(`${patientIndex}/${productIndex}`) ?? historyStartDay),
+        daysPerFill: supplyPerFill.get(`${patientIndex}/${productIndex}`)?.days ?? null,
+        quantityPerFill: supplyPerFill.get(`${patientIndex}/${productIndex}`)?.quantity ?? null,
         source: demoSource,
         sourceRecordId: recordId,
       };

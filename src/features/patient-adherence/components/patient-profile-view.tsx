@@ -105,7 +105,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
                 <span className="font-medium">{regimen.medication}</span>
                 {regimen.genericName ? ` (${regimen.genericName})` : ''}: {regimen.dosesPerDay} dose{regimen.dosesPerDay === 1 ? '' : 's'} a day
                 {regimen.doseTimes.length > 0 ? ` at ${regimen.doseTimes.join(', ')}` : ''}, since {formatDate(regimen.startDate)}
-                {regimen.endDate ? `, until ${formatDate(regimen.endDate)}` : ''}.
+                {regimen.endDate ? `, until ${formatDate(regimen.endDate)}` : ''}.{describeIntendedSupply(regimen)}
               </li>
             ))}
           </ul>
@@ -250,4 +250,19 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
       </Section>
     </div>
   );
+}
+
+/** " Prescribed per fill: 30 days' supply (30 units), 2 refills allowed." — only the parts the prescription states. */
+export function describeIntendedSupply(regimen: { daysPerFill: number | null; quantityPerFill: number | null; repeatsAllowed: number | null }): string {
+  const perFill: string[] = [];
+  if (regimen.daysPerFill !== null) perFill.push(`${formatNumber(regimen.daysPerFill)} days' supply`);
+  if (regimen.quantityPerFill !== null) perFill.push(perFill.length > 0 ? `(${formatNumber(regimen.quantityPerFill)} units)` : `${formatNumber(regimen.quantityPerFill)} units`);
+  const parts: string[] = [];
+  if (perFill.length > 0) parts.push(`per fill ${perFill.join(' ')}`);
+  if (regimen.repeatsAllowed !== null) parts.push(regimen.repeatsAllowed === 1 ? '1 refill allowed' : `${regimen.repeatsAllowed} refills allowed`);
+  return parts.length === 0 ? '' : ` Prescribed: ${parts.join(', ')}.`;
+}
+
+function formatNumber(value: number): string {
+  return value.toLocaleString('en-GB', { maximumFractionDigits: 2 });
 }

@@ -12,7 +12,10 @@ const profile: PatientProfile = {
   choices: [],
   patient: { id: '00000000-0000-4000-8000-000000000001', pseudonym: 'S-0001', persona: 'routine', synthetic: true, conditions: ['hypertension'] },
   period: { start: '2025-03-01', end: '2026-02-28', days: 365 },
-  regimens: [{ medication: 'Atorva 20', genericName: 'atorvastatin', dosesPerDay: 1, doseTimes: ['08:00'], startDate: '2025-03-01', endDate: null }],
+  regimens: [
+    { medication: 'Atorva 20', genericName: 'atorvastatin', dosesPerDay: 1, doseTimes: ['08:00'], startDate: '2025-03-01', endDate: null, daysPerFill: 30, quantityPerFill: 30, repeatsAllowed: 5 },
+    { medication: 'Ramimer', genericName: null, dosesPerDay: 2, doseTimes: [], startDate: '2025-04-01', endDate: null, daysPerFill: null, quantityPerFill: null, repeatsAllowed: 1 },
+  ],
   pdc: { value: 285 / 365, coveredDays: 285, periodDays: 365, start: '2025-03-01', end: '2026-02-28' },
   doseAdherence: { scheduledDoses: 2, confirmedDoses: 1, onTimeDoses: 1, confirmedShare: 0.5, onTimeShare: 0.5 },
   calendar: [
@@ -30,6 +33,9 @@ describe('patient profile view', () => {
   it('explains the numbers in words, names each calendar day and labels synthetic data', () => {
     const html = renderToStaticMarkup(<PatientProfileView profile={profile} />);
     expect(html).toContain('PDC 0.78: 285 of 365 days covered');
+    // The prescription's intended supply, only as far as it is stated.
+    expect(html).toContain("since 1 March 2025. Prescribed: per fill 30 days&#x27; supply (30 units), 5 refills allowed.");
+    expect(html).toContain('since 1 April 2025. Prescribed: 1 refill allowed.');
     expect(html).toContain('aria-label="2 March 2026: taken"');
     expect(html).toContain('aria-label="3 March 2026: missed (1 of 2 doses taken)"');
     expect(html).toContain('role="grid"');

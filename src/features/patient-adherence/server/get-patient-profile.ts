@@ -33,7 +33,18 @@ export type ProfileAccess = 'self' | 'organisation' | 'example';
 export type PatientProfileDetails = {
   patient: { id: string; pseudonym: string; persona: string | null; synthetic: boolean; conditions: string[] };
   period: { start: string; end: string; days: number };
-  regimens: { medication: string; genericName: string | null; dosesPerDay: number; doseTimes: string[]; startDate: string; endDate: string | null }[];
+  regimens: {
+    medication: string;
+    genericName: string | null;
+    dosesPerDay: number;
+    doseTimes: string[];
+    startDate: string;
+    endDate: string | null;
+    /** What the prescription intends per fill and how many refills it allows (null when not stated). */
+    daysPerFill: number | null;
+    quantityPerFill: number | null;
+    repeatsAllowed: number | null;
+  }[];
   /** null without a fill before the period's end. */
   pdc: { value: number; coveredDays: number; periodDays: number; start: string; end: string } | null;
   doseAdherence: DoseAdherence;
@@ -153,6 +164,9 @@ async function loadPatientDetails(options: { database: Database; patientId: stri
         doseTimes: regimens.doseTimes,
         startDate: regimens.startDate,
         endDate: regimens.endDate,
+        daysPerFill: regimens.daysPerFill,
+        quantityPerFill: regimens.quantityPerFill,
+        repeatsAllowed: regimens.repeatsAllowed,
       })
       .from(regimens)
       .leftJoin(products, eq(products.id, regimens.productId))
@@ -266,6 +280,9 @@ async function loadPatientDetails(options: { database: Database; patientId: stri
       doseTimes: row.doseTimes,
       startDate: String(row.startDate),
       endDate: row.endDate === null ? null : String(row.endDate),
+      daysPerFill: row.daysPerFill,
+      quantityPerFill: row.quantityPerFill,
+      repeatsAllowed: row.repeatsAllowed,
     })),
     pdc,
     doseAdherence: computeDoseAdherence(observedDoses, { onTimeWindowMinutes: ON_TIME_MINUTES }),
