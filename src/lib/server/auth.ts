@@ -15,7 +15,7 @@ import {
   userProfiles,
 } from '@/db/schema';
 import { clientAddressHeader } from '@/lib/client-address';
-import { type Environment, getEnvironment, publicUrl } from '@/lib/env';
+import { type Environment, getEnvironment, publicUrl, servedOverHttps } from '@/lib/env';
 import { isE164PhoneNumber } from '@/lib/phone-number';
 import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
@@ -140,7 +140,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
     advanced: {
       // Set by our server entry from the socket (and TRUSTED_PROXIES); any client-sent value was removed.
       ipAddress: { ipAddressHeaders: [clientAddressHeader] },
-      useSecureCookies: environment.NODE_ENV === 'production' && publicUrl(environment).startsWith('https://'),
+      useSecureCookies: servedOverHttps(environment),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
       database: { generateId: () => crypto.randomUUID() },
     },
