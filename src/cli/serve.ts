@@ -13,9 +13,10 @@ import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
-import { EnvironmentError, getEnvironment, resolveDataDirectory } from '@/lib/env';
+import { EnvironmentError, getEnvironment, resolveDataDirectory, servedOverHttps } from '@/lib/env';
 import { getAuth } from '@/lib/server/auth';
 import { startJobWorker } from '@/lib/server/jobs';
+import { createNonce, securityHeaders } from '@/lib/server/security-headers';
 import { registerJobHandlers } from './server/register-job-handlers';
 import { buildIfNeeded } from './server/build-if-needed';
 
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
   await application.prepare();
   const handle = application.getRequestHandler();
 
+  const https = servedOverHttps(environment);
   const server = http.createServer((request, response) => {
     const forwardedFor = request.headers['x-forwarded-for'];
     request.headers[clientAddressHeader] = resolveClientAddress({
@@ -81,6 +83,12 @@ async function main(): Promise<void> {
       forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
       trustedProxies: environment.TRUSTED_PROXIES,
     });
+    // Security headers on every response (pages, API routes, static files, Next.js's own errors), set here
+    // because the proxy does not see API routes and static files. Next.js takes the nonce for its scripts
+    // from the request's Content-Security-Policy header, as it would from the proxy; a client's value is replaced.
+    const headers = securityHeaders({ nonce: createNonce(), https, development });
+    request.headers['content-security-policy'] = headers['Content-Security-Policy'];
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     void handle(request, response);
   });
 

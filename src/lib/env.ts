@@ -104,6 +104,14 @@ export function publicUrl(environment: Environment): string {
   return (environment.PUBLIC_URL ?? `http://localhost:${environment.PORT}`).replace(/\/$/, '');
 }
 
+/**
+ * Whether people reach the app over HTTPS (PUBLIC_URL says so; TLS ends at a proxy in front of us): cookies
+ * are then Secure and responses carry Strict-Transport-Security. Never in development, served on localhost.
+ */
+export function servedOverHttps(environment: Environment): boolean {
+  return environment.NODE_ENV === 'production' && publicUrl(environment).startsWith('https://');
+}
+
 export function resolveDataDirectory(environment: Environment): string {
   return path.resolve(/*turbopackIgnore: true*/ process.cwd(), environment.DATA_DIR);
 }

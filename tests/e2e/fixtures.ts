@@ -21,9 +21,21 @@ export const test = base.extend<{ clientAddress: string; signIn: (who: DemoRole 
     const digest = createHash('sha256').update(`${testInfo.testId}:${testInfo.repeatEachIndex}:${testInfo.retry}`).digest();
     await use(`10.${digest[0]}.${digest[1]}.${digest[2]}`);
   },
-  context: async ({ context, clientAddress }, use) => {
+  context: async ({ context, clientAddress, baseURL }, use) => {
     await context.setExtraHTTPHeaders({ 'X-Forwarded-For': clientAddress });
+    // Any Content-Security-Policy violation on our pages fails the test: the policy must not break the app.
+    const violations: string[] = [];
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`CSP violation on ${location.origin}: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+      });
+    });
+    context.on('console', (message) => {
+      const text = message.text();
+      if (text.startsWith(`CSP violation on ${new URL(baseURL ?? 'http://invalid').origin}:`)) violations.push(text);
+    });
     await use(context);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
   },
   /** Signs a browser context in through the API (only the sign-in specs use the UI). */
   signIn: async ({ context, baseURL }, use) => {

@@ -1,5 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, signUpFreshAccount, test, totp } from './fixtures';
+import { codeIn, expect, latestOutboxMessage, signUpFreshAccount, test, totp } from './fixtures';
+
+function uniquePhoneNumber(): string {
+  return `+4477009${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
+}
 
 async function signInWithPassword(page: Page, credentials: { email: string; password: string }) {
   await page.goto('/login');
@@ -73,4 +77,81 @@ test('enrol an authenticator app, sign in with it, refuse a replayed code, use a
   await turnOff.getByLabel('Password').fill(credentials.password);
   await turnOff.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
   await expect(page.getByTestId('two-factor-status')).toHaveText('Off.');
+});
+
+test('enrol SMS codes with a confirmed phone number, sign out, sign in with the SMS code; a wrong code is refused', async ({ page, context, baseURL }) => {
+  test.setTimeout(90_000);
+  const credentials = await signUpFreshAccount(context, baseURL ?? '');
+  const phoneNumber = uniquePhoneNumber();
+
+  // Confirm a phone number on /settings: the captcha, then the code sent to it.
+  await page.goto('/settings');
+  const phoneForm = page.getByRole('form', { name: 'Change phone number' });
+  await phoneForm.getByLabel('New mobile number').fill(phoneNumber);
+  const widget = phoneForm.locator('altcha-widget');
+  await widget.getByText("I'm not a robot").click();
+  await expect(widget.locator('input[name="altcha"]')).not.toHaveValue('', { timeout: 20_000 });
+  await phoneForm.getByRole('button', { name: 'Send confirmation code' }).click();
+  const confirmation = codeIn(await latestOutboxMessage(page.request, phoneNumber, /sign-in code/));
+  const confirmForm = page.getByRole('form', { name: 'Confirm phone number' });
+  await confirmForm.getByLabel('Code').fill(confirmation);
+  await confirmForm.getByRole('button', { name: 'Confirm number' }).click();
+  await expect(page.getByText('Your phone number is confirmed. You can now receive codes by SMS.')).toBeVisible();
+
+  // Turn on SMS codes as the second step.
+  await page.reload();
+  const setUp = page.getByRole('form', { name: 'Set up two-factor sign-in' });
+  await setUp.getByLabel('Password').fill(credentials.password);
+  await setUp.getByRole('button', { name: `Use SMS codes to ${phoneNumber}` }).click();
+  await expect(page.getByTestId('two-factor-status')).toHaveText('On: signing in asks for a second step.');
+
+  // Sign out.
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' })).toBeVisible();
+
+  // Password, then the SMS step: a wrong code is refused in words, the code from the SMS signs in.
+  await signInWithPassword(page, credentials);
+  await page.getByRole('radio', { name: 'SMS' }).click();
+  await expect(page.getByRole('main').getByRole('status')).toHaveText('We sent a code to the phone number on your account. It works for 5 minutes.');
+  const code = codeIn(await latestOutboxMessage(page.request, phoneNumber, /verification code/));
+  await page.getByLabel('Code sent by SMS').fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('That code is not right. Check it and try again.');
+  await expect(page).toHaveURL('/login');
+  await page.getByLabel('Code sent by SMS').fill(code);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
+});
+
+test('after 10 wrong second-step codes in a row, /login says sign-in is locked for 15 minutes, even for the right code', async ({ page, context, baseURL }) => {
+  const credentials = await signUpFreshAccount(context, baseURL ?? '');
+  const headers = { Origin: baseURL ?? '' };
+  // An authenticator app, set up through the API (the first test covers the settings page).
+  const enable = await context.request.post('/api/auth/two-factor/enable', { headers, data: { password: credentials.password } });
+  expect(enable.status()).toBe(200);
+  const secret = new URL(((await enable.json()) as { totpURI: string }).totpURI).searchParams.get('secret') ?? '';
+  const enrolmentCode = totp(secret);
+  expect((await context.request.post('/api/auth/two-factor/verify-totp', { headers, data: { code: enrolmentCode } })).status()).toBe(200);
+
+  // Ten wrong codes: each sign-in allows 5 tries, so two sign-ins.
+  const valid = new Set([-1, 0, 1].map((offset) => totp(secret, Date.now(), offset)));
+  const wrong = ['000000', '111111', '222222', '333333'].find((candidate) => !valid.has(candidate)) ?? '';
+  for (let challenge = 0; challenge < 2; challenge += 1) {
+    const signIn = await context.request.post('/api/auth/sign-in/email', { headers, data: credentials });
+    expect(await signIn.json()).toMatchObject({ twoFactorRedirect: true });
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await context.request.post('/api/auth/two-factor/verify-totp', { headers, data: { code: wrong } })).status()).toBe(401);
+    }
+  }
+
+  await signInWithPassword(page, credentials);
+  let rightCode = totp(secret, Date.now(), 1);
+  if (rightCode === enrolmentCode) rightCode = totp(secret, Date.now(), -1);
+  await page.getByLabel('Code from your authenticator app').fill(rightCode);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Too many wrong codes in a row: second-step sign-in is locked for 15 minutes. Try again later.');
+  await expect(page).toHaveURL('/login');
 });

@@ -1,3 +1,4 @@
+import { phoneNumber, TWO_FACTOR_ERROR_CODES } from 'better-auth/plugins';
 import { describe, expect, it } from 'vitest';
 import { describeSignInError, signInErrorCodes } from './sign-in-errors';
 
@@ -30,5 +31,13 @@ describe('describeSignInError', () => {
     expect(describeSignInError({ code: 'SOMETHING_NEW' })).toBe('Signing in did not work. Please try again.');
     expect(describeSignInError({ status: 429 })).toMatch(/Too many attempts/);
     expect(describeSignInError({ code: 'INVALID_EMAIL_OR_PASSWORD' })).toMatch(/do not match/);
+  });
+
+  it('has a sentence for every two-factor and phone-number error better-auth can answer', () => {
+    for (const code of [...Object.keys(TWO_FACTOR_ERROR_CODES), ...Object.keys(phoneNumber().$ERROR_CODES)]) {
+      expect(describeSignInError({ code }), code).not.toBe('Signing in did not work. Please try again.');
+    }
+    // The lockout (429) says how long it lasts, not "wait a minute" like a request limit.
+    expect(describeSignInError({ code: 'ACCOUNT_TEMPORARILY_LOCKED', status: 429 })).toMatch(/locked for 15 minutes/);
   });
 });

@@ -15,13 +15,14 @@ import {
   userProfiles,
 } from '@/db/schema';
 import { clientAddressHeader } from '@/lib/client-address';
-import { type Environment, getEnvironment, publicUrl } from '@/lib/env';
+import { type Environment, getEnvironment, publicUrl, servedOverHttps } from '@/lib/env';
 import { isE164PhoneNumber } from '@/lib/phone-number';
 import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
 import { consumeSlidingRateLimit } from './rate-limit';
 import { spendToken } from './spent-tokens';
+import { ensureTwoFactorRecord, userIdByEmail } from './two-factor-record';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
 /** Seed-spec §4/§8: session policy of issue 3 — absolute 12 hours; inactivity is checked per role in session.ts. */
@@ -139,7 +140,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
     advanced: {
       // Set by our server entry from the socket (and TRUSTED_PROXIES); any client-sent value was removed.
       ipAddress: { ipAddressHeaders: [clientAddressHeader] },
-      useSecureCookies: environment.NODE_ENV === 'production' && publicUrl(environment).startsWith('https://'),
+      useSecureCookies: servedOverHttps(environment),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
       database: { generateId: () => crypto.randomUUID() },
     },
@@ -221,10 +222,20 @@ function buildAuth(options: { database: Database; environment: Environment; secr
             throw new APIError('UNAUTHORIZED', { message: 'CODE_ALREADY_USED', code: 'CODE_ALREADY_USED' });
           }
         }
+        const returned = context.context.returned;
+        const succeeded = !(returned instanceof APIError) && !(returned instanceof Response && !returned.ok);
+        // SMS-only two-factor users need the record better-auth counts failed codes on (two-factor-record.ts):
+        // made when SMS codes are turned on, and at a password sign-in for accounts enrolled before that.
+        if (succeeded && (context.path === '/two-factor/enable' || context.path === '/sign-in/email')) {
+          const userId =
+            context.path === '/two-factor/enable'
+              ? (context.context.session?.user.id ?? null)
+              : await userIdByEmail(database, String((context.body as { email?: unknown } | undefined)?.email ?? ''));
+          if (userId !== null) await ensureTwoFactorRecord({ database, userId, secretConfig: context.context.secretConfig });
+        }
         const action = auditedPaths[context.path];
         if (action === undefined) return;
-        const returned = context.context.returned;
-        const failed = returned instanceof APIError || (returned instanceof Response && !returned.ok);
+        const failed = !succeeded;
         const userId = context.context.newSession?.user.id ?? context.context.session?.user.id ?? null;
         const errorCode = returned instanceof APIError ? String((returned.body as { code?: string } | undefined)?.code ?? returned.status) : undefined;
         await recordAuditEvent(database, {

@@ -27,7 +27,8 @@ export function CompanySelector() {
     setMessage({});
     try {
       await updateSelectedDrugCompanies(selected);
-      setDraft(null);
+      // The live profile may show the saved state before this call returns; a tick made since then stays.
+      setDraft((current) => (current === draft ? null : current));
       setMessage({ notice: 'Saved.' });
     } catch (error) {
       setMessage({ error: (error as Error).message });

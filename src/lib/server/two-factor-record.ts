@@ -1,0 +1,41 @@
+import { generateRandomString, symmetricEncrypt } from 'better-auth/crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { authTwoFactors, authUsers } from '@/db/schema';
+
+type SecretConfig = Parameters<typeof symmetricEncrypt>[0]['key'];
+
+/**
+ * Gives a user with two-factor sign-in on the two-factor row better-auth keeps its failure count and lock on.
+ * Only an authenticator-app enrolment creates that row, so without this an SMS-only user's wrong codes were
+ * never counted and never locked (10 in a row lock for 15 minutes). The row is an unconfirmed app enrolment
+ * (`verified` false: no app code is accepted for it) with a random key nobody knows and no backup codes,
+ * encrypted as better-auth stores its own; setting up an app later replaces both.
+ */
+export async function ensureTwoFactorRecord(options: { database: Database; userId: string; secretConfig: SecretConfig }): Promise<void> {
+  const { database, userId } = options;
+  const secret = await symmetricEncrypt({ key: options.secretConfig, data: generateRandomString(32) });
+  const backupCodes = await symmetricEncrypt({ key: options.secretConfig, data: '[]' });
+  await database.transaction(async (transaction) => {
+    // Locking the user's row makes concurrent sign-ins create one record, not two with split counts.
+    const [user] = await transaction
+      .select({ twoFactorEnabled: authUsers.twoFactorEnabled })
+      .from(authUsers)
+      .where(eq(authUsers.id, userId))
+      .for('update');
+    if (user?.twoFactorEnabled !== true) return;
+    const [existing] = await transaction.select({ id: authTwoFactors.id }).from(authTwoFactors).where(eq(authTwoFactors.userId, userId)).limit(1);
+    if (existing !== undefined) return;
+    await transaction.insert(authTwoFactors).values({ id: crypto.randomUUID(), userId, secret, backupCodes, verified: false });
+  });
+}
+
+/** The id of the account with this e-mail address (better-auth stores addresses in lower case). */
+export async function userIdByEmail(database: Database, email: string): Promise<string | null> {
+  const [row] = await database
+    .select({ id: authUsers.id })
+    .from(authUsers)
+    .where(eq(sql`lower(${authUsers.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  return row?.id ?? null;
+}
