@@ -28,6 +28,17 @@ test.describe('Patient Profile', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 
+  test("a clinician asking for a patient outside their organisations, or for a malformed one, gets the list and why", async ({ page, signIn }) => {
+    await signIn('clinician');
+    for (const query of ['?patient=00000000-0000-4000-8000-000000000000', '?patient=a&patient=b', `?patient=${'x'.repeat(80)}`]) {
+      const response = await page.goto(profilePath + query);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByText('That patient is not one of your organisations’ patients. Choose one from the list.')).toBeVisible();
+      await expect(page.getByRole('combobox', { name: 'Patient of your organisation' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Proportion of days covered' })).toHaveCount(0);
+    }
+  });
+
   test('a government official sees a de-identified example, its calendar usable with the keyboard', async ({ page, signIn }) => {
     await signIn('government');
     await page.goto(profilePath);

@@ -31,3 +31,11 @@ export function describeFilterError(error: z.ZodError): { field: 'persona' | 'pr
   const named = field === 'persona' || field === 'product' ? field : null;
   return { field: named, message: issue?.message ?? 'The filter in the address is not valid.' };
 }
+
+/**
+ * `?patient=…` of the patient-profile page: one value, at most an id's length. Whether it names a patient the
+ * viewer may see is the use case's decision (an unknown id and a forbidden one get the same answer).
+ */
+export const patientProfileQuerySchema = z.object({
+  patient: z.string({ error: 'patient must be given once' }).trim().max(64, { error: 'patient is not a patient id' }).optional(),
+});

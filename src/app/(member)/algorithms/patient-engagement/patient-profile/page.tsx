@@ -2,19 +2,21 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
 import { PatientProfileView } from '@/features/patient-adherence/components/patient-profile-view';
+import { patientProfileQuerySchema } from '@/features/patient-adherence/schemas';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
 import { getSessionUser } from '@/lib/server/session';
 
 export const metadata: Metadata = { title: 'Patient Profile' };
 
-type Props = { searchParams: Promise<{ patient?: string | string[] }> };
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function PatientProfilePage({ searchParams }: Props) {
-  const requested = (await searchParams).patient;
+  const query = patientProfileQuerySchema.safeParse(await searchParams);
+  // A malformed choice is answered like a patient the viewer may not see: the list to choose from, and why.
   const profile = await getPatientProfile({
     database: getDatabase(),
     actor: await getSessionUser(await headers()),
-    patientId: typeof requested === 'string' ? requested : null,
+    patientId: query.success ? (query.data.patient ?? null) : 'not-a-patient-id',
   });
   return (
     <article className="flex flex-col gap-6">

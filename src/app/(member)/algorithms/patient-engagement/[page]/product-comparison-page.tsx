@@ -1,20 +1,15 @@
-import type { Metadata } from 'next';
 import { PolicyComparisonPanel } from '@/features/policy-comparison/components/policy-comparison-panel';
 import { comparisonDefaults } from '@/features/policy-comparison/schemas';
 import { comparePolicies } from '@/features/policy-comparison/server/compare-policies';
 import { getProductName } from '@/lib/product';
-import { runComparisonAction } from './actions';
+import { runComparisonAction } from './comparison-actions';
 
-// A static segment, so it wins over the [page] placeholder route for this path.
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: `${getProductName()} Comparison` };
-}
-
-type Props = { searchParams: Promise<{ job?: string | string[] }> };
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const jobIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export default async function ProductComparisonPage({ searchParams }: Props) {
+/** `/{product}-comparison` (the product name in lower case), rendered by the [page] route so it follows PRODUCT_NAME. */
+export async function ProductComparisonPage({ searchParams }: Props) {
   const productName = getProductName();
   // ?job= names a background run started from this page; the panel follows it (the job API checks it is yours).
   const { job } = await searchParams;
