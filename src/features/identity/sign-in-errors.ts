@@ -30,6 +30,8 @@ const messages: Record<string, string> = {
   INVALID_PHONE_NUMBER: 'Enter your mobile number in international form, for example +44 7700 900123.',
   INVALID_PHONE_NUMBER_OR_PASSWORD: 'That phone number and code do not match. Request a new code and try again.',
   CAPTCHA_FAILED: 'Please complete the “I am not a robot” check first.',
+  CAPTCHA_REQUIRED:
+    'There have been several wrong passwords for this e-mail address, so signing in now also needs the “I am not a robot” check. Complete it below and sign in again.',
   INVALID_OTP: 'That code is not right. Check it and try again.',
   OTP_EXPIRED: 'That code has expired or was replaced by a newer one. Request a new code.',
   OTP_NOT_FOUND: 'That code has expired or was replaced by a newer one. Request a new code.',

@@ -20,6 +20,7 @@ import { isE164PhoneNumber } from '@/lib/phone-number';
 import { recordAuditEvent } from './audit';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
+import { accountKeyOf, clearPasswordFailures, isCaptchaRequired, passwordStepUpPolicy, recordPasswordFailure, signInEmailOf } from './password-step-up';
 import { consumeSlidingRateLimit } from './rate-limit';
 import { spendToken } from './spent-tokens';
 import { ensureTwoFactorRecord, userIdByEmail } from './two-factor-record';
@@ -165,6 +166,18 @@ function buildAuth(options: { database: Database; environment: Environment; secr
     onAPIError: { errorURL: '/login' },
     hooks: {
       before: createAuthMiddleware(async (context) => {
+        if (context.path === '/sign-in/email') {
+          // Per-account step-up (password-step-up.ts): decided before the password is looked at, on a key
+          // that exists for unknown addresses too, so the answer never says whether an account exists.
+          const email = signInEmailOf(context.body);
+          if (email !== null && (await isCaptchaRequired({ database, accountKey: accountKeyOf({ secret: options.secret, email }) }))) {
+            const { verifyCaptchaPayload } = await import('./captcha');
+            const captcha = await verifyCaptchaPayload({ database, secret: options.secret, payload: context.headers?.get('x-altcha') ?? undefined });
+            if (!captcha.verified) {
+              throw new APIError('FORBIDDEN', { message: 'CAPTCHA_REQUIRED', code: 'CAPTCHA_REQUIRED' });
+            }
+          }
+        }
         if (context.path === '/phone-number/send-otp') {
           const phone = String((context.body as { phoneNumber?: unknown } | undefined)?.phoneNumber ?? '');
           if (!isE164PhoneNumber(phone)) {
@@ -224,6 +237,24 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         }
         const returned = context.context.returned;
         const succeeded = !(returned instanceof APIError) && !(returned instanceof Response && !returned.ok);
+        if (context.path === '/sign-in/email') {
+          const email = signInEmailOf(context.body);
+          const returnedCode = returned instanceof APIError ? (returned.body as { code?: string } | undefined)?.code : undefined;
+          if (email !== null && (succeeded || returnedCode === 'INVALID_EMAIL_OR_PASSWORD')) {
+            const accountKey = accountKeyOf({ secret: options.secret, email });
+            if (succeeded) {
+              await clearPasswordFailures({ database, accountKey });
+            } else if ((await recordPasswordFailure({ database, accountKey })).stepUpStarted) {
+              // The key, not the address: the audit log holds no patient-identifying data.
+              await recordAuditEvent(database, {
+                action: 'sign-in.password.step-up',
+                outcome: 'denied',
+                clientAddress: clientAddressOf(context.headers),
+                details: { accountKey, failures: passwordStepUpPolicy.failures, windowSeconds: passwordStepUpPolicy.windowSeconds },
+              });
+            }
+          }
+        }
         // SMS-only two-factor users need the record better-auth counts failed codes on (two-factor-record.ts):
         // made when SMS codes are turned on, and at a password sign-in for accounts enrolled before that.
         if (succeeded && (context.path === '/two-factor/enable' || context.path === '/sign-in/email')) {

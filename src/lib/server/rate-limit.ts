@@ -88,3 +88,25 @@ export async function consumeSlidingRateLimit(options: {
   }
   return { allowed: true, hits, limit: options.limit, retryAfterSeconds: options.windowSeconds };
 }
+
+/** The hits `subject` has in the last `windowSeconds` of a sliding limit, without counting one. */
+export async function countSlidingHits(options: {
+  database: Database;
+  scope: string;
+  subject: string;
+  windowSeconds: number;
+  now?: Date;
+}): Promise<number> {
+  const now = options.now ?? new Date();
+  const since = new Date(now.getTime() - options.windowSeconds * 1000);
+  const [row] = await options.database
+    .select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` })
+    .from(rateLimitCounters)
+    .where(and(eq(rateLimitCounters.key, counterKey(`${options.scope}:sliding`, options.subject)), gt(rateLimitCounters.windowStart, since)));
+  return row?.hits ?? 0;
+}
+
+/** Forgets every hit `subject` has in a sliding limit (a success that ends a run of failures). */
+export async function clearSlidingHits(options: { database: Database; scope: string; subject: string }): Promise<void> {
+  await options.database.delete(rateLimitCounters).where(eq(rateLimitCounters.key, counterKey(`${options.scope}:sliding`, options.subject)));
+}

@@ -1,7 +1,7 @@
 'use client';
 
 import { Button, Form, Input, Label, TextField } from '@heroui/react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { describeSignInError } from '../../sign-in-errors';
 import { FormMessage } from './form-message';
@@ -14,6 +14,16 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // After repeated wrong passwords for an address the server asks for the ALTCHA check (CAPTCHA_REQUIRED);
+  // from then on the form shows the widget and sends its solution with each attempt.
+  const [captchaRequired, setCaptchaRequired] = useState(false);
+  const [widgetReady, setWidgetReady] = useState(false);
+  const [widgetKey, setWidgetKey] = useState(0);
+
+  useEffect(() => {
+    // The widget registers a custom element; load it in the browser only, and only when it is needed.
+    if (captchaRequired) void import('altcha').then(() => setWidgetReady(true));
+  }, [captchaRequired]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -31,9 +41,17 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
         else setNotice(`Check your inbox at ${email}: open the link we sent to confirm your address and sign in.`);
         return;
       }
-      const result = await authClient.signIn.email({ email, password });
+      const captcha = String(data.get('altcha') ?? '');
+      if (captchaRequired && captcha === '') {
+        setError(describeSignInError('CAPTCHA_FAILED'));
+        return;
+      }
+      const result = await authClient.signIn.email({ email, password }, captcha === '' ? undefined : { headers: { 'x-altcha': captcha } });
       if (result.error) {
         setError(describeSignInError(result.error));
+        if (result.error.code === 'CAPTCHA_REQUIRED') setCaptchaRequired(true);
+        // A solution is accepted once: show a fresh check for the next attempt.
+        if (captcha !== '') setWidgetKey((key) => key + 1);
         return;
       }
       if ((result.data as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect) onTwoFactorRequired();
@@ -62,8 +80,15 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
         <Input />
         {mode === 'sign-up' ? <p className="text-xs text-muted">At least 12 characters. A few unrelated words make a strong password.</p> : null}
       </TextField>
+      {mode === 'sign-in' && captchaRequired ? (
+        widgetReady ? (
+          <altcha-widget key={widgetKey} challenge="/api/altcha/challenge" name="altcha" language="en" />
+        ) : (
+          <p className="text-sm text-muted">Loading the “I am not a robot” check…</p>
+        )
+      ) : null}
       <FormMessage error={error} notice={notice} />
-      <Button type="submit" variant="primary" isDisabled={busy}>
+      <Button type="submit" variant="primary" isDisabled={busy || (mode === 'sign-in' && captchaRequired && !widgetReady)}>
         {mode === 'sign-in' ? 'Sign in' : 'Create account'}
       </Button>
       <Button
