@@ -6,6 +6,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { describeSignInError } from '../sign-in-errors';
 import { useAuthState } from './auth-state';
+import { CaptchaWidget, useCaptchaWidget } from './captcha-widget';
 import { FormMessage } from './login/form-message';
 
 type Message = { error?: string | null; notice?: string | null };
@@ -76,10 +77,7 @@ function PhoneSection() {
   const { user } = useAuthState();
   const [pending, setPending] = useState<string | null>(null);
   const [message, setMessage] = useState<Message>({});
-  const [widgetReady, setWidgetReady] = useState(false);
-  useEffect(() => {
-    void import('altcha').then(() => setWidgetReady(true));
-  }, []);
+  const widgetReady = useCaptchaWidget();
 
   const send = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -117,7 +115,7 @@ function PhoneSection() {
             <Label>New mobile number</Label>
             <Input placeholder="+44 7700 900123" />
           </TextField>
-          {widgetReady ? <altcha-widget challenge="/api/altcha/challenge" name="altcha" language="en" /> : null}
+          <CaptchaWidget ready={widgetReady} />
           <FormMessage error={message.error} notice={message.notice} />
           <Button type="submit" variant="secondary">
             Send confirmation code

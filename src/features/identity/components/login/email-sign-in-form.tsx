@@ -1,9 +1,10 @@
 'use client';
 
 import { Button, Form, Input, Label, TextField } from '@heroui/react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { describeSignInError } from '../../sign-in-errors';
+import { CaptchaWidget, useCaptchaWidget } from '../captcha-widget';
 import { FormMessage } from './form-message';
 
 type Mode = 'sign-in' | 'sign-up';
@@ -17,13 +18,8 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
   // After repeated wrong passwords for an address the server asks for the ALTCHA check (CAPTCHA_REQUIRED);
   // from then on the form shows the widget and sends its solution with each attempt.
   const [captchaRequired, setCaptchaRequired] = useState(false);
-  const [widgetReady, setWidgetReady] = useState(false);
+  const widgetReady = useCaptchaWidget(captchaRequired);
   const [widgetKey, setWidgetKey] = useState(0);
-
-  useEffect(() => {
-    // The widget registers a custom element; load it in the browser only, and only when it is needed.
-    if (captchaRequired) void import('altcha').then(() => setWidgetReady(true));
-  }, [captchaRequired]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -80,13 +76,7 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
         <Input />
         {mode === 'sign-up' ? <p className="text-xs text-muted">At least 12 characters. A few unrelated words make a strong password.</p> : null}
       </TextField>
-      {mode === 'sign-in' && captchaRequired ? (
-        widgetReady ? (
-          <altcha-widget key={widgetKey} challenge="/api/altcha/challenge" name="altcha" language="en" />
-        ) : (
-          <p className="text-sm text-muted">Loading the “I am not a robot” check…</p>
-        )
-      ) : null}
+      {mode === 'sign-in' && captchaRequired ? <CaptchaWidget ready={widgetReady} resetKey={widgetKey} /> : null}
       <FormMessage error={error} notice={notice} />
       <Button type="submit" variant="primary" isDisabled={busy || (mode === 'sign-in' && captchaRequired && !widgetReady)}>
         {mode === 'sign-in' ? 'Sign in' : 'Create account'}

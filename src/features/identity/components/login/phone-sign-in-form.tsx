@@ -1,9 +1,10 @@
 'use client';
 
 import { Button, Form, Input, Label, TextField } from '@heroui/react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { describeSignInError } from '../../sign-in-errors';
+import { CaptchaWidget, useCaptchaWidget } from '../captcha-widget';
 import { FormMessage } from './form-message';
 
 function normalisePhoneNumber(value: string): string {
@@ -16,13 +17,8 @@ export function PhoneSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const [phoneNumber, setPhoneNumber] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [widgetReady, setWidgetReady] = useState(false);
+  const widgetReady = useCaptchaWidget();
   const [widgetKey, setWidgetKey] = useState(0);
-
-  useEffect(() => {
-    // The widget registers a custom element; load it in the browser only.
-    void import('altcha').then(() => setWidgetReady(true));
-  }, []);
 
   const sendCode = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -93,11 +89,7 @@ export function PhoneSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         <Input placeholder="+44 7700 900123" />
         <p className="text-xs text-muted">In international form, starting with + and the country code.</p>
       </TextField>
-      {widgetReady ? (
-        <altcha-widget key={widgetKey} challenge="/api/altcha/challenge" name="altcha" language="en" />
-      ) : (
-        <p className="text-sm text-muted">Loading the “I am not a robot” check…</p>
-      )}
+      <CaptchaWidget ready={widgetReady} resetKey={widgetKey} />
       <FormMessage error={error} />
       <Button type="submit" variant="primary" isDisabled={busy || !widgetReady}>
         Send code
