@@ -23,7 +23,7 @@ import { createMailer } from './mailer';
 import { accountKeyOf, clearPasswordFailures, isCaptchaRequired, passwordStepUpPolicy, recordPasswordFailure, signInEmailOf } from './password-step-up';
 import { consumeSlidingRateLimit } from './rate-limit';
 import { spendToken } from './spent-tokens';
-import { ensureTwoFactorRecord, userIdByEmail } from './two-factor-record';
+import { ensureTwoFactorRecord } from './two-factor-record';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
 /** Seed-spec §4/§8: session policy of issue 3 — absolute 12 hours; inactivity is checked per role in session.ts. */
@@ -258,11 +258,10 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         // SMS-only two-factor users need the record better-auth counts failed codes on (two-factor-record.ts):
         // made when SMS codes are turned on, and at a password sign-in for accounts enrolled before that.
         if (succeeded && (context.path === '/two-factor/enable' || context.path === '/sign-in/email')) {
-          const userId =
-            context.path === '/two-factor/enable'
-              ? (context.context.session?.user.id ?? null)
-              : await userIdByEmail(database, String((context.body as { email?: unknown } | undefined)?.email ?? ''));
-          if (userId !== null) await ensureTwoFactorRecord({ database, userId, secretConfig: context.context.secretConfig });
+          const sessionUserId = context.context.session?.user.id;
+          const email = signInEmailOf(context.body);
+          const user = context.path === '/two-factor/enable' ? (sessionUserId === undefined ? null : { id: sessionUserId }) : email === null ? null : { email };
+          if (user !== null) await ensureTwoFactorRecord({ database, user, secretConfig: context.context.secretConfig });
         }
         const action = auditedPaths[context.path];
         if (action === undefined) return;

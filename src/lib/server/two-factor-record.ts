@@ -1,5 +1,5 @@
 import { generateRandomString, symmetricEncrypt } from 'better-auth/crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authTwoFactors, authUsers } from '@/db/schema';
 
@@ -12,8 +12,28 @@ type SecretConfig = Parameters<typeof symmetricEncrypt>[0]['key'];
  * (`verified` false: no app code is accepted for it) with a random key nobody knows and no backup codes,
  * encrypted as better-auth stores its own; setting up an app later replaces both.
  */
-export async function ensureTwoFactorRecord(options: { database: Database; userId: string; secretConfig: SecretConfig }): Promise<void> {
-  const { database, userId } = options;
+export async function ensureTwoFactorRecord(options: {
+  database: Database;
+  /** The user, by id or (at a password sign-in, where no session exists yet) by e-mail address. */
+  user: { id: string } | { email: string };
+  secretConfig: SecretConfig;
+}): Promise<void> {
+  const { database } = options;
+  // Runs after every successful password sign-in: one indexed read decides, and almost always nothing is needed.
+  const [needing] = await database
+    .select({ id: authUsers.id })
+    .from(authUsers)
+    .leftJoin(authTwoFactors, eq(authTwoFactors.userId, authUsers.id))
+    .where(
+      and(
+        'id' in options.user ? eq(authUsers.id, options.user.id) : eq(sql`lower(${authUsers.email})`, options.user.email.trim().toLowerCase()),
+        eq(authUsers.twoFactorEnabled, true),
+        isNull(authTwoFactors.id),
+      ),
+    )
+    .limit(1);
+  if (needing === undefined) return;
+  const userId = needing.id;
   const secret = await symmetricEncrypt({ key: options.secretConfig, data: generateRandomString(32) });
   const backupCodes = await symmetricEncrypt({ key: options.secretConfig, data: '[]' });
   await database.transaction(async (transaction) => {
@@ -28,14 +48,4 @@ export async function ensureTwoFactorRecord(options: { database: Database; userI
     if (existing !== undefined) return;
     await transaction.insert(authTwoFactors).values({ id: crypto.randomUUID(), userId, secret, backupCodes, verified: false });
   });
-}
-
-/** The id of the account with this e-mail address (better-auth stores addresses in lower case). */
-export async function userIdByEmail(database: Database, email: string): Promise<string | null> {
-  const [row] = await database
-    .select({ id: authUsers.id })
-    .from(authUsers)
-    .where(eq(sql`lower(${authUsers.email})`, email.trim().toLowerCase()))
-    .limit(1);
-  return row?.id ?? null;
 }
