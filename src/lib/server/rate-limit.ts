@@ -68,14 +68,9 @@ export async function consumeSlidingRateLimit(options: {
 }): Promise<RateLimitResult> {
   const now = options.now ?? new Date();
   const bucketSeconds = Math.max(1, Math.floor(options.windowSeconds / 60));
-  const bucket = await consumeRateLimit({ ...options, scope: `${options.scope}:sliding`, limit: Number.MAX_SAFE_INTEGER, windowSeconds: bucketSeconds, now });
+  await consumeRateLimit({ ...options, scope: `${options.scope}:sliding`, limit: Number.MAX_SAFE_INTEGER, windowSeconds: bucketSeconds, now });
   const key = counterKey(`${options.scope}:sliding`, options.subject);
-  const since = new Date(now.getTime() - options.windowSeconds * 1000);
-  const [row] = await options.database
-    .select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` })
-    .from(rateLimitCounters)
-    .where(and(eq(rateLimitCounters.key, key), gt(rateLimitCounters.windowStart, since)));
-  const hits = row?.hits ?? bucket.hits;
+  const hits = await countSlidingHits({ ...options, now }); // this bucket included
   if (hits > options.limit) {
     // A refused hit is not counted (so retrying too early does not push the window on); under a race both
     // contenders are refused, which errs on the safe side.
