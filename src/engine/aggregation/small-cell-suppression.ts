@@ -48,7 +48,7 @@ export function isSmallCell(count: number, threshold: number = SMALL_CELL_THRESH
 
 /** One count shown or hidden on its own (no total to subtract from). */
 export function suppressCount(count: number, threshold: number = SMALL_CELL_THRESHOLD): ShownCount {
-  return isSmallCell(count, threshold) ? hidden('small', threshold) : shown(count);
+  return isSmallCell(count, threshold) ? hiddenCount('small', threshold) : shownCount(count);
 }
 
 export function suppressSmallCells<Key extends string>(options: SuppressionOptions<Key>): SuppressionResult<Key> {
@@ -79,9 +79,9 @@ export function suppressSmallCells<Key extends string>(options: SuppressionOptio
 
   const groups = options.groups.map((group, index) => {
     const reason = reasons.get(index);
-    return { key: group.key, ...(reason === undefined ? shown(group.count) : hidden(reason, threshold)) };
+    return { key: group.key, ...(reason === undefined ? shownCount(group.count) : hiddenCount(reason, threshold)) };
   });
-  const total = options.total === undefined ? null : totalShown ? shown(options.total) : hidden(isSmallCell(options.total, threshold) ? 'small' : 'complementary', threshold);
+  const total = options.total === undefined ? null : totalShown ? shownCount(options.total) : hiddenCount(isSmallCell(options.total, threshold) ? 'small' : 'complementary', threshold);
   return { groups, total };
 }
 
@@ -123,11 +123,12 @@ function isSafeHiddenSet(cells: readonly HiddenCell[], threshold: number): boole
   });
 }
 
-function shown(count: number): ShownCount {
+/** A count shown as it is (views that need no suppression, such as a clinician's own patients). */
+export function shownCount(count: number): ShownCount {
   return { count, suppressed: false, display: String(count), reason: null };
 }
 
 /** A small group reads "<11"; one hidden to protect another reads "suppressed" (it is not small). */
-function hidden(reason: 'small' | 'complementary', threshold: number): ShownCount {
+export function hiddenCount(reason: 'small' | 'complementary', threshold: number = SMALL_CELL_THRESHOLD): ShownCount {
   return { count: null, suppressed: true, display: reason === 'small' ? `<${threshold}` : 'suppressed', reason };
 }

@@ -3,9 +3,11 @@ import type { Database } from '@/db/client';
 import { dispensings, patients, products } from '@/db/schema';
 import { computeKaplanMeier, type SurvivalSubject } from '@/engine/aggregation/kaplan-meier';
 import {
+  hiddenCount,
   isShareShowable,
   isSmallCell,
   type ShownCount,
+  shownCount,
   suppressCount,
   suppressSmallCells,
   type SuppressionResult,
@@ -272,11 +274,7 @@ function optionsOf(labels: ReadonlyMap<string, string>): FilterOption[] {
 }
 
 function show(count: number, suppressed: boolean): ShownCount {
-  return suppressed ? suppressCount(count) : plain(count);
-}
-
-function plain(count: number): ShownCount {
-  return { count, suppressed: false, display: String(count), reason: null };
+  return suppressed ? suppressCount(count) : shownCount(count);
 }
 
 /** Every figure of the page for these patients; with `suppressed`, through small-cell suppression. */
@@ -303,7 +301,7 @@ function summarise(cohort: readonly CohortPatient[], labels: Labels, suppressed:
 function summariseCohort(cohort: readonly CohortPatient[], suppressed: boolean): JourneyFigures['cohort'] {
   const synthetic = cohort.filter((patient) => patient.synthetic).length;
   const hasSynthetic = synthetic > 0;
-  if (!suppressed) return { patients: plain(cohort.length), synthetic: plain(synthetic), hasSynthetic };
+  if (!suppressed) return { patients: shownCount(cohort.length), synthetic: shownCount(synthetic), hasSynthetic };
   const patientsShown = suppressCount(cohort.length);
   const parts = suppressSmallCells({
     groups: [
@@ -326,18 +324,18 @@ function sliceGroup(whole: JourneyFigures, dimension: 'persona' | 'product', key
   const curves = dimension === 'persona' ? whole.persistence.byPersona : whole.persistence.byProduct;
   const monthly = dimension === 'persona' ? whole.pdcByPersona : whole.pdcByProduct;
   // The groups are absent only when they had to be hidden altogether (see groupCurves): then so is this one.
-  const hidden = suppressCount(1);
+  const hiddenGroup = hiddenCount('small');
   const groupCurve = curves.find((entry) => entry.key === key) ?? {
     key,
     label,
-    patients: hidden,
-    points: whole.persistence.overall.points.map((point) => ({ month: point.month, persisting: null, atRisk: hidden })),
+    patients: hiddenGroup,
+    points: whole.persistence.overall.points.map((point) => ({ month: point.month, persisting: null, atRisk: hiddenGroup })),
   };
   const group = monthly.find((entry) => entry.key === key) ?? {
     key,
     label,
-    patients: hidden,
-    months: whole.pdcByMonth.map((month) => ({ month: month.month, patients: hidden, quartiles: null, adherentShare: null })),
+    patients: hiddenGroup,
+    months: whole.pdcByMonth.map((month) => ({ month: month.month, patients: hiddenGroup, quartiles: null, adherentShare: null })),
   };
   return {
     cohort: { patients: groupCurve.patients, synthetic: null, hasSynthetic },
@@ -396,11 +394,11 @@ function summariseMonth(cohort: readonly CohortPatient[], monthIndex: number, su
   const hideAll = suppressed && isSmallCell(total);
   return {
     month: monthIndex + 1,
-    patients: shown?.total ?? plain(total),
+    patients: shown?.total ?? shownCount(total),
     quartiles: total === 0 || hideAll ? null : quartilesOf(values),
     adherentShare:
       total === 0 || (suppressed && (!isShareShowable(adherent, total) || shown?.groups[2]?.suppressed === true || shown?.total?.suppressed === true)) ? null : adherent / total,
-    bands: PDC_BANDS.map((band, index) => ({ key: band.key, label: band.label, patients: shown?.groups[index] ?? plain(counts[index]!) })),
+    bands: PDC_BANDS.map((band, index) => ({ key: band.key, label: band.label, patients: shown?.groups[index] ?? shownCount(counts[index]!) })),
   };
 }
 
@@ -446,7 +444,7 @@ function groupMonthlyPdc(
     if (!suppressed) {
       return values.map((own, index) => ({
         month: month.month,
-        patients: plain(own.length),
+        patients: shownCount(own.length),
         quartiles: own.length === 0 ? null : quartilesOf(own),
         adherentShare: own.length === 0 ? null : adherent[index]! / own.length,
       }));
@@ -461,7 +459,7 @@ function groupMonthlyPdc(
     const nonAdherentShown = suppressSmallCells({ groups: keys.map((key, index) => ({ key, count: values[index]!.length - adherent[index]! })), total: totalNonAdherent });
     const hideShares = hidesShownTotal(adherentShown, totalAdherent !== undefined) || hidesShownTotal(nonAdherentShown, totalNonAdherent !== undefined);
     return values.map((own, index) => {
-      const patients = hideAll ? suppressCount(1) : sizesThisMonth.groups[index]!;
+      const patients = hideAll ? hiddenCount('small') : sizesThisMonth.groups[index]!;
       const showQuartiles = !hideAll && own.length > 0 && patients.reason !== 'small';
       const showShare =
         showQuartiles && !patients.suppressed && !hideShares && !adherentShown.groups[index]!.suppressed && !nonAdherentShown.groups[index]!.suppressed;
@@ -477,7 +475,7 @@ function groupMonthlyPdc(
   return keys.map((key, index) => ({
     key,
     label: labels.get(key) ?? key,
-    patients: sizes === null ? plain(members.get(key)!.length) : hideAllSizes ? suppressCount(1) : sizes.groups[index]!,
+    patients: sizes === null ? shownCount(members.get(key)!.length) : hideAllSizes ? hiddenCount('small') : sizes.groups[index]!,
     months: monthRows.map((row) => row[index]!),
   }));
 }
@@ -523,7 +521,7 @@ function groupCurves(
     const result = suppressSmallCells({ groups: curves.map((entry) => ({ key: entry.key, count: entry.points[month]!.atRisk.count ?? 0 })), total: shownTotal.count ?? undefined });
     // Same case month by month: then every group's number at risk, zeros too, reads "<11".
     const hideAll = result.total?.suppressed === true && !shownTotal.suppressed;
-    return hideAll ? result.groups.map((group) => ({ ...group, ...suppressCount(1) })) : result.groups;
+    return hideAll ? result.groups.map((group) => ({ ...group, ...hiddenCount('small') })) : result.groups;
   });
   return curves.map((entry, index) => {
     const size = sizes.groups[index]!;
