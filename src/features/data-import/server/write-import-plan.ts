@@ -99,9 +99,14 @@ export async function writeImportPlan(options: {
 
   const concepts = [...plan.medications.map((record) => record.medication), ...plan.regimens.map((record) => record.medication)];
   for (const record of [...plan.dispensings, ...plan.doseEvents]) if (record.medication !== null) concepts.push(record.medication);
-  const resolvedProducts = await resolveProducts({ database, concepts, inChunkTransaction, onCreated: (created) => {
-    for (const record of plan.medications) if (created.has(conceptKey(record.medication))) result.createdEntries.add(record.entry);
-  } });
+  const resolvedProducts = await resolveProducts({
+    database,
+    concepts,
+    inChunkTransaction,
+    onCreated: (createdKeys) => {
+      for (const record of plan.medications) if (createdKeys.has(conceptKey(record.medication))) result.createdEntries.add(record.entry);
+    },
+  });
   for (const record of plan.medications) {
     if (!resolvedProducts.has(conceptKey(record.medication))) result.lateSkips.set(record.entry, 'no RxNorm, NDC or ATC code, and no product of that name');
   }
@@ -113,7 +118,7 @@ export async function writeImportPlan(options: {
     return id;
   };
   const productOf = (concept: MedicationConcept | null) => ({
-    productId: concept === null ? null : (resolvedProducts.get(conceptKey(concept))?.id ?? null),
+    productId: concept === null ? null : (resolvedProducts.get(conceptKey(concept)) ?? null),
     medicationCode: concept === null ? null : medicationCodeOf(concept) || null,
   });
   const insertChunks = <T extends { entry: number; sourceRecordId: string }>(
@@ -322,8 +327,6 @@ async function writePatients(options: {
   return ids;
 }
 
-type ResolvedProduct = { id: string; created: boolean };
-
 /** One key per distinct medication of an import. */
 function conceptKey(concept: MedicationConcept): string {
   return `${medicationCodeOf(concept)}\u0000${concept.text ?? ''}`;
@@ -341,11 +344,12 @@ async function resolveProducts(options: {
   inChunkTransaction: ChunkTransaction;
   /** Called inside each creating chunk's transaction with the medication keys whose product it created. */
   onCreated: (createdKeys: Set<string>) => void;
-}): Promise<Map<string, ResolvedProduct>> {
+}): Promise<Map<string, string>> {
   const { database, concepts, inChunkTransaction } = options;
   const distinct = new Map<string, MedicationConcept>();
   for (const concept of concepts) distinct.set(conceptKey(concept), concept);
-  const resolved = new Map<string, ResolvedProduct>();
+  /** Medication key → product id. */
+  const resolved = new Map<string, string>();
   if (distinct.size === 0) return resolved;
 
   // The catalogue is small (thousands of rows): matching in memory lets NDCs compare normalised.
@@ -372,7 +376,7 @@ async function resolveProducts(options: {
       (concept.atc === null ? undefined : byAtc.get(concept.atc)) ??
       (concept.text === null ? undefined : byName.get(concept.text.toLowerCase()));
     if (matched !== undefined) {
-      resolved.set(key, { id: matched, created: false });
+      resolved.set(key, matched);
     } else if (hasProductCode(concept)) {
       const code = medicationCodeOf(concept);
       const name = concept.text ?? code;
@@ -391,7 +395,7 @@ async function resolveProducts(options: {
         const created = new Set(rows.map((row) => row.id));
         const createdKeys = new Set<string>();
         for (const item of chunk) {
-          resolved.set(item.key, { id: item.row.id, created: created.has(item.row.id) });
+          resolved.set(item.key, item.row.id);
           if (created.delete(item.row.id)) createdKeys.add(item.key); // the first medication with that code gets the credit
         }
         options.onCreated(createdKeys);
