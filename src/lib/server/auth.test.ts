@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authTwoFactors, authUsers, outboxMessages } from '@/db/schema';
@@ -8,7 +6,7 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { clientAddressHeader } from '@/lib/client-address';
 import { parseEnvironment } from '@/lib/env';
 import { type Auth, createAuthForDatabase } from './auth';
-import { createCaptchaChallenge } from './captcha';
+import { outcomeOf, solvedCaptchaPayload } from './auth-testing';
 import { loadInstanceSecret } from './instance-secret';
 
 const password = 'a long enough passphrase';
@@ -25,14 +23,6 @@ function totp(base32Key: string, stepOffset: number): string {
   const digest = createHmac('sha1', key).update(counter).digest();
   const offset = (digest[digest.length - 1] as number) & 0x0f;
   return ((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).toString().padStart(6, '0');
-}
-
-/** The better-auth error code of a rejected call (`status:CODE`), or "ok". */
-async function outcome(call: Promise<unknown>): Promise<string> {
-  return call.then(
-    () => 'ok',
-    (error: { status?: string; body?: { code?: string } }) => `${error.status}:${error.body?.code}`,
-  );
 }
 
 /** The cookies a response sets, as a request Cookie header (name=value pairs only). */
@@ -61,10 +51,8 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
 
   /** Request headers of one client with a solved ALTCHA challenge, as the phone form sends them. */
   async function phoneFormHeaders(): Promise<Headers> {
-    const challenge = await createCaptchaChallenge({ secret });
-    const solution = await solveChallenge({ challenge, deriveKey });
     return new Headers({
-      'x-altcha': Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
+      'x-altcha': await solvedCaptchaPayload(secret),
       [clientAddressHeader]: '10.1.2.3',
     });
   }
@@ -91,7 +79,7 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     const first = await latestSmsCode(phone);
 
     // A second code within the minute is refused (1 per number per minute); a minute later it is sent.
-    expect(await outcome(auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() }))).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');
+    expect(await outcomeOf(auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() }))).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');
     let second = first;
     while (second === first) {
       // Two random 6-digit codes coincide once in a million; ask again rather than assert on luck.
@@ -100,13 +88,13 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
       second = await latestSmsCode(phone);
     }
 
-    expect(await outcome(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: first } }))).toBe('BAD_REQUEST:INVALID_OTP');
+    expect(await outcomeOf(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: first } }))).toBe('BAD_REQUEST:INVALID_OTP');
     const signedIn = await auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: second } });
     expect(signedIn.status).toBe(true);
     expect(signedIn.token).toBeTruthy();
     // Used once: the accepted code is gone, and so is the replaced one.
-    expect(await outcome(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: second } }))).toBe('BAD_REQUEST:OTP_NOT_FOUND');
-    expect(await outcome(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: first } }))).toBe('BAD_REQUEST:OTP_NOT_FOUND');
+    expect(await outcomeOf(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: second } }))).toBe('BAD_REQUEST:OTP_NOT_FOUND');
+    expect(await outcomeOf(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: first } }))).toBe('BAD_REQUEST:OTP_NOT_FOUND');
   });
 
   /** A confirmed e-mail account, signed in; its Cookie header. */
@@ -157,7 +145,7 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
 
   it('locks second-factor sign-in after 10 wrong codes in a row, even for the right code, for 15 minutes', async () => {
     const account = await enrolAuthenticatorApp('locked@example.org');
-    const verify = (headers: Headers, code: string) => outcome(auth.api.verifyTOTP({ body: { code }, headers }));
+    const verify = (headers: Headers, code: string) => outcomeOf(auth.api.verifyTOTP({ body: { code }, headers }));
 
     // Nine wrong codes (a challenge takes 5 tries, then the password is asked again), then the right one: in.
     let challenge = await startSecondStep('locked@example.org');
@@ -185,7 +173,7 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     challenge = await startSecondStep('locked@example.org');
     expect(await verify(challenge, unusedCode(account))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
     // Backup codes are locked too (one budget across factors).
-    expect(await outcome(auth.api.verifyBackupCode({ body: { code: 'abcde-fghij' }, headers: challenge }))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
+    expect(await outcomeOf(auth.api.verifyBackupCode({ body: { code: 'abcde-fghij' }, headers: challenge }))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
 
     // A second before the 15 minutes are up it is still locked; once they are, the right code signs in.
     const lockedUntil = locked?.lockedUntil as Date;
@@ -214,7 +202,7 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
       await auth.api.sendTwoFactorOTP({ body: {}, headers: challenge });
       return latestSmsCode(phone);
     };
-    const verify = (challenge: Headers, code: string) => outcome(auth.api.verifyTwoFactorOTP({ body: { code }, headers: challenge }));
+    const verify = (challenge: Headers, code: string) => outcomeOf(auth.api.verifyTwoFactorOTP({ body: { code }, headers: challenge }));
     const wrong = (right: string) => (right === '000000' ? '111111' : '000000');
 
     // The SMS code signs in.
@@ -234,6 +222,6 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     challenge = await startSecondStep('sms@example.org');
     expect(await verify(challenge, await sendCode(challenge))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
     // The record accepts no authenticator-app code and no backup code: SMS stays the only second factor.
-    expect(await outcome(auth.api.verifyTOTP({ body: { code: '123456' }, headers: challenge }))).toBe('BAD_REQUEST:TOTP_NOT_ENABLED');
+    expect(await outcomeOf(auth.api.verifyTOTP({ body: { code: '123456' }, headers: challenge }))).toBe('BAD_REQUEST:TOTP_NOT_ENABLED');
   });
 });

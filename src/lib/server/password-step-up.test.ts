@@ -1,5 +1,3 @@
-import { solveChallenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, authUsers, rateLimitCounters } from '@/db/schema';
@@ -7,20 +5,12 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { clientAddressHeader } from '@/lib/client-address';
 import { parseEnvironment } from '@/lib/env';
 import { type Auth, createAuthForDatabase } from './auth';
-import { createCaptchaChallenge } from './captcha';
+import { outcomeOf, solvedCaptchaPayload } from './auth-testing';
 import { loadInstanceSecret } from './instance-secret';
 import { accountKeyOf } from './password-step-up';
 
 const password = 'a long enough passphrase';
 const wrongPassword = 'not the passphrase at all';
-
-/** The better-auth error code of a rejected call (`status:CODE`), or "ok". */
-async function outcome(call: Promise<unknown>): Promise<string> {
-  return call.then(
-    () => 'ok',
-    (error: { status?: string; body?: { code?: string } }) => `${error.status}:${error.body?.code}`,
-  );
-}
 
 describe.each(testDatabaseBackends())('password step-up on $name', (backend) => {
   let database: TestDatabase;
@@ -42,15 +32,13 @@ describe.each(testDatabaseBackends())('password step-up on $name', (backend) => 
     clients += 1;
     const result = new Headers({ [clientAddressHeader]: `10.9.${Math.floor(clients / 250)}.${clients % 250}` });
     if (options.captcha === true) {
-      const challenge = await createCaptchaChallenge({ secret });
-      const solution = await solveChallenge({ challenge, deriveKey });
-      result.set('x-altcha', Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'));
+      result.set('x-altcha', await solvedCaptchaPayload(secret));
     }
     return result;
   }
 
   async function signIn(email: string, withPassword: string, options: { captcha?: boolean } = {}): Promise<string> {
-    return outcome(auth.api.signInEmail({ body: { email, password: withPassword }, headers: await headers(options) }));
+    return outcomeOf(auth.api.signInEmail({ body: { email, password: withPassword }, headers: await headers(options) }));
   }
 
   async function confirmedAccount(email: string): Promise<void> {
@@ -70,7 +58,7 @@ describe.each(testDatabaseBackends())('password step-up on $name', (backend) => 
     answers.push(await signIn(email, rightPassword));
     const forged = await headers();
     forged.set('x-altcha', Buffer.from(JSON.stringify({ challenge: {}, solution: {} })).toString('base64'));
-    answers.push(await outcome(auth.api.signInEmail({ body: { email, password: rightPassword }, headers: forged })));
+    answers.push(await outcomeOf(auth.api.signInEmail({ body: { email, password: rightPassword }, headers: forged })));
     answers.push(await signIn(email, wrongPassword, { captcha: true }));
     answers.push(await signIn(email, rightPassword));
     return answers;
