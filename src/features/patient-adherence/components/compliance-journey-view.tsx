@@ -67,7 +67,10 @@ function describeRun(values: readonly (number | null)[], format: (value: number)
 
 const hasValues = (series: ChartSeries) => series.values.some((value) => value !== null);
 
-function CurveTable({ caption, curves }: { caption: string; curves: PersistenceCurve[] }) {
+type GroupRow = { key: string; label: string; patients: ShownCount; cells: ReactNode[] };
+
+/** A group × month table: one row a group with its size, one column a month (the persistence and monthly PDC tables). */
+function GroupByMonthTable({ caption, monthHeadings, rows }: { caption: string; monthHeadings: string[]; rows: GroupRow[] }) {
   return (
     <ScrollRegion label={caption}>
       <table className={TABLE_CLASS}>
@@ -76,41 +79,54 @@ function CurveTable({ caption, curves }: { caption: string; curves: PersistenceC
           <tr>
             <th scope="col">Group</th>
             <th scope="col">Patients</th>
-            {SUMMARY_MONTHS.map((month) => (
-              <th scope="col" key={month}>
-                Month {month}: persisting (at risk)
+            {monthHeadings.map((heading) => (
+              <th scope="col" key={heading}>
+                {heading}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {curves.map((curve) => (
-            <tr key={curve.key} className="border-t border-separator">
+          {rows.map((row) => (
+            <tr key={row.key} className="border-t border-separator align-top">
               <th scope="row" className="font-normal">
-                {curve.label}
+                {row.label}
               </th>
               <td>
-                <Count value={curve.patients} />
+                <Count value={row.patients} />
               </td>
-              {SUMMARY_MONTHS.map((month) => {
-                const point = curve.points[month];
-                return (
-                  <td key={month}>
-                    {point ? (
-                      <>
-                        {point.persisting === null ? 'hidden' : formatPercent(point.persisting)} (<Count value={point.atRisk} />)
-                      </>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                );
-              })}
+              {row.cells.map((cell, index) => (
+                <td key={monthHeadings[index] ?? index}>{cell}</td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
     </ScrollRegion>
+  );
+}
+
+function CurveTable({ caption, curves }: { caption: string; curves: PersistenceCurve[] }) {
+  return (
+    <GroupByMonthTable
+      caption={caption}
+      monthHeadings={SUMMARY_MONTHS.map((month) => `Month ${month}: persisting (at risk)`)}
+      rows={curves.map((curve) => ({
+        key: curve.key,
+        label: curve.label,
+        patients: curve.patients,
+        cells: SUMMARY_MONTHS.map((month) => {
+          const point = curve.points[month];
+          return point ? (
+            <>
+              {point.persisting === null ? 'hidden' : formatPercent(point.persisting)} (<Count value={point.atRisk} />)
+            </>
+          ) : (
+            '—'
+          );
+        }),
+      }))}
+    />
   );
 }
 
@@ -135,43 +151,24 @@ function CurveChart({ title, overall, curves }: { title: string; overall: Persis
 function GroupMonthlyTable({ caption, groups }: { caption: string; groups: GroupMonthlyPdc[] }) {
   const months = groups[0]?.months.map((month) => month.month) ?? [];
   return (
-    <ScrollRegion label={caption}>
-      <table className={TABLE_CLASS}>
-        <caption className="text-left font-medium">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Group</th>
-            <th scope="col">Patients</th>
-            {months.map((month) => (
-              <th scope="col" key={month}>
-                Month {month}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {groups.map((group) => (
-            <tr key={group.key} className="border-t border-separator align-top">
-              <th scope="row" className="font-normal">
-                {group.label}
-              </th>
-              <td>
-                <Count value={group.patients} />
-              </td>
-              {group.months.map((month) => (
-                <td key={month.month}>
-                  <span className="block">median {month.quartiles ? formatRatio(month.quartiles.median) : '—'}</span>
-                  <span className="block">≥ 0.8: {month.adherentShare === null ? '—' : formatPercent(month.adherentShare)}</span>
-                  <span className="block text-muted">
-                    n = <Count value={month.patients} />
-                  </span>
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <GroupByMonthTable
+      caption={caption}
+      monthHeadings={months.map((month) => `Month ${month}`)}
+      rows={groups.map((group) => ({
+        key: group.key,
+        label: group.label,
+        patients: group.patients,
+        cells: group.months.map((month) => (
+          <>
+            <span className="block">median {month.quartiles ? formatRatio(month.quartiles.median) : '—'}</span>
+            <span className="block">≥ 0.8: {month.adherentShare === null ? '—' : formatPercent(month.adherentShare)}</span>
+            <span className="block text-muted">
+              n = <Count value={month.patients} />
+            </span>
+          </>
+        )),
+      }))}
+    />
   );
 }
 
