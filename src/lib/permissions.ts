@@ -1,0 +1,27 @@
+import type { Role } from '@/db/schema';
+
+/**
+ * Who may do what: the one typed map every authorisation decision reads (server use cases decide; the
+ * browser only uses it to hide controls a role cannot use). Add a permission here rather than writing
+ * `role === …` in a use case.
+ */
+export const permissions = {
+  /** Grant roles and company memberships; open /admin. */
+  'users:administer': ['admin'],
+  /** Upload FHIR bundles and pharmacy CSVs. */
+  'data:import': ['admin', 'clinician'],
+  /** Create and revoke API keys for dose-event sources (devices, apps). */
+  'dose-event-sources:manage': ['admin'],
+  /** Follow any user's background job, not only one's own. */
+  'jobs:view-any': ['admin'],
+  /** See individual patients' identities (pseudonyms) and trajectories, not only aggregates. */
+  'patients:list': ['admin', 'clinician'],
+  /** Aggregates are shown without small-cell suppression (care teams see their own patients). */
+  'aggregates:unsuppressed': ['admin', 'clinician'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof permissions;
+
+export function hasPermission(role: Role, permission: Permission): boolean {
+  return (permissions[permission] as readonly Role[]).includes(role);
+}

@@ -1,0 +1,38 @@
+import type { Database } from '@/db/client';
+import { AppError } from '@/lib/errors';
+import { hasPermission, type Permission } from '@/lib/permissions';
+import { recordAuditEvent } from './audit';
+import type { SessionUser } from './session';
+
+/** The spec's message for a call that needs a signed-in user (seed-spec §5). */
+export const noUserLoggedIn = 'No user logged in';
+
+/** The signed-in user, or an 'unauthenticated' AppError (HTTP 401) saying "No user logged in". */
+export function requireActor(actor: SessionUser | null): SessionUser {
+  if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
+  return actor;
+}
+
+/**
+ * The signed-in user if their role has the permission; otherwise a 'forbidden' AppError (HTTP 403) with
+ * `message`, and, when `audit` is given, a 'denied' row in the audit log first.
+ */
+export async function requirePermission(options: {
+  actor: SessionUser | null;
+  permission: Permission;
+  message: string;
+  audit?: { database: Database; action: string; clientAddress?: string | null; requestId?: string | null };
+}): Promise<SessionUser> {
+  const actor = requireActor(options.actor);
+  if (hasPermission(actor.role, options.permission)) return actor;
+  if (options.audit !== undefined) {
+    await recordAuditEvent(options.audit.database, {
+      action: options.audit.action,
+      outcome: 'denied',
+      actorUserId: actor.id,
+      clientAddress: options.audit.clientAddress ?? null,
+      details: { reason: `needs ${options.permission}`, ...(options.audit.requestId ? { requestId: options.audit.requestId } : {}) },
+    });
+  }
+  throw new AppError('forbidden', options.message);
+}
