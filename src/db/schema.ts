@@ -410,7 +410,7 @@ export const dataSources = pgTable('data_sources', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Durable background jobs (imports, simulations): claimed with FOR UPDATE SKIP LOCKED, resumable. */
+/** Durable background jobs (imports, simulations, messages): claimed with FOR UPDATE SKIP LOCKED when due, resumable, retried with backoff (decision 006). */
 export const jobs = pgTable(
   'jobs',
   {
@@ -427,13 +427,22 @@ export const jobs = pgTable(
     result: jsonb('result').$type<Record<string, unknown> | null>(),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** Not claimed before this time: scheduled work, and the backoff before a retry. */
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Names the work ("message-send:<patient>:<date>"); a second enqueue with the same key gets the first job. */
+    dedupeKey: text('dedupe_key'),
     createdBy: text('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (table) => [index('jobs_status_created_idx').on(table.status, table.createdAt), index('jobs_kind_created_idx').on(table.kind, table.createdAt)],
+  (table) => [
+    index('jobs_status_created_idx').on(table.status, table.createdAt),
+    index('jobs_kind_created_idx').on(table.kind, table.createdAt),
+    index('jobs_status_run_at_idx').on(table.status, table.runAt),
+    uniqueIndex('jobs_dedupe_key_idx').on(table.dedupeKey),
+  ],
 );
 
 export const trials = pgTable('trials', {
