@@ -1,6 +1,8 @@
 /**
- * Loads the modules that register background-job handlers (each calls registerJobHandler when imported),
- * so the worker in this process knows every kind of job. Add a line per module that owns a kind.
+ * Loads the modules that register background-job handlers (each calls registerJobHandler, naming its queue,
+ * when imported), so the worker in this process knows every kind of job. Add a line per module that owns a
+ * kind. This is where features meet: a feature exposes its handlers and use cases; a job that needs several
+ * features gets its handler from a module here (src/cli/server) that calls them in turn (decision 006).
  */
 export async function registerJobHandlers(): Promise<void> {
   await import('@/features/data-import/server/import-job-handlers');

@@ -80,5 +80,6 @@ export function createImportJobHandlers(database: () => Database): Record<keyof 
 }
 
 const handlers = createImportJobHandlers(getDatabase);
-registerJobHandler(importJobKinds.fhir, handlers.fhir);
-registerJobHandler(importJobKinds.csv, handlers.csv);
+// On the imports queue (one at a time), so a long upload never holds up other work.
+registerJobHandler(importJobKinds.fhir, handlers.fhir, { queue: 'imports' });
+registerJobHandler(importJobKinds.csv, handlers.csv, { queue: 'imports' });

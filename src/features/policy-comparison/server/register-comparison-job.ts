@@ -81,4 +81,4 @@ export const runComparisonJob: JobHandler = async (job, context) => {
   return priceComparison({ simulations, settings, startDay: comparisonStartDay });
 };
 
-registerJobHandler(comparisonJobKind, runComparisonJob);
+registerJobHandler(comparisonJobKind, runComparisonJob, { queue: 'simulations' });
