@@ -2,7 +2,8 @@
 
 import { Button, Form, Input, Label, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
+import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
 
@@ -58,33 +59,6 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
       ) : null}
     </div>
   );
-}
-
-/** Follows a job until it ends (the import keeps running if the page is left; it shows here again). */
-function useJob(jobId: string | null, onFinished: () => void): ImportJobSummary | null {
-  const [job, setJob] = useState<ImportJobSummary | null>(null);
-  useEffect(() => {
-    if (jobId === null) return;
-    let stopped = false;
-    const poll = async () => {
-      const response = await fetch(`/api/jobs/${jobId}`).catch(() => null);
-      if (stopped) return;
-      if (response?.ok) {
-        const next = (await response.json()) as ImportJobSummary;
-        setJob(next);
-        if (next.status === 'succeeded' || next.status === 'failed') {
-          onFinished();
-          return;
-        }
-      }
-      window.setTimeout(() => void poll(), 1000);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-    };
-  }, [jobId, onFinished]);
-  return job;
 }
 
 function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
@@ -243,8 +217,11 @@ export function DataSourcesPanel(props: Props) {
   const { overview } = props;
   const router = useRouter();
   const [jobId, setJobId] = useState<string | null>(null);
-  const refresh = useCallback(() => router.refresh(), [router]);
-  const current = useJob(jobId, refresh);
+  // A finished import changes the volumes above: reload them. (The import keeps running if the page is left; it shows here again.)
+  const refresh = useCallback((end: JobEnd<Record<string, unknown>>) => {
+    if (end.kind === 'finished') router.refresh();
+  }, [router]);
+  const current = useJobProgress(jobId, { onEnd: refresh }).job;
 
   return (
     <div className="flex flex-col gap-8">

@@ -3,11 +3,13 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
 import { dataSources, dispensings, doseEvents, jobs, messages, patients } from '@/db/schema';
 import { AppError } from '@/lib/errors';
+import type { JobDto } from '@/lib/jobs-dto';
 import type { SessionUser } from '@/lib/server/session';
 
 export type SourceVolume = { source: string; patients: number; dispensings: number; doseEvents: number; messages: number; lastRecord: string | null };
 export type ApiSource = { id: string; name: string; status: string; lastActivityAt: string | null; createdAt: string; doseEvents: number };
-export type ImportJobSummary = { id: string; kind: string; status: string; progressDone: number; progressTotal: number | null; rate: number | null; error: string | null; result: Record<string, unknown> | null; createdAt: string };
+/** A recent import as the page lists it: the parts of the one job DTO (GET /api/jobs/[id]) the list needs. */
+export type ImportJobSummary = Pick<JobDto, 'id' | 'kind' | 'status' | 'progressDone' | 'progressTotal' | 'rate' | 'error' | 'result' | 'createdAt'>;
 
 export type DataSourceOverview = {
   volumes: SourceVolume[];

@@ -1,7 +1,9 @@
 'use client';
 
 import { Button, Description, FieldError, Form, Input, Label, ProgressBar, TextField } from '@heroui/react';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { useJobProgress } from '@/lib/hooks/use-job-progress';
+import type { JobDto } from '@/lib/jobs-dto';
 import type { ActionResult } from '@/lib/server/action-result';
 import { type ComparisonOutcome, comparisonLimits, comparisonSettingsSchema, type PolicyComparison } from '../schemas';
 import { ComparisonResults } from './comparison-results';
@@ -15,59 +17,16 @@ type Props = {
   runComparison: (input: unknown) => Promise<ActionResult<ComparisonOutcome>>;
 };
 
-/** What GET /api/jobs/{id} answers (the parts this page reads). */
-type JobView = {
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  progressDone: number;
-  progressTotal: number | null;
-  rate: number | null;
-  result: PolicyComparison | null;
-  error: string | null;
-};
-
 /** A queued job nobody has started after this long is worth a word: the server may have no worker for it. */
 const unclaimedNoticeMilliseconds = 15_000;
 
-/** Follows a background comparison until it ends; it keeps running if the page is left. */
-function useComparisonJob(jobId: string | null, onFinished: (job: JobView) => void): { job: JobView | null; waitingLong: boolean } {
-  const [job, setJob] = useState<JobView | null>(null);
-  const [waitingLong, setWaitingLong] = useState(false);
-  useEffect(() => {
-    if (jobId === null) return;
-    let stopped = false;
-    const startedAt = Date.now();
-    const poll = async () => {
-      const response = await fetch(`/api/jobs/${jobId}`).catch(() => null);
-      if (stopped) return;
-      if (response?.status === 404 || response?.status === 401) {
-        // Not this user's run, or no longer there: stop following it and say so.
-        const error = response.status === 404 ? 'That background run is not yours or no longer exists.' : 'Your session has ended. Sign in again to follow the run.';
-        onFinished({ status: 'failed', progressDone: 0, progressTotal: null, rate: null, result: null, error });
-        return;
-      }
-      if (response?.ok) {
-        const next = (await response.json()) as JobView;
-        if (stopped) return;
-        setJob(next);
-        setWaitingLong(next.status === 'queued' && Date.now() - startedAt > unclaimedNoticeMilliseconds);
-        if (next.status === 'succeeded' || next.status === 'failed') {
-          onFinished(next);
-          return;
-        }
-      }
-      window.setTimeout(() => void poll(), 1000);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      setJob(null);
-      setWaitingLong(false);
-    };
-  }, [jobId, onFinished]);
-  return { job, waitingLong };
-}
+/** Why the page stopped following a run it could not read any more. */
+const lostRunMessages = {
+  'not-found': 'That background run is not yours or no longer exists.',
+  'signed-out': 'Your session has ended. Sign in again to follow the run.',
+} as const;
 
-function JobProgress({ job, waitingLong }: { job: JobView | null; waitingLong: boolean }) {
+function JobProgress({ job, waitingLong }: { job: JobDto<PolicyComparison> | null; waitingLong: boolean }) {
   const percent = job?.progressTotal ? Math.min(100, Math.round((job.progressDone / job.progressTotal) * 100)) : 0;
   const text =
     job === null || job.status === 'queued'
@@ -104,13 +63,17 @@ export function PolicyComparisonPanel({ productName, initial, runComparison, res
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [jobId, setJobId] = useState<string | null>(resumeJobId);
-  const onJobFinished = useCallback((finished: JobView) => {
-    setJobId(null);
-    rememberJobInAddress(null);
-    if (finished.status === 'succeeded' && finished.result !== null) setComparison(finished.result);
-    else setMessage(finished.error ?? 'The comparison could not be completed.');
-  }, []);
-  const { job, waitingLong } = useComparisonJob(jobId, onJobFinished);
+  // Follows a background comparison until it ends; it keeps running if the page is left.
+  const { job, followedMilliseconds } = useJobProgress<PolicyComparison>(jobId, {
+    onEnd: (end) => {
+      setJobId(null);
+      rememberJobInAddress(null);
+      if (end.kind === 'lost') setMessage(lostRunMessages[end.reason]);
+      else if (end.job.status === 'succeeded' && end.job.result !== null) setComparison(end.job.result);
+      else setMessage(end.job.error ?? 'The comparison could not be completed.');
+    },
+  });
+  const waitingLong = job?.status === 'queued' && followedMilliseconds > unclaimedNoticeMilliseconds;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
