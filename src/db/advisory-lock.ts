@@ -1,3 +1,4 @@
+import 'server-only';
 import type pg from 'pg';
 import type { DatabaseConnection } from './client';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';

@@ -1,4 +1,9 @@
+import 'server-only';
 import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+// Relative, not `@/`: drizzle-kit loads this file without the project's path aliases.
+import { channels } from '../lib/domain/channels';
+import { doseStatuses } from '../lib/domain/dose-statuses';
+import { type Role, roles } from '../lib/domain/roles';
 
 /** Every message sent through the contact form (seed-spec §3 "Contact message fields"). */
 export const contactMessages = pgTable(
@@ -152,8 +157,8 @@ export const authRateLimits = pgTable('auth_rate_limits', {
 // The profile document (seed-spec §3 "users" collection, keyed by the user's uid), companies, memberships.
 // ---------------------------------------------------------------------------------------------------------
 
-export const roles = ['patient', 'clinician', 'drug-manufacturer', 'government-official', 'admin'] as const;
-export type Role = (typeof roles)[number];
+// The role list lives in a browser-safe module; re-exported for server code that reads it with the schema.
+export { type Role, roles };
 
 export const userProfiles = pgTable('user_profiles', {
   uid: text('uid')
@@ -260,7 +265,7 @@ export const products = pgTable(
   (table) => [index('products_company_idx').on(table.companyId), index('products_atc_idx').on(table.atcCode)],
 );
 
-export const channels = ['sms', 'whatsapp', 'app', 'email'] as const;
+export { channels };
 
 export const patients = pgTable(
   'patients',
@@ -347,7 +352,7 @@ export const dispensings = pgTable(
   ],
 );
 
-export const doseStatuses = ['taken', 'missed', 'skipped', 'unknown'] as const;
+export { doseStatuses };
 
 export const doseEvents = pgTable(
   'dose_events',

@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type DatabaseConnection, openPgliteConnection, openPostgresConnection } from './client';

@@ -1,4 +1,4 @@
-import type { Role } from '@/db/schema';
+import type { Role } from '@/lib/domain/roles';
 
 /**
  * Who may do what: the one typed map every authorisation decision reads (server use cases decide; the

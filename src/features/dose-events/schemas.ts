@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doseStatuses } from '@/db/schema';
+import { doseStatuses } from '@/lib/domain/dose-statuses';
 
 export const maximumEventsPerBatch = 1000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Role, roles } from '@/db/schema';
+import { type Role, roles } from '@/lib/domain/roles';
 import { isE164PhoneNumber } from '@/lib/phone-number';
 
 export { roles };

@@ -1,3 +1,4 @@
+import 'server-only';
 import { isAppError } from '@/lib/errors';
 import { getLogger } from '@/lib/logger';
 

@@ -2,6 +2,7 @@
  * Test support for the identity modules (like src/db/testing.ts): what a browser sends after solving the
  * ALTCHA check, and the outcome of a better-auth API call as one comparable string.
  */
+import 'server-only';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { createCaptchaChallenge } from './captcha';

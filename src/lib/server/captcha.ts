@@ -1,3 +1,4 @@
+import 'server-only';
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Database } from '@/db/client';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { NextResponse } from 'next/server';
 import { AppError, isAppError } from '@/lib/errors';
 import { getLogger } from '@/lib/logger';

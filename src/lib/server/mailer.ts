@@ -1,3 +1,4 @@
+import 'server-only';
 import nodemailer from 'nodemailer';
 import type { Database } from '@/db/client';
 import { outboxMessages } from '@/db/schema';

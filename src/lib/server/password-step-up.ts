@@ -1,3 +1,4 @@
+import 'server-only';
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '@/db/client';

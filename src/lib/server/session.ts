@@ -1,3 +1,4 @@
+import 'server-only';
 import { eq } from 'drizzle-orm';
 import { getDatabase } from '@/db/client';
 import type { Database } from '@/db/client';

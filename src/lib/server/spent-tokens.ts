@@ -1,3 +1,4 @@
+import 'server-only';
 import { createHash } from 'node:crypto';
 import { lt } from 'drizzle-orm';
 import type { Database } from '@/db/client';

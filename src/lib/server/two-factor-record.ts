@@ -1,3 +1,4 @@
+import 'server-only';
 import { generateRandomString, symmetricEncrypt } from 'better-auth/crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';

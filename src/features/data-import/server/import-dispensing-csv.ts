@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Database } from '@/db/client';
 import { CsvInputError, DispensingCsvReader, type DispensingRecord, type ImportPlan, type ImportReport, buildImportReport } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Database } from '@/db/client';
 import { FhirImportPlanner, FhirInputError, type ImportReport, buildImportReport, readFhirInput } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';

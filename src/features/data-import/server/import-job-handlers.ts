@@ -4,6 +4,7 @@
  * Each chunk the import writes commits together with the job's checkpoint, so a job whose process stopped
  * resumes after the last committed chunk and its report still counts every row it created once.
  */
+import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { type Database, getDatabase } from '@/db/client';

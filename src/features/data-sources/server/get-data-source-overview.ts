@@ -1,3 +1,4 @@
+import 'server-only';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';

@@ -9,6 +9,7 @@
  *
  * The programme is picked by a hash of the pseudonymous id: stable, and independent of the patient's traits.
  */
+import 'server-only';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
 import { createFixedWeeklyPolicy } from '@/engine/simulation/policies/fixed-weekly-policy';
 import type { MessagingPolicy } from '@/engine/simulation/policies/messaging-policy';

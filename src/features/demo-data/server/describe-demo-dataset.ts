@@ -1,3 +1,4 @@
+import 'server-only';
 import type { SeedDemoDatasetResult } from './seed-demo-dataset';
 
 const number = new Intl.NumberFormat('en-GB');

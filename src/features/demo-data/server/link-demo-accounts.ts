@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authUsers, organisationMemberships, organisations, patients } from '@/db/schema';

@@ -3,6 +3,7 @@
  * stores instants. Converts one to the other exactly (daylight-saving changes included), asking Intl for
  * a zone's offset only once per zone and day: this runs for about a million records.
  */
+import 'server-only';
 
 const secondsPerDay = 86_400;
 /** No zone is further than 14 hours from UTC. */

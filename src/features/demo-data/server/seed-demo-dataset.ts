@@ -8,6 +8,7 @@
  * interrupted first start leaves no half dataset behind), with `on conflict do nothing` throughout, so
  * loading the same dataset again changes nothing.
  */
+import 'server-only';
 import { sql } from 'drizzle-orm';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';

@@ -3,6 +3,7 @@
  * shared strings rather than one object per record), ready to be written in batches. The simulation is
  * synchronous, so its records are held until it ends: about a million for 2,000 patients, some tens of MB.
  */
+import 'server-only';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageCategories, messageChannels, messageFramings, type MessageChannel } from '@/engine/simulation/message-arms';

@@ -8,6 +8,7 @@
  * Row ids are derived from the record's identity (md5 of source, table and source record id), so the same
  * seed always yields the same ids and a dose event can name its patient without reading the patient back.
  */
+import 'server-only';
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';

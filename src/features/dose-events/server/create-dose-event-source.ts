@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Database } from '@/db/client';
 import { dataSources } from '@/db/schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dataSources, doseEvents, patients, products } from '@/db/schema';

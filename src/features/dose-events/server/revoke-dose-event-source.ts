@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dataSources } from '@/db/schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { DatabaseConnection, DatabaseKind } from '@/db/client';
 import { AppError } from '@/lib/errors';
 

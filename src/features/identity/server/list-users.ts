@@ -1,3 +1,4 @@
+import 'server-only';
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authUsers, companyMemberships, drugCompanies, userProfiles } from '@/db/schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { AppError } from '@/lib/errors';
 import type { SessionUser } from '@/lib/server/session';
 import { noUserLoggedIn } from '../schemas';

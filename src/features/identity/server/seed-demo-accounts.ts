@@ -1,3 +1,4 @@
+import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authUsers, companyMemberships, drugCompanies, type Role, userProfiles } from '@/db/schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Database } from '@/db/client';
 import type { ProfileChangeHub } from '@/lib/server/profile-changes';
 import type { SessionUser } from '@/lib/server/session';

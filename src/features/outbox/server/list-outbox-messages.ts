@@ -1,3 +1,4 @@
+import 'server-only';
 import { desc } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { outboxMessages } from '@/db/schema';

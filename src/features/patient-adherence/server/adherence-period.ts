@@ -4,6 +4,7 @@
  * ended last month still shows its full year. (Dispensings, not dose events: the dispensings table is
  * small, and a maximum over every dose event would scan the largest table on each page view.)
  */
+import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dispensings } from '@/db/schema';

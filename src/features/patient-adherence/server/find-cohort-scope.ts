@@ -1,3 +1,4 @@
+import 'server-only';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { companyMemberships, drugCompanies, organisationMemberships, products, userProfiles } from '@/db/schema';

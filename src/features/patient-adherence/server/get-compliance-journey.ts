@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, asc, eq, exists, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dispensings, patients, products } from '@/db/schema';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, asc, type Column, desc, eq, exists, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dispensings, doseEvents, messages, patients, products, regimens } from '@/db/schema';

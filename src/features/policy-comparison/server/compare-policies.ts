@@ -3,6 +3,7 @@
  * priced with the given message prices. Used for the page's first view and for runs small enough to answer
  * within the request (larger ones go through `start-policy-comparison` to a background job).
  */
+import 'server-only';
 import { comparisonLimits, type ComparisonSettings, type PolicyComparison } from '../schemas';
 import { priceComparison } from './price-comparison';
 import { cachedSimulations, rememberSimulations } from './simulation-cache';

@@ -3,6 +3,7 @@
  * tens of thousands of patients, so it runs here and the server's event loop stays free (pages, progress
  * polling, the job's heartbeat). Posts progress at most four times a second, then the result.
  */
+import 'server-only';
 import { parentPort, workerData } from 'node:worker_threads';
 import { simulatePolicies } from './simulate-policies';
 

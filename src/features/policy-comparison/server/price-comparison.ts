@@ -9,6 +9,7 @@
  * - Cost per extra adherent day: what a policy costs beyond sending nothing, per adherent day it adds
  *   beyond sending nothing (null when it adds none).
  */
+import 'server-only';
 import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import type { ComparedPolicy, ComparisonSettings, PolicyComparison } from '../schemas';
 import type { PolicySimulation } from './simulate-policies';

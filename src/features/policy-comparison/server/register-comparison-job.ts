@@ -4,6 +4,7 @@
  * register-job-handlers.ts). The simulation runs in a worker thread with progress in patient-days; a job
  * that dies part-way simply runs again (the simulation is deterministic), so no checkpoint is kept.
  */
+import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

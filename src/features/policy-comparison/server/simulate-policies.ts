@@ -3,6 +3,7 @@
  * patients with the same traits and the same random draws for everything a message does not touch), so
  * the differences between policies are the policies' doing. Pure computation: no database, no I/O.
  */
+import 'server-only';
 import { dayNumberFromCivil } from '@/engine/adherence/day-number';
 import type { MessageChannel } from '@/engine/simulation/message-arms';
 import { createPolicy, policyNames, type PolicyName } from '@/engine/simulation/policies/policy-registry';

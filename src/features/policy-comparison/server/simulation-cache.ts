@@ -4,6 +4,7 @@
  * globalThis because the server entry (the job worker) and the Next.js bundle each load their own copy of
  * this module; a cache per instance is enough, as any instance can recompute a result.
  */
+import 'server-only';
 import type { PolicySimulation } from './simulate-policies';
 
 const maximumEntries = 32;

@@ -3,6 +3,7 @@
  * the comparison when it is small enough to compute within the request (or was computed recently), and
  * otherwise queues a background job whose progress the page follows.
  */
+import 'server-only';
 import type { Database } from '@/db/client';
 import { AppError } from '@/lib/errors';
 import { enqueueJob } from '@/lib/server/jobs';

@@ -1,0 +1,3 @@
+/** The channels a patient can be reached on (browser-safe; src/db/schema.ts uses it for its columns). */
+export const channels = ['sms', 'whatsapp', 'app', 'email'] as const;
+export type Channel = (typeof channels)[number];

@@ -1,0 +1,2 @@
+// Fixture for src/lib/lint-boundaries.test.ts: a feature without a public index.ts.
+export const betaValue = 2;
