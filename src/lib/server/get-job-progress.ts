@@ -1,3 +1,4 @@
+import 'server-only';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { AppError } from '@/lib/errors';
