@@ -18,7 +18,7 @@ export type JobProgress<Result> = {
  * Polls GET /api/jobs/<id> until the job finishes or cannot be followed; returns a stop function. A failed
  * request (network, server error) is tried again at the next interval. Pure of React, so it is testable alone.
  */
-export function followJob<Result>(options: {
+export function followJob<Result = Record<string, unknown>>(options: {
   jobId: string;
   onUpdate: (progress: JobProgress<Result>) => void;
   onEnd: (end: JobEnd<Result>) => void;
