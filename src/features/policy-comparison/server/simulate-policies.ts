@@ -4,7 +4,7 @@
  * the differences between policies are the policies' doing. Pure computation: no database, no I/O.
  */
 import { dayNumberFromCivil } from '@/engine/adherence/day-number';
-import type { MessageChannel } from '@/engine/simulation/message-arms';
+import type { MessageChannel } from '@/engine/policy/message-arms';
 import { createPolicy, policyNames, type PolicyName } from '@/engine/simulation/policies/policy-registry';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
 

@@ -5,10 +5,10 @@
  * (its propensity), so that off-policy estimators (IPS, SNIPS, doubly robust; DESIGN.md §3) can evaluate
  * other policies on its logs. A learning policy also receives feedback once the day's outcome is known.
  */
-import type { Condition } from '../conditions';
-import type { MessageArm, MessageChannel } from '../message-arms';
-import type { AgeBand, Persona } from '../personas';
-import type { DoseObserver, Sex } from '../records';
+import type { Condition } from '@/engine/simulation/conditions';
+import type { MessageArm, MessageChannel } from './message-arms';
+import type { AgeBand, Persona } from '@/engine/simulation/personas';
+import type { DoseObserver, Sex } from '@/engine/simulation/records';
 
 /** What is known about the patient and does not change from day to day. */
 export type PatientFeatures = {
