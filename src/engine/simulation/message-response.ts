@@ -3,7 +3,7 @@
  * content, timing and what came before (habituation), and whether it draws a reply or a STOP (burden).
  * The simulation loop applies these; they are separate so that each can be tested on its own.
  */
-import type { MessageCategory, MessageChannel } from './message-arms';
+import type { MessageCategory, MessageChannel } from '@/engine/policy/message-arms';
 import { nextUniform, type RandomStream } from './random';
 import type { ReplyIntent } from './records';
 

@@ -7,7 +7,7 @@
 import { conditions, type Condition } from './conditions';
 import { demoProducts, type DemoProduct } from './demo-catalogue';
 import { drawLifeEvents, type LifeEvent } from './life-events';
-import { messageChannels, type MessageChannel } from './message-arms';
+import { messageChannels, type MessageChannel } from '@/engine/policy/message-arms';
 import { ageBands, personaParameters, personas, type Persona } from './personas';
 import { nextNormal, nextProportion, nextUniform, nextWeightedIndex, type RandomStream } from './random';
 import type { DoseObserver, SimulatedPatient } from './records';

@@ -4,10 +4,10 @@
  */
 import type { PdcFill } from '@/engine/adherence/pdc';
 import type { DemoProduct } from './demo-catalogue';
-import { armCount, messageCategories, type MessageChannel } from './message-arms';
+import { armCount, messageCategories, type MessageChannel } from '@/engine/policy/message-arms';
 import type { PatientTraits } from './patient-profile';
 import { personaParameters, type PersonaParameters } from './personas';
-import type { PatientFeatures, RandomSource } from './policies/messaging-policy';
+import type { PatientFeatures, RandomSource } from '@/engine/policy/contract';
 import { createRandomStream, nextUniform, type RandomStream } from './random';
 import type { SimulatedPatient } from './records';
 import { createRollingCount, type RollingCount } from './rolling-count';

@@ -3,7 +3,7 @@
  * as a whole reproduces the published figures in DESIGN.md §9; which target each group of numbers is
  * tuned to is said beside it, and `calibration.test.ts` checks the result.
  */
-import type { MessageCategory, MessageChannel, MessageFraming } from './message-arms';
+import type { MessageCategory, MessageChannel, MessageFraming } from '@/engine/policy/message-arms';
 
 export const personas = [
   'busy-professional',

@@ -4,7 +4,7 @@
  * 1970-01-01); times are minutes after local midnight in the patient's time zone.
  */
 import type { Condition } from './conditions';
-import type { MessageCategory, MessageChannel, MessageFraming } from './message-arms';
+import type { MessageCategory, MessageChannel, MessageFraming } from '@/engine/policy/message-arms';
 import type { AgeBand, Persona } from './personas';
 
 export type Sex = 'female' | 'male';

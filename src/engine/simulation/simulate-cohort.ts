@@ -7,7 +7,7 @@ import { summariseCohort, type CohortSummary } from './cohort-summary';
 import { habituation } from './message-response';
 import { drawPatientProfile } from './patient-profile';
 import { createPatientState, type PatientState } from './patient-state';
-import type { MessagingPolicy } from './policies/messaging-policy';
+import type { MessagingPolicy } from '@/engine/policy/contract';
 import { createRandomStream } from './random';
 import type { SimulationSink } from './records';
 import { simulatePatientDay, startTherapy, type SimulationDay } from './simulate-patient-day';

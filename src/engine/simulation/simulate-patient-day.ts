@@ -15,7 +15,7 @@
 import { isWeekend, minutesPerDay } from './calendar';
 import { dispensedQuantity } from './demo-catalogue';
 import type { LifeEventEffect } from './life-events';
-import { armIndex, messageCategories, templateId, templateVariantsPerArm, type MessageArm } from './message-arms';
+import { armIndex, messageCategories, templateId, templateVariantsPerArm, type MessageArm } from '@/engine/policy/message-arms';
 import {
   channelReportsReads,
   deliveryFailureProbability,
@@ -37,7 +37,7 @@ import {
 } from './message-response';
 import type { PatientState, ProductState } from './patient-state';
 import { newUserStopMultiplier, newUserStopWindowDays } from './personas';
-import type { DecisionContext, MessagingPolicy, PolicyChoice } from './policies/messaging-policy';
+import type { DecisionContext, MessagingPolicy, PolicyChoice } from '@/engine/policy/contract';
 import { nextUniform } from './random';
 import type { DoseStatus, Message, MessageStatusChange, ReplyIntent, SimulationSink } from './records';
 import { addOnDay, totalUpTo } from './rolling-count';

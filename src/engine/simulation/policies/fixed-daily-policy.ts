@@ -1,5 +1,5 @@
 /** Standard care in reminder apps: the same neutral reminder every day at one fixed time. */
-import type { MessagingPolicy, PolicyChoice } from './messaging-policy';
+import type { MessagingPolicy, PolicyChoice } from '@/engine/policy/contract';
 
 /** 08:00: the common default of reminder services, and after most patients' usual morning dose time. */
 export const defaultDailyReminderMinute = 8 * 60;

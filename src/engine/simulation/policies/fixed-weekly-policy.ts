@@ -1,5 +1,5 @@
 /** A weekly check-in ("How did your medicines go this week?") on a fixed weekday and time. */
-import type { MessagingPolicy, PolicyChoice } from './messaging-policy';
+import type { MessagingPolicy, PolicyChoice } from '@/engine/policy/contract';
 
 const noMessage: PolicyChoice = { kind: 'no-message', propensity: 1 };
 

@@ -1,5 +1,5 @@
 /** The control arm: never sends anything. */
-import type { MessagingPolicy, PolicyChoice } from './messaging-policy';
+import type { MessagingPolicy, PolicyChoice } from '@/engine/policy/contract';
 
 const noMessage: PolicyChoice = { kind: 'no-message', propensity: 1 };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFixedDailyPolicy, defaultDailyReminderMinute } from './fixed-daily-policy';
 import { createFixedWeeklyPolicy } from './fixed-weekly-policy';
-import type { DecisionContext } from './messaging-policy';
+import type { DecisionContext } from '@/engine/policy/contract';
 import { createNoMessagePolicy } from './no-message-policy';
 import { createPolicy, isPolicyName, policyNames } from './policy-registry';
 

@@ -1,7 +1,7 @@
 /** The policies the simulator can run by name (the CLI's --policy). */
 import { createFixedDailyPolicy } from './fixed-daily-policy';
 import { createFixedWeeklyPolicy } from './fixed-weekly-policy';
-import type { MessagingPolicy } from './messaging-policy';
+import type { MessagingPolicy } from '@/engine/policy/contract';
 import { createNoMessagePolicy } from './no-message-policy';
 
 export const policyNames = ['none', 'fixed-daily', 'fixed-weekly'] as const;

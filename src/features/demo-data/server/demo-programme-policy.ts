@@ -12,7 +12,7 @@
 import 'server-only';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
 import { createFixedWeeklyPolicy } from '@/engine/simulation/policies/fixed-weekly-policy';
-import type { MessagingPolicy } from '@/engine/simulation/policies/messaging-policy';
+import type { MessagingPolicy } from '@/engine/policy/contract';
 import { createNoMessagePolicy } from '@/engine/simulation/policies/no-message-policy';
 
 export const demoProgrammes = ['fixed-daily', 'fixed-weekly', 'none'] as const;

@@ -6,11 +6,11 @@
 import 'server-only';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { demoProducts } from '@/engine/simulation/demo-catalogue';
-import { messageCategories, messageChannels, messageFramings, type MessageChannel } from '@/engine/simulation/message-arms';
+import { messageCategories, messageChannels, messageFramings, type MessageChannel } from '@/engine/policy/message-arms';
 import type { DoseStatus, MessageStatus, SimulatedPatient } from '@/engine/simulation/records';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
 import { createDemoProgrammePolicy } from './demo-programme-policy';
-import { createLocalTimeConverter } from './local-time';
+import { createLocalTimeConverter } from '@/engine/time/local-day';
 
 export const storedDoseStatuses = ['taken', 'missed', 'skipped'] as const satisfies readonly DoseStatus[];
 export const messageStatuses = ['sent', 'delivered', 'read', 'failed'] as const satisfies readonly MessageStatus[];

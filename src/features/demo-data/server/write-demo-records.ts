@@ -15,7 +15,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
 import { dispensings, doseEvents, messages } from '@/db/schema';
 import { demoProducts } from '@/engine/simulation/demo-catalogue';
-import { messageCategories, messageChannels, messageFramings } from '@/engine/simulation/message-arms';
+import { messageCategories, messageChannels, messageFramings } from '@/engine/policy/message-arms';
 import { type DemoCohort, messageDirections, messageStatuses, storedDoseStatuses } from './simulate-demo-cohort';
 
 export const demoSource = 'simulation';

@@ -67,7 +67,8 @@ function LiveFigures({ figures }: { figures: NonNullable<HeadlineFigures> }) {
         </div>
       </dl>
       <p className="text-sm text-muted">
-        Refill-based, over the 365 days from {figures.periodStart} to {figures.periodEnd}, for patients with a dispensing in that period.
+        Refill-based, over the {figures.periodDays} days from {figures.periodStart} to {figures.periodEnd} (from a patient’s first fill when
+        treatment began within them), for patients with a dispensing in that period — the same period as the compliance journey.
       </p>
     </section>
   );

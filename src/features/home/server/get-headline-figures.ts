@@ -1,57 +1,54 @@
 import 'server-only';
-import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { dispensings, patients } from '@/db/schema';
-import { computePdc, dayNumberFromIso, isoFromDayNumber, type PdcFill } from '@/engine/adherence';
+import { findCohortPatients } from '@/db/queries/cohort-scope';
+import { loadCohortDispensings, medicationEventsFrom } from '@/db/queries/medication-events';
+import { findReportingPeriod, lookbackStart, PERIOD_DAYS } from '@/db/queries/reporting-period';
+import { seesSuppressedAggregates } from '@/db/queries/suppression';
+import { isoFromDayNumber } from '@/engine/adherence/day-number';
+import { periodPdc } from '@/engine/aggregation/patient-summary';
+import { suppressCount } from '@/engine/aggregation/small-cell-suppression';
 
 export type HeadlineFigures = {
-  /** Patients with a dispensing in the 365 days up to the latest one on record. */
+  /** Patients with a dispensing in the reporting period (the compliance journey's cohort for everyone). */
   patientsMonitored: number;
-  /** Mean refill-based PDC over those 365 days (PQA: same-drug fills shift, union across drugs). */
+  /** Mean of the patients' PDC as their profiles show it: over the period, or from the first fill inside it (PQA). */
   meanPdc: number;
   periodStart: string;
   periodEnd: string;
+  periodDays: number;
   /** True when every patient counted is simulator output. */
   synthetic: boolean;
 } | null;
 
-/** Groups smaller than this are never shown (DESIGN §1 small-cell suppression). */
-const minimumGroup = 11;
+/**
+ * The home page's live figures, computed from the dispensings on record with the shared read layer's
+ * period, look-back and suppression rule (the same as the compliance journey's); null when there are no
+ * patients or too few to show to a visitor.
+ */
+export async function getHeadlineFigures(options: { database: Database; now?: Date }): Promise<HeadlineFigures> {
+  const { database } = options;
+  const scope = { kind: 'all' } as const;
+  const period = await findReportingPeriod({ database, now: options.now ?? new Date() });
+  const [cohort, fillsByPatient] = await Promise.all([findCohortPatients({ database, scope }), loadCohortDispensings({ database, scope, from: lookbackStart(period), to: period.end })]);
 
-/** The home page's live figures, computed from the dispensings on record; null when there are too few patients. */
-export async function getHeadlineFigures(options: { database: Database }): Promise<HeadlineFigures> {
-  const [latest] = await options.database.select({ day: sql<string | null>`max(${dispensings.dispensedOn})::text` }).from(dispensings);
-  if (!latest?.day) return null;
-  const periodEnd = dayNumberFromIso(latest.day) + 1;
-  const periodStart = periodEnd - 365;
-  const rows = await options.database
-    .select({
-      patientId: dispensings.patientId,
-      day: sql<string>`${dispensings.dispensedOn}::text`,
-      daysSupply: dispensings.daysSupply,
-      drug: sql<string>`coalesce(${dispensings.productId}, ${dispensings.medicationCode}, 'unknown')`,
-      synthetic: patients.synthetic,
-    })
-    .from(dispensings)
-    .innerJoin(patients, sql`${patients.id} = ${dispensings.patientId}`)
-    .where(sql`${dispensings.dispensedOn} >= ${isoFromDayNumber(periodStart - 180)}::date`);
-
-  const fillsByPatient = new Map<string, { fills: PdcFill[]; synthetic: boolean; active: boolean }>();
-  for (const row of rows) {
-    const day = dayNumberFromIso(row.day);
-    const entry = fillsByPatient.get(row.patientId) ?? { fills: [], synthetic: row.synthetic, active: false };
-    entry.fills.push({ day, daysSupply: row.daysSupply, drug: row.drug });
-    if (day >= periodStart) entry.active = true;
-    fillsByPatient.set(row.patientId, entry);
+  const pdcs: number[] = [];
+  let allSynthetic = true;
+  for (const patient of cohort) {
+    const events = medicationEventsFrom(fillsByPatient.get(patient.id) ?? [], period.end);
+    if (!events.some((event) => event.day >= period.start)) continue; // no fill in the period: not monitored
+    const pdc = periodPdc(events, period);
+    if (pdc === null) continue;
+    pdcs.push(pdc.value);
+    allSynthetic &&= patient.synthetic;
   }
-  const active = [...fillsByPatient.values()].filter((entry) => entry.active);
-  if (active.length < minimumGroup) return null;
-  const pdcs = active.map((entry) => computePdc({ fills: entry.fills, periodStart, periodEnd }).pdc);
+  // The home page is public: a visitor's aggregates are always suppressed.
+  if (pdcs.length === 0 || (seesSuppressedAggregates(null) && suppressCount(pdcs.length).suppressed)) return null;
   return {
-    patientsMonitored: active.length,
+    patientsMonitored: pdcs.length,
     meanPdc: pdcs.reduce((sum, value) => sum + value, 0) / pdcs.length,
-    periodStart: isoFromDayNumber(periodStart),
-    periodEnd: isoFromDayNumber(periodEnd - 1),
-    synthetic: active.every((entry) => entry.synthetic),
+    periodStart: isoFromDayNumber(period.start),
+    periodEnd: isoFromDayNumber(period.end - 1),
+    periodDays: PERIOD_DAYS,
+    synthetic: allSynthetic,
   };
 }

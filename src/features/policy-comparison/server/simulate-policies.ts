@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import { dayNumberFromCivil } from '@/engine/adherence/day-number';
-import type { MessageChannel } from '@/engine/simulation/message-arms';
+import type { MessageChannel } from '@/engine/policy/message-arms';
 import { createPolicy, policyNames, type PolicyName } from '@/engine/simulation/policies/policy-registry';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
 

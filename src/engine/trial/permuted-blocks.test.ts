@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocatePermutedBlocks } from './allocate-permuted-blocks';
+import { allocatePermutedBlocks } from './permuted-blocks';
 
 const strata = ['a', 'b', 'c'] as const;
 

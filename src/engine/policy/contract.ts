@@ -1,14 +1,16 @@
 /**
- * The contract between the simulator (or, later, the live scheduler) and a messaging policy. Once a day
+ * The contract between a messaging policy and whoever asks it for decisions: the simulator and the live
+ * scheduler both depend on this module, so a policy runs unchanged in either. Once a day
  * per patient the policy sees the context of the decision and returns a choice — no message, or one
  * category × framing at a time of day — together with the probability with which it made that choice
  * (its propensity), so that off-policy estimators (IPS, SNIPS, doubly robust; DESIGN.md §3) can evaluate
  * other policies on its logs. A learning policy also receives feedback once the day's outcome is known.
+ * The patient vocabulary (personas, age bands, conditions) is the simulator's; it is imported as types only.
  */
-import type { Condition } from '../conditions';
-import type { MessageArm, MessageChannel } from '../message-arms';
-import type { AgeBand, Persona } from '../personas';
-import type { DoseObserver, Sex } from '../records';
+import type { Condition } from '@/engine/simulation/conditions';
+import type { MessageArm, MessageChannel } from './message-arms';
+import type { AgeBand, Persona } from '@/engine/simulation/personas';
+import type { DoseObserver, Sex } from '@/engine/simulation/records';
 
 /** What is known about the patient and does not change from day to day. */
 export type PatientFeatures = {
