@@ -5,7 +5,6 @@
  * next allocation stays unpredictable. Seeded, so the same participants in the same order always get the
  * same arms.
  */
-import 'server-only';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
