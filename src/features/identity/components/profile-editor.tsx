@@ -2,6 +2,7 @@
 
 import { Button, FieldError, Form, Input, Label, TextField } from '@heroui/react';
 import { type FormEvent, useState } from 'react';
+import { formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { ProfileDocument } from '../schemas';
 import { useAuthState } from './auth-state';
@@ -59,7 +60,7 @@ export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknow
           </>
         ) : null}
         <dt className="text-muted">Last updated</dt>
-        <dd data-testid="profile-updated">{new Date(userData.updatedUnix).toLocaleString('en-GB')}</dd>
+        <dd data-testid="profile-updated">{formatDateTime(userData.updatedUnix)}</dd>
       </dl>
       {/* Keyed on updatedUnix: a change made elsewhere (another tab, an admin) refreshes the form. */}
       <Form key={userData.updatedUnix} className="flex max-w-lg flex-col gap-4" validationErrors={errors} onSubmit={(event) => void submit(event)} aria-label="Edit your profile">
