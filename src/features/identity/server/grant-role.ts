@@ -23,15 +23,15 @@ export async function grantRole(options: {
   const [previous] = await options.database.select({ role: userProfiles.role }).from(userProfiles).where(eq(userProfiles.uid, target.id));
   await options.database
     .insert(userProfiles)
-    .values({ uid: target.id, role: role, updatedUnix: Date.now() })
-    .onConflictDoUpdate({ target: userProfiles.uid, set: { role: role, updatedUnix: Date.now() } });
+    .values({ uid: target.id, role, updatedUnix: Date.now() })
+    .onConflictDoUpdate({ target: userProfiles.uid, set: { role, updatedUnix: Date.now() } });
   await recordAuditEvent(options.database, {
     action: 'role.grant',
     outcome: 'success',
     actorUserId: actor.id,
     targetUserId: target.id,
     clientAddress: options.clientAddress,
-    details: { role: role, previousRole: previous?.role ?? null },
+    details: { role, previousRole: previous?.role ?? null },
   });
-  return { userId: target.id, role: role };
+  return { userId: target.id, role };
 }

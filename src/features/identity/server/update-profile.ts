@@ -2,10 +2,10 @@ import type { Database } from '@/db/client';
 import { userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
+import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
 import { type ProfileDocument, profileUpdateSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
-import { requireActor } from '@/lib/server/authorization';
 
 /** Merges the fields /profile edits into the document and sets updatedUnix. */
 export async function updateProfile(options: { database: Database; actor: SessionUser | null; input: unknown }): Promise<ProfileDocument> {

@@ -3,10 +3,10 @@ import { userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
+import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
 import { type ProfileDocument, roleInputSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
-import { requireActor } from '@/lib/server/authorization';
 
 /**
  * Seed-spec §6 lets the profile update set the role; DESIGN §8.1 narrows it: a user may set their own role

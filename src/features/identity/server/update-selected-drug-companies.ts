@@ -3,10 +3,10 @@ import type { Database } from '@/db/client';
 import { companyMemberships, drugCompanies, userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
+import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
 import { type ProfileDocument, selectedDrugCompaniesInputSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
-import { requireActor } from '@/lib/server/authorization';
 
 /**
  * Stores which of their companies a user views (seed-spec §3: a map of company id to name; a list of ids is
