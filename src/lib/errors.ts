@@ -13,6 +13,9 @@ export type ErrorCode = keyof typeof errorCodes;
 
 export type FieldErrors = Record<string, string>;
 
+/** The spec's message for a call that needs a signed-in user (seed-spec §5); the browser shows it too. */
+export const noUserLoggedIn = 'No user logged in';
+
 /** The one error type use cases throw; route handlers turn it into an HTTP answer. */
 export class AppError extends Error {
   readonly code: ErrorCode;

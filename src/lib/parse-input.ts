@@ -24,6 +24,11 @@ export function fieldErrorsOf(error: z.ZodError): FieldErrors {
     const first = messages?.[0];
     if (first !== undefined) fieldErrors[field] = first;
   }
+  // A key a strict object does not allow is a field at fault too (flattenError files it under the object).
+  for (const issue of error.issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    for (const key of issue.keys) fieldErrors[issue.path.length > 0 ? String(issue.path[0]) : key] ??= issue.message;
+  }
   return fieldErrors;
 }
 

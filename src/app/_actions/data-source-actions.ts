@@ -1,21 +1,22 @@
 'use server';
 
-import { headers } from 'next/headers';
-import { getDatabase } from '@/db/client';
+import { z } from 'zod';
 import { createDoseEventSource } from '@/features/dose-events/server/create-dose-event-source';
 import { revokeDoseEventSource } from '@/features/dose-events/server/revoke-dose-event-source';
-import { type ActionResult, toActionResult } from '@/lib/server/action-result';
-import { getSessionUser } from '@/lib/server/session';
+import { authedAction } from '@/lib/server/authed-action';
 
-export async function createApiKeyAction(name: unknown): Promise<ActionResult<{ id: string; name: string; apiKey: string }>> {
-  return toActionResult(async () =>
-    createDoseEventSource({ database: getDatabase(), actor: await getSessionUser(await headers()), name: String(name ?? '') }),
-  );
-}
+export const createApiKeyAction = authedAction({
+  // The use case checks the name's length; FormData gives null for a missing field.
+  schema: z.string().nullable().transform((name) => name ?? ''),
+  label: 'The source name',
+  run: (name, context) => createDoseEventSource({ ...context, name }),
+});
 
-export async function revokeApiKeyAction(sourceId: unknown): Promise<ActionResult<null>> {
-  return toActionResult(async () => {
-    await revokeDoseEventSource({ database: getDatabase(), actor: await getSessionUser(await headers()), sourceId: String(sourceId ?? '') });
+export const revokeApiKeyAction = authedAction({
+  schema: z.string().min(1).max(200),
+  label: 'The source',
+  run: async (sourceId, context) => {
+    await revokeDoseEventSource({ ...context, sourceId });
     return null;
-  });
-}
+  },
+});

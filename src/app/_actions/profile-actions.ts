@@ -1,51 +1,42 @@
 'use server';
 
-import { headers } from 'next/headers';
-import { getDatabase } from '@/db/client';
-import type { ProfileDocument } from '@/features/identity/schemas';
+import { z } from 'zod';
 import { grantRole } from '@/features/identity/server/grant-role';
 import { setCompanyMembership } from '@/features/identity/server/set-company-membership';
 import { updateProfile } from '@/features/identity/server/update-profile';
 import { updateRole } from '@/features/identity/server/update-role';
 import { updateSelectedDrugCompanies } from '@/features/identity/server/update-selected-drug-companies';
-import { clientAddressHeader } from '@/lib/client-address';
-import { type ActionResult, toActionResult } from '@/lib/server/action-result';
-import { getSessionUser } from '@/lib/server/session';
+import { authedAction } from '@/lib/server/authed-action';
 
-// Server actions: each reads the session on the server and calls one use case, which authorises.
+// Server actions: each checks the Origin, reads the session on the server and calls one use case, which
+// authorises. The profile use cases validate their own input (z.unknown() here), as tests and jobs call them too.
 
-async function context() {
-  const requestHeaders = await headers();
-  return {
-    database: getDatabase(),
-    actor: await getSessionUser(requestHeaders),
-    clientAddress: requestHeaders.get(clientAddressHeader) ?? undefined,
-  };
-}
+export const updateRoleAction = authedAction({
+  schema: z.unknown(),
+  run: (role, context) => updateRole({ ...context, role }),
+});
 
-export async function updateRoleAction(role: unknown): Promise<ActionResult<ProfileDocument>> {
-  return toActionResult(async () => updateRole({ ...(await context()), role }));
-}
+export const updateSelectedDrugCompaniesAction = authedAction({
+  schema: z.unknown(),
+  run: (companies, context) => updateSelectedDrugCompanies({ ...context, companies }),
+});
 
-export async function updateSelectedDrugCompaniesAction(companies: unknown): Promise<ActionResult<ProfileDocument>> {
-  return toActionResult(async () => updateSelectedDrugCompanies({ ...(await context()), companies }));
-}
+export const updateProfileAction = authedAction({
+  schema: z.unknown(),
+  run: (input, context) => updateProfile({ ...context, input }),
+});
 
-export async function updateProfileAction(input: unknown): Promise<ActionResult<ProfileDocument>> {
-  return toActionResult(async () => updateProfile({ ...(await context()), input }));
-}
+export const grantRoleAction = authedAction({
+  schema: z.object({ targetUserId: z.string().min(1).max(200), role: z.unknown() }),
+  label: 'The role grant',
+  run: (input, context) => grantRole({ ...context, ...input }),
+});
 
-export async function grantRoleAction(targetUserId: unknown, role: unknown): Promise<ActionResult<{ userId: string; role: string }>> {
-  return toActionResult(async () => grantRole({ ...(await context()), targetUserId: String(targetUserId), role }));
-}
-
-export async function setCompanyMembershipAction(
-  targetUserId: unknown,
-  companyId: unknown,
-  member: unknown,
-): Promise<ActionResult<null>> {
-  return toActionResult(async () => {
-    await setCompanyMembership({ ...(await context()), targetUserId: String(targetUserId), companyId: String(companyId), member: member === true });
+export const setCompanyMembershipAction = authedAction({
+  schema: z.object({ targetUserId: z.string().min(1).max(200), companyId: z.string().min(1).max(200), member: z.boolean() }),
+  label: 'The membership change',
+  run: async (input, context) => {
+    await setCompanyMembership({ ...context, ...input });
     return null;
-  });
-}
+  },
+});

@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { LoginPanel } from '@/features/identity/components/login/login-panel';
 import { safeNextPath } from '@/features/identity/safe-next-path';
 import { getEnvironment } from '@/lib/env';
-import { getSessionUser } from '@/lib/server/session';
+import { getCurrentUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: 'Login' };
 
@@ -13,7 +12,7 @@ type Props = { searchParams: Promise<{ next?: string; error?: string }> };
 export default async function LoginPage({ searchParams }: Props) {
   const { next, error } = await searchParams;
   const destination = safeNextPath(next);
-  if ((await getSessionUser(await headers())) !== null) redirect(destination);
+  if ((await getCurrentUser()) !== null) redirect(destination);
   const environment = getEnvironment();
   return (
     <article className="mx-auto flex max-w-md flex-col gap-6">

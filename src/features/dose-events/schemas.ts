@@ -3,6 +3,11 @@ import { doseStatuses } from '@/lib/domain/dose-statuses';
 
 export const maximumEventsPerBatch = 1000;
 
+/** A dose-event source (a device or app) as an admin registers it. */
+export const doseEventSourceSchema = z.object({
+  name: z.string().trim().min(1, 'Give the source a name of 1 to 100 characters.').max(100, 'Give the source a name of 1 to 100 characters.'),
+});
+
 /** One dose observation from a smart pill bottle or an app. */
 export const doseEventSchema = z
   .object({

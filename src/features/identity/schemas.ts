@@ -21,15 +21,21 @@ export type ProfileDocument = {
   memberCompanies: { id: string; name: string }[];
 };
 
-export const noUserLoggedIn = 'No user logged in';
+export { noUserLoggedIn } from '@/lib/errors';
 
 export const roleSchema = z.enum(roles, { error: 'role must be one of: patient, clinician, drug-manufacturer, government-official, admin' });
+
+/** What setting a role takes (the field is named, so an error names it). */
+export const roleInputSchema = z.object({ role: roleSchema });
 
 /** Seed-spec §3: a map of company id to name; the helper also accepts a list of ids. */
 export const selectedDrugCompaniesSchema = z.union(
   [z.array(z.string().min(1).max(100)).max(200), z.record(z.string().min(1).max(100), z.string().max(200))],
   { error: 'selectedDrugCompanies must be a list of company ids or a map of company id to name' },
 );
+
+/** The selection as a named field, so an error names it. */
+export const selectedDrugCompaniesInputSchema = z.object({ selectedDrugCompanies: selectedDrugCompaniesSchema });
 
 const optionalProfileText = (label: string, max: number) =>
   z
@@ -40,8 +46,8 @@ const optionalProfileText = (label: string, max: number) =>
     .nullable()
     .optional();
 
-export const profileUpdateSchema = z
-  .object({
+export const profileUpdateSchema = z.strictObject(
+  {
     displayName: optionalProfileText('Display name', 120),
     phone: optionalProfileText('Phone', 32).refine((value) => value == null || isE164PhoneNumber(value), {
       message: 'Phone must be in international form, for example +447700900123.',
@@ -61,9 +67,10 @@ export const profileUpdateSchema = z
     language: optionalProfileText('Language', 35).refine((value) => value == null || /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(value), {
       message: 'Language must be a language tag such as en or en-GB.',
     }),
-  })
+  },
   // Mass assignment: role, updatedUnix and the companies cannot ride along in a profile update.
-  .strict();
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} cannot be changed here.` : undefined) },
+);
 
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 

@@ -24,14 +24,6 @@ export const journeyFiltersSchema = z
 
 export type JourneyFilters = z.output<typeof journeyFiltersSchema>;
 
-/** The first problem of a failed parse as "field: message", for a page to show instead of the figures. */
-export function describeFilterError(error: z.ZodError): { field: 'persona' | 'product' | null; message: string } {
-  const [issue] = error.issues;
-  const field = issue?.path[0];
-  const named = field === 'persona' || field === 'product' ? field : null;
-  return { field: named, message: issue?.message ?? 'The filter in the address is not valid.' };
-}
-
 /**
  * `?patient=…` of the patient-profile page: one value, at most an id's length. Whether it names a patient the
  * viewer may see is the use case's decision (an unknown id and a forbidden one get the same answer).

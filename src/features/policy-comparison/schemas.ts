@@ -3,6 +3,7 @@
  * server code.
  */
 import { z } from 'zod';
+import { formatCount } from '@/lib/format';
 
 export const comparisonLimits = {
   minimumPatients: 100,
@@ -27,8 +28,6 @@ export const comparisonFieldLabels = {
   whatsappPrice: 'WhatsApp price per message',
 } as const;
 
-const grouped = new Intl.NumberFormat('en-GB');
-
 /** Form fields arrive as text, calls from code as numbers; text that is not a plain number becomes NaN (refused). */
 function numberFrom(pattern: RegExp) {
   return (value: unknown) => {
@@ -39,7 +38,7 @@ function numberFrom(pattern: RegExp) {
 }
 
 function wholeNumber(field: keyof typeof comparisonFieldLabels, minimum: number, maximum: number, unit = '') {
-  const message = `${comparisonFieldLabels[field]} must be a whole number from ${grouped.format(minimum)} to ${grouped.format(maximum)}${unit}.`;
+  const message = `${comparisonFieldLabels[field]} must be a whole number from ${formatCount(minimum)} to ${formatCount(maximum)}${unit}.`;
   return z.preprocess(numberFrom(/^\d+$/), z.number({ error: message }).int(message).min(minimum, message).max(maximum, message));
 }
 

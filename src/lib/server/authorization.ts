@@ -1,12 +1,11 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { AppError } from '@/lib/errors';
+import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission, type Permission } from '@/lib/permissions';
 import { recordAuditEvent } from './audit';
 import type { SessionUser } from './session';
 
-/** The spec's message for a call that needs a signed-in user (seed-spec §5). */
-export const noUserLoggedIn = 'No user logged in';
+export { noUserLoggedIn };
 
 /** The signed-in user, or an 'unauthenticated' AppError (HTTP 401) saying "No user logged in". */
 export function requireActor(actor: SessionUser | null): SessionUser {

@@ -1,19 +1,17 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { grantRoleAction, setCompanyMembershipAction } from '@/app/_actions/profile-actions';
 import { getDatabase } from '@/db/client';
 import { UserAdministration } from '@/features/identity/components/user-administration';
 import { listUsers } from '@/features/identity/server/list-users';
 import { isAppError } from '@/lib/errors';
-import { getSessionUser } from '@/lib/server/session';
+import { getCurrentUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: 'Administration' };
 
 export default async function AdminPage() {
-  const requestHeaders = await headers();
   let listing;
   try {
-    listing = await listUsers({ database: getDatabase(), actor: await getSessionUser(requestHeaders) });
+    listing = await listUsers({ database: getDatabase(), actor: await getCurrentUser() });
   } catch (error) {
     if (isAppError(error) && error.code === 'forbidden') {
       return (

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { getDatabase } from '@/db/client';
 import { listOutboxMessages, outboxIsAvailable } from '@/features/outbox/server/list-outbox-messages';
 import { getEnvironment } from '@/lib/env';
+import { formatDateTime } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Outbox' };
 
@@ -20,7 +21,7 @@ export default async function OutboxPage() {
         {messages.map((message) => (
           <li key={message.id} className="rounded-2xl border border-separator bg-surface p-4">
             <p className="text-sm text-muted">
-              {message.channel === 'sms' ? 'SMS' : 'E-mail'} to {message.recipient} · {new Date(message.createdAt).toLocaleString('en-GB')}
+              {message.channel === 'sms' ? 'SMS' : 'E-mail'} to {message.recipient} · {formatDateTime(message.createdAt)}
             </p>
             {message.subject ? <p className="font-medium">{message.subject}</p> : null}
             <pre className="mt-2 whitespace-pre-wrap font-sans text-sm">{message.body}</pre>

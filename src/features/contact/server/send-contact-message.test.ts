@@ -80,7 +80,7 @@ describe.each(testDatabaseBackends())('sendContactMessage on $name', (backend) =
     const failure = await send({ ...validInput, contactEmail: 'not-an-address' }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).httpStatus).toBe(400);
-    expect((failure as AppError).message).toBe('Email must be a valid e-mail address.');
+    expect((failure as AppError).message).toBe('The contact form is not valid: contactEmail: Email must be a valid e-mail address.');
     expect((failure as AppError).fieldErrors).toEqual({ contactEmail: 'Email must be a valid e-mail address.' });
     expect(await database.database.select().from(contactMessages)).toEqual([]);
   });

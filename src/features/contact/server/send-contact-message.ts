@@ -4,9 +4,10 @@ import type { Database } from '@/db/client';
 import { contactMessages } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { getLogger } from '@/lib/logger';
+import { parseInput } from '@/lib/parse-input';
 import type { Mailer } from '@/lib/server/mailer';
 import { consumeRateLimit } from '@/lib/server/rate-limit';
-import { contactFieldLabels, contactMessageSchema } from '../schemas';
+import { contactMessageSchema } from '../schemas';
 
 export type SendContactMessageResult = { id: string; delivery: 'sent' | 'failed' };
 
@@ -36,20 +37,7 @@ export async function sendContactMessage(options: {
     );
   }
 
-  const parsed = contactMessageSchema.safeParse(options.input);
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) {
-      const field = String(issue.path[0] ?? 'input');
-      fieldErrors[field] ??= issue.message;
-    }
-    const [firstField, firstMessage] = Object.entries(fieldErrors)[0] ?? ['input', 'The message is not valid.'];
-    const label = contactFieldLabels[firstField as keyof typeof contactFieldLabels] ?? firstField;
-    throw new AppError('validation', firstMessage.startsWith(label) ? firstMessage : `${label}: ${firstMessage}`, {
-      fieldErrors,
-    });
-  }
-  const input = parsed.data;
+  const input = parseInput(contactMessageSchema, options.input, { label: 'The contact form' });
 
   const [stored] = await options.database
     .insert(contactMessages)

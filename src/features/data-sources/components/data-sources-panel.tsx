@@ -4,6 +4,7 @@ import { Button, Form, Input, Label, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
+import { formatCount, formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
 
@@ -22,14 +23,12 @@ const sourceNames: Record<string, string> = {
   sms: 'SMS',
 };
 
-const number = new Intl.NumberFormat('en-GB');
-
 function reportSummary(result: Record<string, unknown> | null): string {
   if (result === null) return '';
   const sum = (value: unknown) =>
     typeof value === 'object' && value !== null ? Object.values(value as Record<string, number>).reduce((total, count) => total + Number(count || 0), 0) : 0;
   const skipped = Array.isArray(result.skipped) ? result.skipped.length : 0;
-  return `${number.format(Number(result.resources ?? 0))} records: ${number.format(sum(result.created))} created, ${number.format(sum(result.unchanged))} unchanged, ${number.format(skipped)} skipped`;
+  return `${formatCount(Number(result.resources ?? 0))} records: ${formatCount(sum(result.created))} created, ${formatCount(sum(result.unchanged))} unchanged, ${formatCount(skipped)} skipped`;
 }
 
 function ImportProgress({ job }: { job: ImportJobSummary }) {
@@ -38,7 +37,7 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
     <div className="flex flex-col gap-1" data-testid="import-job">
       <div className="flex flex-wrap items-baseline gap-2 text-sm">
         <span className="font-medium">{job.kind === 'import-fhir' ? 'FHIR import' : 'CSV import'}</span>
-        <span className="text-muted">{new Date(job.createdAt).toLocaleString('en-GB')}</span>
+        <span className="text-muted">{formatDateTime(job.createdAt)}</span>
         <span data-testid="import-status">{job.status}</span>
       </div>
       {job.status === 'running' || job.status === 'queued' ? (
@@ -47,7 +46,7 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
             {percent ?? 0}%
           </progress>
           <p className="text-sm text-muted" aria-live="polite">
-            {percent === null ? 'Waiting to start…' : `${percent}% · ${number.format(Math.round(job.rate ?? 0))} records per second`}
+            {percent === null ? 'Waiting to start…' : `${percent}% · ${formatCount(job.rate ?? 0)} records per second`}
           </p>
         </>
       ) : null}
@@ -176,7 +175,7 @@ function ApiKeys({ overview, createApiKey, revokeApiKey }: Props) {
             <span className="font-medium">{source.name}</span>
             <span>{source.status}</span>
             <span className="text-muted">
-              {number.format(source.doseEvents)} events · last activity {source.lastActivityAt ? new Date(source.lastActivityAt).toLocaleString('en-GB') : 'never'}
+              {formatCount(source.doseEvents)} events · last activity {source.lastActivityAt ? formatDateTime(source.lastActivityAt) : 'never'}
             </span>
             {source.status === 'active' ? (
               <Button size="sm" variant="danger-soft" onPress={() => void revokeApiKey(source.id).then(() => router.refresh())}>
@@ -251,10 +250,10 @@ export function DataSourcesPanel(props: Props) {
                     <th scope="row" className="py-2 pr-4 font-normal">
                       {sourceNames[volume.source] ?? volume.source}
                     </th>
-                    <td className="py-2 pr-4 text-right">{number.format(volume.patients)}</td>
-                    <td className="py-2 pr-4 text-right">{number.format(volume.dispensings)}</td>
-                    <td className="py-2 pr-4 text-right">{number.format(volume.doseEvents)}</td>
-                    <td className="py-2 pr-4 text-right">{number.format(volume.messages)}</td>
+                    <td className="py-2 pr-4 text-right">{formatCount(volume.patients)}</td>
+                    <td className="py-2 pr-4 text-right">{formatCount(volume.dispensings)}</td>
+                    <td className="py-2 pr-4 text-right">{formatCount(volume.doseEvents)}</td>
+                    <td className="py-2 pr-4 text-right">{formatCount(volume.messages)}</td>
                     <td className="py-2">{volume.lastRecord ?? '—'}</td>
                   </tr>
                 ))}

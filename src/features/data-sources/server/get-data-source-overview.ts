@@ -5,6 +5,8 @@ import type { Database } from '@/db/client';
 import { dataSources, dispensings, doseEvents, jobs, messages, patients } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import type { JobDto } from '@/lib/jobs-dto';
+import { hasPermission } from '@/lib/permissions';
+import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
 
 export type SourceVolume = { source: string; patients: number; dispensings: number; doseEvents: number; messages: number; lastRecord: string | null };
@@ -22,7 +24,7 @@ export type DataSourceOverview = {
 
 /** What data came from where: volume and recency per source, the dose-event API sources, recent imports. */
 export async function getDataSourceOverview(options: { database: Database; actor: SessionUser | null }): Promise<DataSourceOverview> {
-  if (options.actor === null) throw new AppError('unauthenticated', 'No user logged in');
+  const actor = requireActor(options.actor);
   const { database } = options;
   // The part of `source` before ':' names the kind of source (fhir, pharmacy-csv, simulation, dose-event-api).
   const kind = (column: AnyPgColumn) => sql<string>`split_part(${column}, ':', 1)`;
@@ -92,7 +94,7 @@ export async function getDataSourceOverview(options: { database: Database; actor
     volumes,
     apiSources,
     imports: importRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
-    canImport: options.actor.role === 'admin' || options.actor.role === 'clinician',
-    canManageKeys: options.actor.role === 'admin',
+    canImport: hasPermission(actor.role, 'data:import'),
+    canManageKeys: hasPermission(actor.role, 'dose-event-sources:manage'),
   };
 }

@@ -70,5 +70,16 @@ describe.each(testDatabaseBackends())('dose-event API on $name', (backend) => {
     const [row] = await database.database.select({ hash: dataSources.apiKeyHash }).from(dataSources).where(eq(dataSources.id, id));
     expect(row?.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row?.hash).not.toContain(apiKey);
+    const revokedByClinician = await revokeDoseEventSource({ database: database.database, actor: clinician, sourceId: id }).catch((error: unknown) => error);
+    expect((revokedByClinician as AppError).httpStatus).toBe(403);
+  });
+
+  it('names the field when a source name is blank or too long', async () => {
+    for (const name of ['   ', 'x'.repeat(101)]) {
+      const refused = await createDoseEventSource({ database: database.database, actor: admin, name }).catch((error: unknown) => error);
+      expect((refused as AppError).httpStatus).toBe(400);
+      expect((refused as AppError).fieldErrors).toEqual({ name: 'Give the source a name of 1 to 100 characters.' });
+    }
+    expect(await database.database.select().from(dataSources)).toEqual([]);
   });
 });

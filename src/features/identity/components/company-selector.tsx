@@ -1,16 +1,29 @@
 'use client';
 
 import { Button, Checkbox, CheckboxGroup, Label } from '@heroui/react';
-import { useState } from 'react';
+import { startTransition, useActionState, useState } from 'react';
 import { useAuthState } from './auth-state';
 import { FormMessage } from './login/form-message';
+
+type SaveMessage = { error?: string; notice?: string };
 
 /** /app/drug-company-selector: tick which of your companies the portal shows (stored in selectedDrugCompanies). */
 export function CompanySelector() {
   const { userData, userDataLoading, updateSelectedDrugCompanies } = useAuthState();
   const [draft, setDraft] = useState<string[] | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ error?: string; notice?: string }>({});
+  const [message, save, saving] = useActionState(
+    async (_previous: SaveMessage, request: { selected: string[]; draft: string[] | null }): Promise<SaveMessage> => {
+      try {
+        await updateSelectedDrugCompanies(request.selected);
+        // The live profile may show the saved state before this call returns; a tick made since then stays.
+        setDraft((current) => (current === request.draft ? null : current));
+        return { notice: 'Saved.' };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    },
+    {},
+  );
 
   if (userDataLoading) return <p role="status">Loading your companies…</p>;
   if (userData === null) return <FormMessage error="Your profile could not be loaded. Reload the page to try again." />;
@@ -21,21 +34,6 @@ export function CompanySelector() {
     return <p>You do not belong to any company yet. An administrator adds you to your company.</p>;
   }
   const selected = draft ?? Object.keys(userData.selectedDrugCompanies);
-
-  const save = async () => {
-    setBusy(true);
-    setMessage({});
-    try {
-      await updateSelectedDrugCompanies(selected);
-      // The live profile may show the saved state before this call returns; a tick made since then stays.
-      setDraft((current) => (current === draft ? null : current));
-      setMessage({ notice: 'Saved.' });
-    } catch (error) {
-      setMessage({ error: (error as Error).message });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <div className="flex max-w-lg flex-col gap-4">
@@ -52,8 +50,8 @@ export function CompanySelector() {
           </Checkbox>
         ))}
       </CheckboxGroup>
-      <FormMessage error={message.error} notice={message.notice} />
-      <Button variant="primary" onPress={() => void save()} isDisabled={busy}>
+      <FormMessage error={saving ? undefined : message.error} notice={saving ? undefined : message.notice} />
+      <Button variant="primary" onPress={() => startTransition(() => save({ selected, draft }))} isDisabled={saving}>
         Save selection
       </Button>
     </div>

@@ -1,7 +1,8 @@
 'use client';
 
 import { Button, FieldError, Form, Input, Label, TextField } from '@heroui/react';
-import { type FormEvent, useState } from 'react';
+import { startTransition, useActionState } from 'react';
+import { formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { ProfileDocument } from '../schemas';
 import { useAuthState } from './auth-state';
@@ -15,35 +16,29 @@ const roleNames: Record<string, string> = {
   admin: 'Administrator',
 };
 
+/** What the last save left on the form: field errors and one message. */
+type SaveState = { fieldErrors: Record<string, string>; error?: string; notice?: string };
+
+// While a save runs, the last one's errors are gone, as the form is being checked again.
+const noFieldErrors: Record<string, string> = {};
+
 /** /profile: the live profile document and the fields a user edits. */
 export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknown) => Promise<ActionResult<ProfileDocument>> }) {
   const { user, userData, userDataLoading } = useAuthState();
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<{ error?: string; notice?: string }>({});
-
-  if (userDataLoading) return <p role="status">Loading your profile…</p>;
-  if (userData === null) return <FormMessage error="Your profile could not be loaded. Reload the page to try again." />;
-
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    setBusy(true);
-    setErrors({});
-    setMessage({});
+  const [saved, save, saving] = useActionState(async (_previous: SaveState, data: FormData): Promise<SaveState> => {
     const result = await updateProfile({
       displayName: String(data.get('displayName') ?? ''),
       phone: String(data.get('phone') ?? ''),
       timezone: String(data.get('timezone') ?? ''),
       language: String(data.get('language') ?? ''),
     }).catch(() => null);
-    setBusy(false);
-    if (result === null) setMessage({ error: 'We could not reach the server. Your changes were not saved.' });
-    else if (!result.ok) {
-      setErrors(result.error.fieldErrors ?? {});
-      setMessage({ error: result.error.message });
-    } else setMessage({ notice: 'Saved.' });
-  };
+    if (result === null) return { fieldErrors: {}, error: 'We could not reach the server. Your changes were not saved.' };
+    if (!result.ok) return { fieldErrors: result.error.fieldErrors ?? {}, error: result.error.message };
+    return { fieldErrors: {}, notice: 'Saved.' };
+  }, { fieldErrors: noFieldErrors });
+
+  if (userDataLoading) return <p role="status">Loading your profile…</p>;
+  if (userData === null) return <FormMessage error="Your profile could not be loaded. Reload the page to try again." />;
 
   return (
     <div className="flex flex-col gap-8">
@@ -59,10 +54,21 @@ export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknow
           </>
         ) : null}
         <dt className="text-muted">Last updated</dt>
-        <dd data-testid="profile-updated">{new Date(userData.updatedUnix).toLocaleString('en-GB')}</dd>
+        <dd data-testid="profile-updated">{formatDateTime(userData.updatedUnix)}</dd>
       </dl>
       {/* Keyed on updatedUnix: a change made elsewhere (another tab, an admin) refreshes the form. */}
-      <Form key={userData.updatedUnix} className="flex max-w-lg flex-col gap-4" validationErrors={errors} onSubmit={(event) => void submit(event)} aria-label="Edit your profile">
+      <Form
+        key={userData.updatedUnix}
+        className="flex max-w-lg flex-col gap-4"
+        validationErrors={saving ? noFieldErrors : saved.fieldErrors}
+        onSubmit={(event) => {
+          // Dispatched by hand, not through <form action>, which would reset what the user typed after a refusal.
+          event.preventDefault();
+          const data = new FormData(event.currentTarget);
+          startTransition(() => save(data));
+        }}
+        aria-label="Edit your profile"
+      >
         <TextField name="displayName" defaultValue={userData.displayName ?? ''} maxLength={120} autoComplete="name">
           <Label>Display name</Label>
           <Input />
@@ -83,8 +89,8 @@ export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknow
           <Input placeholder="en-GB" />
           <FieldError />
         </TextField>
-        <FormMessage error={message.error} notice={message.notice} />
-        <Button type="submit" variant="primary" isDisabled={busy}>
+        <FormMessage error={saving ? undefined : saved.error} notice={saving ? undefined : saved.notice} />
+        <Button type="submit" variant="primary" isDisabled={saving}>
           Save
         </Button>
       </Form>

@@ -9,8 +9,8 @@ import { FormMessage } from './login/form-message';
 type Props = {
   users: UserSummary[];
   companies: { id: string; name: string }[];
-  grantRole: (userId: unknown, role: unknown) => Promise<ActionResult<unknown>>;
-  setCompanyMembership: (userId: unknown, companyId: unknown, member: unknown) => Promise<ActionResult<unknown>>;
+  grantRole: (input: { targetUserId: string; role: string }) => Promise<ActionResult<unknown>>;
+  setCompanyMembership: (input: { targetUserId: string; companyId: string; member: boolean }) => Promise<ActionResult<unknown>>;
 };
 
 /** /admin: every account, its role and its company memberships; an admin grants both. */
@@ -58,7 +58,7 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
                     className="rounded-lg border border-separator bg-background px-2 py-1"
                     value={user.role}
                     disabled={busy}
-                    onChange={(event) => void run(() => grantRole(user.id, event.target.value), `${user.email} is now ${event.target.value}.`)}
+                    onChange={(event) => void run(() => grantRole({ targetUserId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}
                   >
                     {roles.map((role) => (
                       <option key={role} value={role}>
@@ -80,7 +80,7 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
                             disabled={busy}
                             onChange={() =>
                               void run(
-                                () => setCompanyMembership(user.id, company.id, !member),
+                                () => setCompanyMembership({ targetUserId: user.id, companyId: company.id, member: !member }),
                                 `${user.email} ${member ? 'left' : 'joined'} ${company.name}.`,
                               )
                             }

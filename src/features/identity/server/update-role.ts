@@ -2,11 +2,12 @@ import 'server-only';
 import type { Database } from '@/db/client';
 import { userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
+import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
-import { type ProfileDocument, roleSchema } from '../schemas';
+import { type ProfileDocument, roleInputSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
-import { requireActor } from './require-actor';
 
 /**
  * Seed-spec §6 lets the profile update set the role; DESIGN §8.1 narrows it: a user may set their own role
@@ -19,20 +20,17 @@ export async function updateRole(options: {
   clientAddress?: string;
 }): Promise<ProfileDocument> {
   const actor = requireActor(options.actor);
-  const parsed = roleSchema.safeParse(options.role);
-  if (!parsed.success) {
-    throw new AppError('validation', parsed.error.issues[0]?.message ?? 'role is not valid', { fieldErrors: { role: 'Unknown role.' } });
-  }
-  if (parsed.data !== 'patient') {
+  const { role } = parseInput(roleInputSchema, { role: options.role }, { label: 'The role change' });
+  if (role !== 'patient') {
     await recordAuditEvent(options.database, {
       action: 'role.self-assign',
       outcome: 'denied',
       actorUserId: actor.id,
       targetUserId: actor.id,
       clientAddress: options.clientAddress,
-      details: { requestedRole: parsed.data },
+      details: { requestedRole: role },
     });
-    throw new AppError('forbidden', `Only an administrator can grant the role ${parsed.data}.`);
+    throw new AppError('forbidden', `Only an administrator can grant the role ${role}.`);
   }
   await options.database
     .insert(userProfiles)

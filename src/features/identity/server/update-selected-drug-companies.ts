@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { companyMemberships, drugCompanies, userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
+import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
-import { type ProfileDocument, selectedDrugCompaniesSchema } from '../schemas';
+import { type ProfileDocument, selectedDrugCompaniesInputSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
-import { requireActor } from './require-actor';
 
 /**
  * Stores which of their companies a user views (seed-spec §3: a map of company id to name; a list of ids is
@@ -19,13 +20,8 @@ export async function updateSelectedDrugCompanies(options: {
   companies: unknown;
 }): Promise<ProfileDocument> {
   const actor = requireActor(options.actor);
-  const parsed = selectedDrugCompaniesSchema.safeParse(options.companies);
-  if (!parsed.success) {
-    throw new AppError('validation', parsed.error.issues[0]?.message ?? 'selectedDrugCompanies is not valid', {
-      fieldErrors: { selectedDrugCompanies: 'Choose companies from your list.' },
-    });
-  }
-  const requestedIds = Array.isArray(parsed.data) ? parsed.data : Object.keys(parsed.data);
+  const { selectedDrugCompanies } = parseInput(selectedDrugCompaniesInputSchema, { selectedDrugCompanies: options.companies }, { label: 'The company selection' });
+  const requestedIds = Array.isArray(selectedDrugCompanies) ? selectedDrugCompanies : Object.keys(selectedDrugCompanies);
   const memberships = await options.database
     .select({ id: drugCompanies.id, name: drugCompanies.name })
     .from(companyMemberships)

@@ -3,7 +3,7 @@
 import { useCallback } from 'react';
 import type { PolicyComparison } from '../schemas';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
-import { formatCount, formatOneDecimal, formatPdc, formatPercent, formatPounds, formatPrice, formatUnitCost } from './format';
+import { formatCount, formatDate, formatDecimal, formatPercent, formatPounds } from '@/lib/format';
 
 /** One colour per policy, dark enough for 3:1 against the page (WCAG 1.4.11), told apart by lightness too. */
 const policyColours: Record<string, string> = { none: '#52525b', 'fixed-daily': '#1d4ed8', 'fixed-weekly': '#b45309' };
@@ -17,7 +17,7 @@ function MonthlyPdcChart({ comparison }: { comparison: PolicyComparison }) {
       animation: false,
       textStyle: { color: theme.text, fontFamily: theme.fontFamily },
       legend: { top: 0, textStyle: { color: theme.text } },
-      tooltip: { trigger: 'axis', valueFormatter: (value) => (typeof value === 'number' ? formatPdc(value) : String(value)) },
+      tooltip: { trigger: 'axis', valueFormatter: (value) => (typeof value === 'number' ? formatDecimal(value, 3) : String(value)) },
       grid: { left: 48, right: 16, top: 40, bottom: 40 },
       xAxis: {
         type: 'category',
@@ -42,7 +42,7 @@ function MonthlyPdcChart({ comparison }: { comparison: PolicyComparison }) {
     [comparison],
   );
   const label = `Line chart of mean PDC in each month of the year, one line per policy: ${comparison.policies
-    .map((policy) => `${policy.label} from ${formatPdc(policy.meanPdcByMonth[0] ?? 0)} in month 1 to ${formatPdc(policy.meanPdcByMonth.at(-1) ?? 0)} in month ${policy.meanPdcByMonth.length}`)
+    .map((policy) => `${policy.label} from ${formatDecimal(policy.meanPdcByMonth[0] ?? 0, 3)} in month 1 to ${formatDecimal(policy.meanPdcByMonth.at(-1) ?? 0, 3)} in month ${policy.meanPdcByMonth.length}`)
     .join('; ')}.`;
   return <EChart buildOption={buildOption} label={label} className="h-80 w-full" />;
 }
@@ -55,7 +55,7 @@ function OutcomesChart({ comparison }: { comparison: PolicyComparison }) {
       animation: false,
       textStyle: { color: theme.text, fontFamily: theme.fontFamily },
       legend: { top: 0, textStyle: { color: theme.text } },
-      tooltip: { trigger: 'axis', valueFormatter: (value) => (typeof value === 'number' ? `${formatOneDecimal(value)}%` : String(value)) },
+      tooltip: { trigger: 'axis', valueFormatter: (value) => (typeof value === 'number' ? `${formatDecimal(value, 1)}%` : String(value)) },
       grid: { left: 48, right: 16, top: 40, bottom: 32 },
       xAxis: { type: 'category', data: outcomeMeasures, axisLabel: { color: theme.text } },
       yAxis: { type: 'value', min: 0, max: 100, axisLabel: { color: theme.text, formatter: '{value}%' }, splitLine: { lineStyle: { color: gridLineColour } } },
@@ -69,7 +69,7 @@ function OutcomesChart({ comparison }: { comparison: PolicyComparison }) {
     [comparison],
   );
   const label = `Bar chart of mean PDC, share at PDC ≥ 0.8 and persistence at 12 months, per policy: ${comparison.policies
-    .map((policy) => `${policy.label} ${formatPercent(policy.meanPdc)}, ${formatPercent(policy.shareAdherent)} and ${formatPercent(policy.persistence)}`)
+    .map((policy) => `${policy.label} ${formatPercent(policy.meanPdc, 1)}, ${formatPercent(policy.shareAdherent, 1)} and ${formatPercent(policy.persistence, 1)}`)
     .join('; ')}.`;
   return <EChart buildOption={buildOption} label={label} className="h-80 w-full" />;
 }
@@ -88,7 +88,7 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
             synthetic demo data
           </span>
           <span data-testid="comparison-cohort">
-            {formatCount(comparison.patients)} simulated patients over 12 months from {comparison.startDate}, seed {settings.seed}; the same cohort under each
+            {formatCount(comparison.patients)} simulated patients over 12 months from {formatDate(comparison.startDate)}, seed {settings.seed}; the same cohort under each
             policy.
           </span>
         </p>
@@ -117,16 +117,16 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
                 <th scope="row" className="py-2 pr-4 font-medium">
                   {policy.label}
                 </th>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatPdc(policy.meanPdc)}</td>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatPercent(policy.shareAdherent)}</td>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatPercent(policy.persistence)}</td>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatOneDecimal(policy.messagesPerPatient)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{formatDecimal(policy.meanPdc, 3)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{formatPercent(policy.shareAdherent, 1)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{formatPercent(policy.persistence, 1)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{formatDecimal(policy.messagesPerPatient, 1)}</td>
                 <td className="py-2 pr-4 text-right tabular-nums">
-                  {formatCount(policy.optOuts)} ({formatPercent(policy.optOutRate)})
+                  {formatCount(policy.optOuts)} ({formatPercent(policy.optOutRate, 1)})
                 </td>
                 <td className="py-2 pr-4 text-right tabular-nums">{formatPounds(policy.messageCost)}</td>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatUnitCost(policy.costPerAdherentPatientDay)}</td>
-                <td className="py-2 text-right tabular-nums">{formatUnitCost(policy.costPerExtraAdherentDay)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{policy.costPerAdherentPatientDay === null ? '—' : formatPounds(policy.costPerAdherentPatientDay, 4)}</td>
+                <td className="py-2 text-right tabular-nums">{policy.costPerExtraAdherentDay === null ? '—' : formatPounds(policy.costPerExtraAdherentDay, 4)}</td>
               </tr>
             ))}
           </tbody>
@@ -153,7 +153,7 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
         <dd className="text-muted">Patients who replied STOP, and their share of the cohort.</dd>
         <dt className="font-medium">Message cost</dt>
         <dd className="text-muted">
-          Every outbound SMS at {formatPrice(settings.smsPrice)} and WhatsApp message at {formatPrice(settings.whatsappPrice)} (sent messages are billed even if
+          Every outbound SMS at {formatPounds(settings.smsPrice, 2, 4)} and WhatsApp message at {formatPounds(settings.whatsappPrice, 2, 4)} (sent messages are billed even if
           they fail); in-app messages cost nothing.
         </dd>
         <dt className="font-medium">Cost per adherent patient-day</dt>

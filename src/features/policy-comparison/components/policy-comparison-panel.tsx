@@ -4,10 +4,11 @@ import { Button, Description, FieldError, Form, Input, Label, ProgressBar, TextF
 import { type FormEvent, useState } from 'react';
 import { useJobProgress } from '@/lib/hooks/use-job-progress';
 import type { JobDto } from '@/lib/jobs-dto';
+import { formatCount } from '@/lib/format';
+import { fieldErrorsOf } from '@/lib/parse-input';
 import type { ActionResult } from '@/lib/server/action-result';
 import { type ComparisonOutcome, comparisonLimits, comparisonSettingsSchema, type PolicyComparison } from '../schemas';
 import { ComparisonResults } from './comparison-results';
-import { formatCount } from './format';
 
 type Props = {
   productName: string;
@@ -88,9 +89,7 @@ export function PolicyComparisonPanel({ productName, initial, runComparison, res
     // The same rules as the server, checked here first so a typo needs no round trip.
     const checked = comparisonSettingsSchema.safeParse(input);
     if (!checked.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of checked.error.issues) fieldErrors[String(issue.path[0])] ??= issue.message;
-      setErrors(fieldErrors);
+      setErrors(fieldErrorsOf(checked.error));
       return;
     }
     setErrors({});

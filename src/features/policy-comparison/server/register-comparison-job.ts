@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 import { type JobContext, type JobHandler, registerJobHandler } from '@/lib/server/jobs';
 import { comparisonSettingsSchema } from '../schemas';
 import type { ComparisonWorkerMessage } from './comparison-worker';
@@ -68,9 +68,7 @@ function simulateInWorker(options: { patients: number; seed: number; context: Jo
 }
 
 export const runComparisonJob: JobHandler = async (job, context) => {
-  const parsed = comparisonSettingsSchema.safeParse(job.payload);
-  if (!parsed.success) throw new AppError('validation', parsed.error.issues[0]?.message ?? 'The queued comparison is not valid.');
-  const settings = parsed.data;
+  const settings = parseInput(comparisonSettingsSchema, job.payload, { label: 'The queued comparison' });
   const cohort = { patients: settings.patients, seed: settings.seed };
   let simulations = cachedSimulations(cohort);
   if (simulations === undefined) {

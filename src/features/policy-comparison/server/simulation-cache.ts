@@ -5,34 +5,26 @@
  * this module; a cache per instance is enough, as any instance can recompute a result.
  */
 import 'server-only';
+import { LRUCache } from 'lru-cache';
 import type { PolicySimulation } from './simulate-policies';
 
 const maximumEntries = 32;
 const cacheKey = Symbol.for('medaptive.policy-comparison-cache');
-type GlobalWithCache = typeof globalThis & { [cacheKey]?: Map<string, PolicySimulation[]> };
+type GlobalWithCache = typeof globalThis & { [cacheKey]?: LRUCache<string, PolicySimulation[]> };
 
-function cache(): Map<string, PolicySimulation[]> {
+function cache(): LRUCache<string, PolicySimulation[]> {
   const holder = globalThis as GlobalWithCache;
-  holder[cacheKey] ??= new Map();
+  holder[cacheKey] ??= new LRUCache({ max: maximumEntries });
   return holder[cacheKey];
 }
 
 const keyOf = (cohort: { patients: number; seed: number }) => `${cohort.patients}/${cohort.seed}`;
 
+/** The cohort's simulations if still cached (reading one keeps it, as the least recently used goes first). */
 export function cachedSimulations(cohort: { patients: number; seed: number }): PolicySimulation[] | undefined {
-  const entries = cache();
-  const found = entries.get(keyOf(cohort));
-  if (found !== undefined) {
-    // Most recently used last: the Map's order is the eviction order.
-    entries.delete(keyOf(cohort));
-    entries.set(keyOf(cohort), found);
-  }
-  return found;
+  return cache().get(keyOf(cohort));
 }
 
 export function rememberSimulations(cohort: { patients: number; seed: number }, simulations: PolicySimulation[]): void {
-  const entries = cache();
-  entries.delete(keyOf(cohort));
-  entries.set(keyOf(cohort), simulations);
-  while (entries.size > maximumEntries) entries.delete(entries.keys().next().value!);
+  cache().set(keyOf(cohort), simulations);
 }

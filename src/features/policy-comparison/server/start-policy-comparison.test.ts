@@ -33,7 +33,7 @@ describe('parseComparisonSettings', () => {
     }
     expect(() => parseComparisonSettings({ patients: '', seed: '1', smsPrice: '0.04', whatsappPrice: '0.02' })).toThrow('Cohort size must be a whole number from 100 to 50,000 patients.');
     expect(() => parseComparisonSettings({ patients: '50001', seed: '1', smsPrice: '0.04', whatsappPrice: '0.02' })).toThrow(/Cohort size/);
-    expect(() => parseComparisonSettings(null)).toThrow(/Please correct 4 fields/);
+    expect(() => parseComparisonSettings(null)).toThrow(/^The comparison request is not valid: patients: .+; seed: .+; smsPrice: .+; whatsappPrice: .+$/);
   });
 });
 
@@ -81,6 +81,6 @@ describe.each(testDatabaseBackends())('startPolicyComparison on $name', (backend
     const { id } = await enqueueJob({ database: database.database, kind: comparisonJobKind, payload: { patients: 5, seed: 1, smsPrice: 0, whatsappPrice: 0 }, createdBy: actor.id });
     const claimed = await claimNextJob({ database: database.database, kinds: [comparisonJobKind] });
     await runClaimedJob({ database: database.database, job: claimed! });
-    expect(await getJob({ database: database.database, id })).toMatchObject({ status: 'failed', error: 'Cohort size must be a whole number from 100 to 50,000 patients.' });
+    expect(await getJob({ database: database.database, id })).toMatchObject({ status: 'failed', error: 'The queued comparison is not valid: patients: Cohort size must be a whole number from 100 to 50,000 patients.' });
   });
 });

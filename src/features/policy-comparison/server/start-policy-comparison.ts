@@ -6,6 +6,7 @@
 import 'server-only';
 import type { Database } from '@/db/client';
 import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 import { enqueueJob } from '@/lib/server/jobs';
 import type { SessionUser } from '@/lib/server/session';
 import { type ComparisonOutcome, comparisonLimits, type ComparisonSettings, comparisonSettingsSchema } from '../schemas';
@@ -14,16 +15,11 @@ import { cachedSimulations } from './simulation-cache';
 
 export const comparisonJobKind = 'policy-comparison';
 
+/** Names the settings in a validation message ("The comparison settings are not valid: …" reads badly with 'is'). */
+const comparisonSettingsLabel = 'The comparison request';
+
 export function parseComparisonSettings(input: unknown): ComparisonSettings {
-  const parsed = comparisonSettingsSchema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? 'settings');
-    fieldErrors[field] ??= issue.message;
-  }
-  const messages = Object.values(fieldErrors);
-  throw new AppError('validation', messages.length === 1 ? messages[0]! : `Please correct ${messages.length} fields: ${messages.join(' ')}`, { fieldErrors });
+  return parseInput(comparisonSettingsSchema, input ?? {}, { label: comparisonSettingsLabel });
 }
 
 export async function startPolicyComparison(options: { database: Database; actor: SessionUser | null; input: unknown }): Promise<ComparisonOutcome> {

@@ -1,12 +1,11 @@
 'use server';
 
-import { headers } from 'next/headers';
-import { getDatabase } from '@/db/client';
-import type { ComparisonOutcome } from '@/features/policy-comparison/schemas';
+import { z } from 'zod';
 import { startPolicyComparison } from '@/features/policy-comparison/server/start-policy-comparison';
-import { type ActionResult, toActionResult } from '@/lib/server/action-result';
-import { getSessionUser } from '@/lib/server/session';
+import { authedAction } from '@/lib/server/authed-action';
 
-export async function runComparisonAction(input: unknown): Promise<ActionResult<ComparisonOutcome>> {
-  return toActionResult(async () => startPolicyComparison({ database: getDatabase(), actor: await getSessionUser(await headers()), input }));
-}
+export const runComparisonAction = authedAction({
+  // The use case checks the settings itself (the background job re-reads them too).
+  schema: z.unknown(),
+  run: (input, context) => startPolicyComparison({ ...context, input }),
+});

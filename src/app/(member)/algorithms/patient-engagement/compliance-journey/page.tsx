@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
 import { ComplianceJourneyView } from '@/features/patient-adherence/components/compliance-journey-view';
-import { describeFilterError, journeyFiltersSchema } from '@/features/patient-adherence/schemas';
+import { journeyFiltersSchema } from '@/features/patient-adherence/schemas';
 import { getComplianceJourney } from '@/features/patient-adherence/server/get-compliance-journey';
-import { getSessionUser } from '@/lib/server/session';
+import { validationError } from '@/lib/parse-input';
+import { getCurrentUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: '12-Month Compliance Journey' };
 
@@ -12,8 +12,9 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function ComplianceJourneyPage({ searchParams }: Props) {
   const parsed = journeyFiltersSchema.safeParse(await searchParams);
-  const actor = await getSessionUser(await headers());
-  const problem = parsed.success ? null : describeFilterError(parsed.error);
+  const actor = await getCurrentUser();
+  // Every field at fault, named (the same words parseInput gives a route).
+  const problem = parsed.success ? null : validationError(parsed.error, 'The cohort in the address').message;
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">12-Month Compliance Journey</h1>
@@ -25,7 +26,7 @@ export default async function ComplianceJourneyPage({ searchParams }: Props) {
       {/* A malformed address names the field; the lists to choose from come with the whole cohort's options. */}
       <ComplianceJourneyView
         journey={await getComplianceJourney({ database: getDatabase(), actor, filters: parsed.success ? parsed.data : undefined })}
-        addressProblem={problem === null ? null : `The cohort in the address is not valid — ${problem.message}. Choose the persona and product from the lists.`}
+        addressProblem={problem === null ? null : `${problem.replace(/\.?$/, '.')} Choose the persona and product from the lists.`}
       />
     </article>
   );

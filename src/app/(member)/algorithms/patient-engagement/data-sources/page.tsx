@@ -1,15 +1,14 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { createApiKeyAction, revokeApiKeyAction } from '@/app/_actions/data-source-actions';
 import { getDatabase } from '@/db/client';
 import { DataSourcesPanel } from '@/features/data-sources/components/data-sources-panel';
 import { getDataSourceOverview } from '@/features/data-sources/server/get-data-source-overview';
-import { getSessionUser } from '@/lib/server/session';
+import { getCurrentUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: 'Data Integration Sources' };
 
 export default async function DataSourcesPage() {
-  const overview = await getDataSourceOverview({ database: getDatabase(), actor: await getSessionUser(await headers()) });
+  const overview = await getDataSourceOverview({ database: getDatabase(), actor: await getCurrentUser() });
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Data Integration Sources</h1>

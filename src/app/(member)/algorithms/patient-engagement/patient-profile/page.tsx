@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
 import { PatientProfileView } from '@/features/patient-adherence/components/patient-profile-view';
 import { patientProfileQuerySchema } from '@/features/patient-adherence/schemas';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
-import { getSessionUser } from '@/lib/server/session';
+import { getCurrentUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: 'Patient Profile' };
 
@@ -15,7 +14,7 @@ export default async function PatientProfilePage({ searchParams }: Props) {
   // A malformed choice is answered like a patient the viewer may not see: the list to choose from, and why.
   const profile = await getPatientProfile({
     database: getDatabase(),
-    actor: await getSessionUser(await headers()),
+    actor: await getCurrentUser(),
     patientId: query.success ? (query.data.patient ?? null) : 'not-a-patient-id',
   });
   return (
