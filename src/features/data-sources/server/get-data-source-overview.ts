@@ -3,7 +3,6 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
 import { dataSources, dispensings, doseEvents, jobs, messages, patients } from '@/db/schema';
-import { AppError } from '@/lib/errors';
 import type { JobDto } from '@/lib/jobs-dto';
 import { hasPermission } from '@/lib/permissions';
 import { requireActor } from '@/lib/server/authorization';
