@@ -119,7 +119,9 @@ export function suppressPage(page: PageDescription, options: PageSuppressionOpti
       return { hidden: hiddenById, intervals, unresolved: [...unresolved].map((cell) => model.ids[cell]!) };
     }
     // A relation giving a cell away: hide the smallest other cell it shows; a narrow cell: the nearest smallest.
-    const candidate = (single === undefined ? undefined : smallestShown(model, hidden, model.sums[single]!)) ?? nearestShown(model, hidden, narrow);
+    const candidate =
+      (single === undefined ? smallestShown(model, hidden, [...explanation(model, audit.bounds, narrow)]) : smallestShown(model, hidden, model.sums[single]!)) ??
+      nearestShown(model, hidden, narrow);
     if (candidate === undefined) unresolved.add(narrow);
     else hidden.set(candidate, 'complementary');
   }
@@ -220,7 +222,8 @@ function isProtected(model: Model, hidden: ReadonlyMap<number, HiddenReason>, ce
   return model.counts[cell]! > 0 && (hidden.has(cell) || isSmall(model.counts[cell]!, model.threshold));
 }
 
-type Bounds = { lo: number[]; hi: number[] };
+/** Each cell's bounds, and the relation that last narrowed each bound (−1: its shown value or label). */
+type Bounds = { lo: number[]; hi: number[]; loBy: number[]; hiBy: number[] };
 
 function auditModel(model: Model, hidden: ReadonlyMap<number, HiddenReason>, unresolved: ReadonlySet<number>) {
   const singleHidden: number[] = [];
@@ -243,6 +246,8 @@ function readerBounds(model: Model, hidden: ReadonlyMap<number, HiddenReason>): 
   const { threshold } = model;
   const lo: number[] = [];
   const hi: number[] = [];
+  const loBy = model.counts.map(() => -1);
+  const hiBy = model.counts.map(() => -1);
   model.counts.forEach((count, cell) => {
     const reason = hidden.get(cell);
     if (model.display[cell] === 'never' || (reason !== undefined && model.display[cell] === 'unlabelled')) {
@@ -265,10 +270,17 @@ function readerBounds(model: Model, hidden: ReadonlyMap<number, HiddenReason>): 
   let head = 0;
   // Bounds only narrow and stay integers; the cap only guards against slow creeping in cycles of relations.
   let budget = 200 * relationCount + 1000;
+  let current = -1;
   const tighten = (cell: number, newLo: number, newHi: number) => {
     if (newLo <= lo[cell]! && newHi >= hi[cell]!) return;
-    lo[cell] = Math.max(lo[cell]!, newLo);
-    hi[cell] = Math.min(hi[cell]!, newHi);
+    if (newLo > lo[cell]!) {
+      lo[cell] = newLo;
+      loBy[cell] = current;
+    }
+    if (newHi < hi[cell]!) {
+      hi[cell] = newHi;
+      hiBy[cell] = current;
+    }
     if (lo[cell]! > hi[cell]!) throw new Error(`Inconsistent bounds for ${model.ids[cell]}`);
     for (const relation of model.relationsOf[cell]!) {
       if (!queued[relation]) {
@@ -281,6 +293,7 @@ function readerBounds(model: Model, hidden: ReadonlyMap<number, HiddenReason>): 
     budget -= 1;
     const relation = queue[head]!;
     head += 1;
+    current = relation;
     queued[relation] = false;
     if (relation >= model.sums.length) {
       const [smaller, larger] = model.orders[relation - model.sums.length]!;
@@ -301,7 +314,45 @@ function readerBounds(model: Model, hidden: ReadonlyMap<number, HiddenReason>): 
       tighten(part, totalLo - othersHi, totalHi - (partsLo - lo[part]!));
     }
   }
-  return { lo, hi };
+  return { lo, hi, loBy, hiBy };
+}
+
+/**
+ * The shown cells a reader used to narrow `start`, following back the relation that set each bound (for a
+ * part's lower bound: the total's lower bound and the other parts' upper bounds, and so on).
+ */
+function explanation(model: Model, bounds: Bounds, start: number): Set<number> {
+  const shownUsed = new Set<number>();
+  const seen = new Set<string>();
+  const stack: [number, 'lo' | 'hi'][] = [
+    [start, 'lo'],
+    [start, 'hi'],
+  ];
+  while (stack.length > 0) {
+    const [cell, side] = stack.pop()!;
+    const key = `${cell}:${side}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const relation = side === 'lo' ? bounds.loBy[cell]! : bounds.hiBy[cell]!;
+    if (relation < 0) {
+      if (bounds.lo[cell] === bounds.hi[cell] && bounds.loBy[cell] === -1 && bounds.hiBy[cell] === -1) shownUsed.add(cell);
+      continue;
+    }
+    const opposite = side === 'lo' ? 'hi' : 'lo';
+    if (relation >= model.sums.length) {
+      // smaller ≤ larger: a larger's lower bound comes from the smaller's, a smaller's upper bound from the larger's.
+      const [smaller, larger] = model.orders[relation - model.sums.length]!;
+      stack.push(cell === larger ? [smaller, side] : [larger, side]);
+      continue;
+    }
+    const [total, ...parts] = model.sums[relation]! as [number, ...number[]];
+    if (cell === total) for (const part of parts) stack.push([part, side]);
+    else {
+      stack.push([total, side]);
+      for (const part of parts) if (part !== cell) stack.push([part, opposite]);
+    }
+  }
+  return shownUsed;
 }
 
 /** The shown non-zero cell with the smallest count among `cells` (ties: the first listed). */
