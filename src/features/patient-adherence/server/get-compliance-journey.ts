@@ -18,6 +18,7 @@ import type { SessionUser } from '@/lib/server/session';
 import type { JourneyFilters } from '../schemas';
 import { drugOf, findReportingPeriod, isoDay, medicationEventsFrom, PERIOD_DAYS, PERMISSIBLE_GAP_DAYS, SUPPRESSED_ROLES } from './adherence-period';
 import { findCohortScope } from './find-cohort-scope';
+import { suppressJourneyPage } from './suppress-journey-page';
 
 export const JOURNEY_MONTHS = 12;
 /** A journey month is 30 days from the patient's first fill in the period. */
@@ -232,7 +233,8 @@ export async function getComplianceJourney(options: {
     // Persona × product cells would need suppression across both groupings and every month at once.
     return { status: 'filters-not-combined', filters, options: filterOptions };
   } else {
-    const whole = summarise(cohort, labels, true);
+    // Suppressed as one page: a group hidden in one table must not be derivable from another (issue 10 item 6).
+    const whole = suppressJourneyPage(summarise(cohort, labels, false));
     if (filters.persona !== null) figures = sliceGroup(whole, 'persona', filters.persona, labels, cohort.some((patient) => patient.synthetic && patient.personaKey === filters.persona));
     else if (filters.product !== null) figures = sliceGroup(whole, 'product', filters.product, labels, cohort.some((patient) => patient.synthetic && patient.productKey === filters.product));
     else figures = whole;
