@@ -103,10 +103,21 @@ export function suppressPage(page: PageDescription, options: PageSuppressionOpti
   });
   const unresolved = new Set<number>();
 
-  // Each round hides one more cell (or gives one up as unresolved), so this ends after at most 2 × cells rounds.
+  // Each round hides at least one more cell (or gives one up as unresolved), so this ends after at most 2 × cells rounds.
   for (;;) {
     closeShownWith(model, hidden);
     const audit = auditModel(model, hidden, unresolved);
+    // Relations that give a cell away by subtraction are fixed all at once (each by its smallest shown cell).
+    let fixed = false;
+    for (const relation of audit.singleHidden) {
+      const members = model.sums[relation]!;
+      if (members.filter((cell) => isUnknown(model, hidden, cell)).length !== 1) continue; // fixed by an earlier pick
+      const candidate = smallestShown(model, hidden, members);
+      if (candidate === undefined) continue;
+      hidden.set(candidate, 'complementary');
+      fixed = true;
+    }
+    if (fixed) continue;
     const single = audit.singleHidden[0];
     const narrow = single === undefined ? audit.narrow[0] : model.sums[single]!.find((cell) => isUnknown(model, hidden, cell))!;
     if (narrow === undefined) {
