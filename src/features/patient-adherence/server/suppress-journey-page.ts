@@ -6,7 +6,7 @@
  * the page as a whole. Shares, quartiles and survival of a hidden count are hidden with it.
  */
 import { type HiddenReason, hiddenFigures, type PageCell, type PageDescription, type SumRelation, type OrderRelation, suppressPage } from '@/engine/aggregation/page-suppression';
-import { hiddenCount, type ShownCount, shownCount } from '@/engine/aggregation/small-cell-suppression';
+import { hiddenCount, type ShownCount, shownCount, SMALL_CELL_THRESHOLD } from '@/engine/aggregation/small-cell-suppression';
 import type { ComplianceJourney, GroupMonthlyPdc, PersistenceCurve } from './get-compliance-journey';
 
 export type JourneyPage = Pick<ComplianceJourney, 'cohort' | 'pdcByMonth' | 'pdcByPersona' | 'pdcByProduct' | 'persistence' | 'withheld'>;
@@ -89,7 +89,12 @@ export function suppressJourneyPage(figures: JourneyPage): JourneyPage {
   }
 
   const page: PageDescription = { cells: [...cells.values()], sums, orders };
-  const { hidden } = suppressPage(page);
+  const result = suppressPage(page);
+  // Were a group left narrower than required with nothing near it to hide (never seen so far), hide every count.
+  const hidden: ReadonlyMap<string, HiddenReason> =
+    result.unresolved.length === 0
+      ? result.hidden
+      : new Map(page.cells.filter((cell) => cell.count > 0 && cell.display !== 'never').map((cell) => [cell.id, cell.count < SMALL_CELL_THRESHOLD ? 'small' : 'complementary']));
   const hiddenDerived = hiddenFigures(derived, hidden);
   const show = (id: string, count: number): ShownCount => {
     const reason: HiddenReason | undefined = hidden.get(id);
