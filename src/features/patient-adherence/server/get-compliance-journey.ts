@@ -17,6 +17,7 @@ import { AppError } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
 import type { JourneyFilters } from '../schemas';
+import { suppressJourneyPage } from './suppress-journey-page';
 
 export {
   ADHERENT_PDC,
@@ -131,7 +132,8 @@ export async function getComplianceJourney(options: {
     // Persona × product cells would need suppression across both groupings and every month at once.
     return { status: 'filters-not-combined', filters, options: filterOptions };
   } else {
-    const whole = summariseJourney(cohort, labels, true);
+    // Suppressed as one page: a group hidden in one table must not be derivable from another (issue 10 item 6).
+    const whole = suppressJourneyPage(summariseJourney(cohort, labels, false));
     if (filters.persona !== null) figures = sliceJourneyGroup(whole, 'persona', filters.persona, labels, cohort.some((patient) => patient.synthetic && patient.personaKey === filters.persona));
     else if (filters.product !== null) figures = sliceJourneyGroup(whole, 'product', filters.product, labels, cohort.some((patient) => patient.synthetic && patient.productKey === filters.product));
     else figures = whole;
