@@ -1,20 +1,35 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { Database } from '@/db/client';
 import { dataSources } from '@/db/schema';
-import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePermission } from '@/lib/server/authorization';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { hashApiKey, newApiKey } from './api-keys';
 
+const sourceSchema = z.object({
+  name: z.string().trim().min(1, 'Give the source a name of 1 to 100 characters.').max(100, 'Give the source a name of 1 to 100 characters.'),
+});
+
 /** An admin registers a device or app that sends dose events; its API key is returned once, never stored. */
-export async function createDoseEventSource(options: { database: Database; actor: SessionUser | null; name: string }): Promise<{ id: string; name: string; apiKey: string }> {
-  if (options.actor === null) throw new AppError('unauthenticated', 'No user logged in');
-  if (options.actor.role !== 'admin') throw new AppError('forbidden', 'Only an administrator can create API keys.');
-  const name = options.name.trim();
-  if (name === '' || name.length > 100) throw new AppError('validation', 'name must be 1 to 100 characters.', { fieldErrors: { name: 'Give the source a name of 1 to 100 characters.' } });
+export async function createDoseEventSource(options: {
+  database: Database;
+  actor: SessionUser | null;
+  name: unknown;
+  request?: Partial<RequestContext>;
+}): Promise<{ id: string; name: string; apiKey: string }> {
+  const actor = await requirePermission({
+    actor: options.actor,
+    permission: 'dose-event-sources:manage',
+    message: 'Only an administrator can create API keys.',
+    audit: { database: options.database, action: 'api-key.create', ...options.request },
+  });
+  const { name } = parseInput(sourceSchema, { name: options.name }, { label: 'The API key' });
   const apiKey = newApiKey();
   const id = `dose-api-${randomUUID().slice(0, 8)}`;
   await options.database.insert(dataSources).values({ id, kind: 'dose-event-api', name, apiKeyHash: hashApiKey(apiKey) });
-  await recordAuditEvent(options.database, { action: 'api-key.create', outcome: 'success', actorUserId: options.actor.id, details: { sourceId: id } });
+  await recordAuditEvent(options.database, { action: 'api-key.create', outcome: 'success', actorUserId: actor.id, ...options.request, details: { sourceId: id } });
   return { id, name, apiKey };
 }
