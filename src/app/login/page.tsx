@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { LoginPanel } from '@/features/identity/components/login/login-panel';
-import { safeNextPath } from '@/features/identity/safe-next-path';
+import { safeNextPath } from '@/lib/safe-next-path';
 import { getEnvironment } from '@/lib/env';
 import { getSessionUser } from '@/lib/server/session';
 
