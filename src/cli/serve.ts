@@ -8,7 +8,8 @@ import next from 'next';
 import { closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
 import { withAdvisoryLock } from '@/db/advisory-lock';
 import { migrateDatabase } from '@/db/migrate';
-import { clientAddressHeader, resolveClientAddress } from '@/lib/client-address';
+import { clientAddressHeader, isTrustedPeer, resolveClientAddress } from '@/lib/client-address';
+import { requestIdHeader, resolveRequestId } from '@/lib/request-id';
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
@@ -83,6 +84,14 @@ async function main(): Promise<void> {
       forwardedFor: Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor,
       trustedProxies: environment.TRUSTED_PROXIES,
     });
+    // One id per request for the audit log (and the answer, to quote in a support request); a proxy's id is
+    // kept only when the proxy is trusted.
+    const requestId = resolveRequestId({
+      incoming: request.headers[requestIdHeader],
+      fromTrustedProxy: isTrustedPeer(request.socket.remoteAddress, environment.TRUSTED_PROXIES),
+    });
+    request.headers[requestIdHeader] = requestId;
+    response.setHeader('X-Request-Id', requestId);
     // Security headers on every response (pages, API routes, static files, Next.js's own errors), set here
     // because the proxy does not see API routes and static files. Next.js takes the nonce for its scripts
     // from the request's Content-Security-Policy header, as it would from the proxy; a client's value is replaced.

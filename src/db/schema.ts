@@ -205,6 +205,8 @@ export const auditLog = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
     actorUserId: text('actor_user_id'),
     clientAddress: text('client_address'),
+    /** The request that caused the event (x-request-id), to find every row of one request. */
+    requestId: text('request_id'),
     action: text('action').notNull(),
     targetUserId: text('target_user_id'),
     outcome: text('outcome', { enum: ['success', 'failure', 'denied'] }).notNull(),

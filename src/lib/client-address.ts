@@ -34,5 +34,10 @@ export function resolveClientAddress(options: {
   return hops[0] !== undefined && isIP(hops[0]) !== 0 ? hops[0] : peer;
 }
 
+/** Whether the direct peer of a connection is one of the trusted proxies (TRUSTED_PROXIES). */
+export function isTrustedPeer(remoteAddress: string | undefined, trustedProxies: readonly string[]): boolean {
+  return remoteAddress !== undefined && trustedProxies.map(normalise).includes(normalise(remoteAddress));
+}
+
 /** Set by the server entry point (src/cli/serve.ts) on every request, after removing any value a client sent. */
 export const clientAddressHeader = 'x-medaptive-client-address';

@@ -18,16 +18,13 @@ test('an admin creates a dose-event API key, a device uses it, the admin revokes
       { idempotencyKey: 'e2e-2', patient: 'P-x', scheduledAt: 'not a time', status: 'missed' },
     ],
   };
-  const accepted = await page.request.post('/api/dose-events', { headers: { Authorization: `Bearer ${apiKey}` }, data: batch });
-  expect(accepted.status()).toBe(200);
-  expect(await accepted.json()).toEqual({
-    accepted: 0,
-    duplicates: 0,
-    rejected: [
-      { index: 0, idempotencyKey: 'e2e-1', field: 'patient', message: 'No patient has this pseudonym.' },
-      { index: 1, idempotencyKey: 'e2e-2', field: 'scheduledAt', message: 'scheduledAt must be an ISO 8601 time with a zone, e.g. 2026-11-22T08:00:00Z' },
-    ],
-  });
+  // All or nothing: a batch with bad events is a 400 naming each one, and stores none of the batch.
+  const refused = await page.request.post('/api/dose-events', { headers: { Authorization: `Bearer ${apiKey}` }, data: batch });
+  expect(refused.status()).toBe(400);
+  expect((await refused.json()).rejected).toEqual([
+    { index: 0, idempotencyKey: 'e2e-1', field: 'patient', message: 'No patient has this pseudonym.' },
+    { index: 1, idempotencyKey: 'e2e-2', field: 'scheduledAt', message: 'scheduledAt must be an ISO 8601 time with a zone, e.g. 2026-11-22T08:00:00Z' },
+  ]);
   const wrongKey = await page.request.post('/api/dose-events', { headers: { Authorization: 'Bearer mdk_wrong' }, data: batch });
   expect(wrongKey.status()).toBe(401);
 

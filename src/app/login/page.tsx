@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { LoginPanel } from '@/features/identity/components/login/login-panel';
-import { safeNextPath } from '@/features/identity/safe-next-path';
+import { safeNextPath } from '@/lib/safe-next-path';
 import { getEnvironment } from '@/lib/env';
 import { getCurrentUser } from '@/lib/server/current-user';
 

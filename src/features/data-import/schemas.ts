@@ -4,6 +4,24 @@ import { dateFormats } from '@/engine/ingestion';
 /** Largest upload accepted over HTTP (FHIR, and CSV from the data-sources page). */
 export const maximumImportBytes = 50 * 1024 * 1024;
 
+/** What to do with a file past the limit (the 413 message). */
+export const importTooLargeHint = 'Split it (NDJSON and CSV split at any line) or use the command line: npm run --silent cli -- import fhir|csv FILE.';
+
+export const importFormats = ['fhir', 'csv'] as const;
+export type ImportFormat = (typeof importFormats)[number];
+
+/** Background-job kinds of queued uploads, by format. */
+export const importJobKinds = { fhir: 'import-fhir', csv: 'import-csv' } as const satisfies Record<ImportFormat, string>;
+
+/**
+ * Media types an upload must be sent as. None is one a cross-site form can send (text/plain, form encodings),
+ * so a browser asks first (CORS preflight), which another site's page never gets past.
+ */
+export const importContentTypes = {
+  fhir: ['application/fhir+json', 'application/json', 'application/fhir+ndjson', 'application/ndjson', 'application/x-ndjson'],
+  csv: ['text/csv', 'application/csv', 'text/tab-separated-values'],
+} as const satisfies Record<ImportFormat, readonly string[]>;
+
 /** A data source name: rows are keyed by (source, record id), so two sources never collide. */
 export const sourceNameSchema = z
   .string()

@@ -7,7 +7,9 @@ export type AuditEvent = {
   outcome: 'success' | 'failure' | 'denied';
   actorUserId?: string | null;
   targetUserId?: string | null;
+  /** From requestContextOf(headers) (spread it in): the client and the request the event belongs to. */
   clientAddress?: string | null;
+  requestId?: string | null;
   /** Context only: never a code, password or token. */
   details?: Record<string, unknown>;
 };
@@ -20,6 +22,7 @@ export async function recordAuditEvent(database: Database, event: AuditEvent): P
     actorUserId: event.actorUserId ?? null,
     targetUserId: event.targetUserId ?? null,
     clientAddress: event.clientAddress ?? null,
+    requestId: event.requestId ?? null,
     details: event.details ?? {},
   });
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authTwoFactors, authUsers, outboxMessages } from '@/db/schema';
+import { auditLog, authTwoFactors, authUsers, outboxMessages } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { clientAddressHeader } from '@/lib/client-address';
 import { parseEnvironment } from '@/lib/env';
@@ -54,6 +54,7 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     return new Headers({
       'x-altcha': await solvedCaptchaPayload(secret),
       [clientAddressHeader]: '10.1.2.3',
+      'x-request-id': 'req-phone-form-1',
     });
   }
 
@@ -77,6 +78,12 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
   it('accepts only the latest phone code: a second code replaces the first', async () => {
     await auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() });
     const first = await latestSmsCode(phone);
+    // The send is audited with the request it came from (issue 10 item 9).
+    const sends = await database.database
+      .select({ outcome: auditLog.outcome, requestId: auditLog.requestId, clientAddress: auditLog.clientAddress })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'sms-code.send'));
+    expect(sends).toEqual([{ outcome: 'success', requestId: 'req-phone-form-1', clientAddress: '10.1.2.3' }]);
 
     // A second code within the minute is refused (1 per number per minute); a minute later it is sent.
     expect(await outcomeOf(auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() }))).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');

@@ -19,6 +19,7 @@ import { clientAddressHeader } from '@/lib/client-address';
 import { type Environment, getEnvironment, publicUrl, servedOverHttps } from '@/lib/env';
 import { isE164PhoneNumber } from '@/lib/phone-number';
 import { recordAuditEvent } from './audit';
+import { type RequestContext, requestContextOf } from './request-context';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
 import { accountKeyOf, clearPasswordFailures, isCaptchaRequired, passwordStepUpPolicy, recordPasswordFailure, signInEmailOf } from './password-step-up';
@@ -53,6 +54,11 @@ export function createSmsSender(database: Database, environment: Environment): S
 
 function clientAddressOf(headers: Headers | undefined): string {
   return headers?.get(clientAddressHeader) ?? 'unknown';
+}
+
+/** The audit log's request id and client address for a better-auth call (headers absent: a server-side call). */
+function auditContextOf(headers: Headers | undefined): RequestContext {
+  return headers === undefined ? { requestId: crypto.randomUUID(), clientAddress: 'unknown' } : requestContextOf(headers);
 }
 
 /** Paths of better-auth whose outcome the audit log records. */
@@ -205,7 +211,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
               await recordAuditEvent(database, {
                 action: 'sms-code.send',
                 outcome: 'denied',
-                clientAddress: client,
+                ...auditContextOf(context.headers),
                 details: { reason: limit.scope },
               });
               throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
@@ -230,7 +236,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
               action: 'two-factor.totp',
               outcome: 'failure',
               actorUserId: context.context.newSession.user.id,
-              clientAddress: clientAddressOf(context.headers),
+              ...auditContextOf(context.headers),
               details: { errorCode: 'CODE_ALREADY_USED' },
             });
             throw new APIError('UNAUTHORIZED', { message: 'CODE_ALREADY_USED', code: 'CODE_ALREADY_USED' });
@@ -250,7 +256,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
               await recordAuditEvent(database, {
                 action: 'sign-in.password.step-up',
                 outcome: 'denied',
-                clientAddress: clientAddressOf(context.headers),
+                ...auditContextOf(context.headers),
                 details: { accountKey, failures: passwordStepUpPolicy.failures, windowSeconds: passwordStepUpPolicy.windowSeconds },
               });
             }
@@ -274,7 +280,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           outcome: failed ? 'failure' : 'success',
           actorUserId: userId,
           targetUserId: userId,
-          clientAddress: clientAddressOf(context.headers),
+          ...auditContextOf(context.headers),
           details: errorCode === undefined ? {} : { errorCode },
         });
       }),
@@ -285,9 +291,9 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         expiresIn: 5 * 60,
         allowedAttempts: 3,
         phoneNumberValidator: (value) => isE164PhoneNumber(value),
-        sendOTP: async ({ phoneNumber: to, code }) => {
+        sendOTP: async ({ phoneNumber: to, code }, endpoint) => {
           await sms.send({ to, body: `${code} is your ${productName} sign-in code. It expires in 5 minutes.` });
-          await recordAuditEvent(database, { action: 'sms-code.send', outcome: 'success', details: { channel: sms.channel } });
+          await recordAuditEvent(database, { action: 'sms-code.send', outcome: 'success', ...auditContextOf(endpoint?.headers), details: { channel: sms.channel } });
         },
         // Signing in with an unknown number creates the account, so the answer never reveals whether it existed.
         signUpOnVerification: {
@@ -302,11 +308,17 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           digits: 6,
           period: 5,
           allowedAttempts: 3,
-          sendOTP: async ({ user, otp }) => {
+          sendOTP: async ({ user, otp }, endpoint) => {
             const to = (user as { phoneNumber?: string | null }).phoneNumber;
             if (!to) throw new APIError('BAD_REQUEST', { message: 'NO_PHONE_NUMBER', code: 'NO_PHONE_NUMBER' });
             await sms.send({ to, body: `${otp} is your ${productName} verification code. It expires in 5 minutes.` });
-            await recordAuditEvent(database, { action: 'sms-code.send', outcome: 'success', targetUserId: user.id, details: { purpose: 'two-factor' } });
+            await recordAuditEvent(database, {
+              action: 'sms-code.send',
+              outcome: 'success',
+              targetUserId: user.id,
+              ...auditContextOf(endpoint?.headers),
+              details: { purpose: 'two-factor' },
+            });
           },
         },
         backupCodeOptions: { amount: 10, length: 10 },

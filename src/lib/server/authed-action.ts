@@ -7,10 +7,11 @@ import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { type ActionResult, toActionResult } from './action-result';
 import { requireActor } from './authorization';
+import { type RequestContext, requestContextOf } from './request-context';
 import { getSessionUser, type SessionUser } from './session';
 
 /** What a server action's use case receives besides its input. */
-export type ActionContext = { database: Database; actor: SessionUser; clientAddress: string | undefined };
+export type ActionContext = { database: Database; actor: SessionUser; clientAddress: string | undefined; request: RequestContext };
 
 /**
  * Whether a request's Origin is this application: the address people use (PUBLIC_URL) or the host the request
@@ -54,6 +55,7 @@ export function authedAction<Schema extends z.ZodType, T>(options: {
         database: getDatabase(),
         actor,
         clientAddress: requestHeaders.get(clientAddressHeader) ?? undefined,
+        request: requestContextOf(requestHeaders),
       });
     });
 }

@@ -1,33 +1,46 @@
 import type { NextRequest } from 'next/server';
 import { getDatabase } from '@/db/client';
-import { enqueueImport, maximumUploadBytes } from '@/features/data-sources/server/enqueue-import';
-import { AppError } from '@/lib/errors';
+import { authoriseImport, importContentTypes, importTooLargeHint, maximumImportBytes, queueImport } from '@/features/data-import';
 import { errorResponse, jsonResponse } from '@/lib/server/http';
+import { readBoundedText } from '@/lib/server/read-bounded-body';
+import { requestContextOf } from '@/lib/server/request-context';
+import { requireSameOrigin } from '@/lib/server/require-same-origin';
 import { getSessionUser } from '@/lib/server/session';
 
-// An uploaded FHIR file or pharmacy CSV (the raw file as the body), queued for import: answers { jobId }.
+const csvColumns = ['patientId', 'date', 'daysSupply', 'dosesPerDay', 'medicationClass'] as const;
+
+// An uploaded FHIR file or pharmacy CSV (the raw file as the body, sent as its media type), queued for import
+// as a background job: answers { jobId }. ?format=fhir|csv&name=FILE; for CSV ?dateFormat= and ?<column>Column=.
 export async function POST(request: NextRequest) {
   try {
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > maximumUploadBytes) throw new AppError('validation', 'The file is larger than 50 MB; split it and import the parts.');
+    requireSameOrigin(request);
+    const context = requestContextOf(request.headers);
+    const database = getDatabase();
+    // Refuse before reading up to 50 MB from someone who may not import.
+    const actor = await authoriseImport({ database, actor: await getSessionUser(request.headers), action: 'data-import.queue', request: context });
+    const text = await readBoundedText(request, {
+      limitBytes: maximumImportBytes,
+      contentTypes: [...importContentTypes.fhir, ...importContentTypes.csv],
+      tooLargeHint: importTooLargeHint,
+    });
     const parameters = request.nextUrl.searchParams;
-    const jobId = await enqueueImport({
-      database: getDatabase(),
-      actor: await getSessionUser(request.headers),
-      format: request.nextUrl.searchParams.get('format'),
-      fileName: request.nextUrl.searchParams.get('name') ?? 'upload',
-      text: await request.text(),
-      mapping: {
-        dateFormat: parameters.get('dateFormat') || undefined,
-        columns: Object.fromEntries(
-          (['patientId', 'date', 'daysSupply', 'dosesPerDay', 'medicationClass'] as const).flatMap((column) => {
-            const value = parameters.get(`${column}Column`);
-            return value ? [[column, value]] : [];
-          }),
-        ),
+    const dateFormat = parameters.get('dateFormat');
+    const columns = Object.fromEntries(csvColumns.flatMap((column) => {
+      const value = parameters.get(`${column}Column`);
+      return value ? [[column, value]] : [];
+    }));
+    const queued = await queueImport({
+      database,
+      actor,
+      request: context,
+      input: {
+        format: parameters.get('format'),
+        fileName: parameters.get('name') ?? 'upload',
+        file: text,
+        mapping: { ...(dateFormat ? { dateFormat } : {}), ...(Object.keys(columns).length > 0 ? { columns } : {}) },
       },
     });
-    return jsonResponse(jobId, 202);
+    return jsonResponse(queued, 202);
   } catch (error) {
     return errorResponse(error);
   }

@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import { CsvInputError, DispensingCsvReader, type DispensingRecord, type ImportPlan, type ImportReport, buildImportReport } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
+import type { RequestContext } from '@/lib/server/request-context';
 import { dispensingCsvMappingSchema, importTextSchema, sourceNameSchema } from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
 import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
@@ -30,8 +31,10 @@ export async function importDispensingCsv(options: {
   /** A background job resumes from where its previous run stopped and checkpoints each chunk. */
   resumeFrom?: ImportCheckpoint | null;
   saveCheckpoint?: CheckpointSaver;
+  /** The request that brought the file (for a queued upload: the one that queued it), for the audit log. */
+  request?: Partial<RequestContext>;
 }): Promise<ImportReport> {
-  await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.csv' });
+  await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.csv', request: options.request });
   const text = importTextSchema.safeParse(options.text);
   if (!text.success) throw new AppError('validation', text.error.issues[0]?.message ?? 'The file is not valid.');
   const mapping = dispensingCsvMappingSchema.safeParse(options.mapping ?? {});
@@ -82,6 +85,7 @@ export async function importDispensingCsv(options: {
     action: 'data-import.csv',
     outcome: 'success',
     actorUserId: options.actor === 'operator' ? null : (options.actor?.id ?? null),
+    ...options.request,
     details: { via: options.actor === 'operator' ? 'cli' : 'web', source: source.data, resources: report.resources, created: report.created },
   });
   return report;

@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import { FhirImportPlanner, FhirInputError, type ImportReport, buildImportReport, readFhirInput } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
+import type { RequestContext } from '@/lib/server/request-context';
 import { importTextSchema, sourceNameSchema } from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
 import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
@@ -26,10 +27,12 @@ export async function importFhir(options: {
   /** A background job resumes from where its previous run stopped and checkpoints each chunk. */
   resumeFrom?: ImportCheckpoint | null;
   saveCheckpoint?: CheckpointSaver;
+  /** The request that brought the file (for a queued upload: the one that queued it), for the audit log. */
+  request?: Partial<RequestContext>;
   /** "Today" for age bands (tests fix it). */
   now?: Date;
 }): Promise<ImportReport> {
-  await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.fhir' });
+  await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.fhir', request: options.request });
   const text = importTextSchema.safeParse(options.text);
   if (!text.success) throw new AppError('validation', text.error.issues[0]?.message ?? 'The file is not valid.');
   const source = sourceNameSchema.safeParse(options.source ?? 'fhir');
@@ -63,6 +66,7 @@ export async function importFhir(options: {
     action: 'data-import.fhir',
     outcome: 'success',
     actorUserId: options.actor === 'operator' ? null : (options.actor?.id ?? null),
+    ...options.request,
     details: { via: options.actor === 'operator' ? 'cli' : 'web', source: source.data, resources: report.resources, created: report.created, skipped: report.skipped.length },
   });
   return report;

@@ -1,6 +1,6 @@
 /**
  * Background-job handlers for uploads queued from the data-sources page (kinds `import-fhir` and
- * `import-csv`, payload `{ fileName, text, mapping?, source? }`). Importing this module registers them.
+ * `import-csv`, payload `{ fileName, text, mapping?, source?, request? }`). Importing this module registers them.
  * Each chunk the import writes commits together with the job's checkpoint, so a job whose process stopped
  * resumes after the last committed chunk and its report still counts every row it created once.
  */
@@ -11,17 +11,20 @@ import { type Database, getDatabase } from '@/db/client';
 import { userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { type JobContext, type JobHandler, type JobRecord, registerJobHandler } from '@/lib/server/jobs';
+import { importJobKinds } from '../schemas';
 import type { ImportActor } from './authorise-import';
 import { importDispensingCsv } from './import-dispensing-csv';
 import { importFhir } from './import-fhir';
 
-export const importJobKinds = { fhir: 'import-fhir', csv: 'import-csv' } as const;
+export { importJobKinds };
 
 const payloadSchema = z.object({
   text: z.string({ message: 'The queued import has no file text.' }),
   fileName: z.string().optional(),
   source: z.string().optional(),
   mapping: z.unknown().optional(),
+  /** The request that queued the upload (see queueImport), so the import's audit row names it too. */
+  request: z.object({ requestId: z.string().optional(), clientAddress: z.string().optional() }).optional(),
 });
 
 /** The job runs with its creator's role as it is now: a role withdrawn since the upload stops the import. */
@@ -61,6 +64,7 @@ export function createImportJobHandlers(database: () => Database): Record<keyof 
         actor: await actorOfJob(database(), job),
         text: payload.text,
         source: payload.source,
+        request: payload.request,
         ...resumeStateOf(context),
       });
       return { fileName: payload.fileName ?? null, ...report };
@@ -73,6 +77,7 @@ export function createImportJobHandlers(database: () => Database): Record<keyof 
         text: payload.text,
         mapping: payload.mapping,
         source: payload.source,
+        request: payload.request,
         ...resumeStateOf(context),
       });
       return { fileName: payload.fileName ?? null, ...report };

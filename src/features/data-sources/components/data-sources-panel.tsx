@@ -81,7 +81,11 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
         if (value !== '') query.set(key, value);
       }
     }
-    const response = await fetch(`/api/imports?${query.toString()}`, { method: 'POST', body: file }).catch(() => null);
+    // The server takes only these media types (a file's own type is often empty or text/plain).
+    const contentType = format === 'csv' ? 'text/csv' : /\.ndjson$/i.test(file.name) ? 'application/fhir+ndjson' : 'application/fhir+json';
+    const response = await fetch(`/api/imports?${query.toString()}`, { method: 'POST', body: file, headers: { 'Content-Type': contentType } }).catch(
+      () => null,
+    );
     setBusy(false);
     if (response === null) {
       setError('We could not reach the server. Nothing was imported.');

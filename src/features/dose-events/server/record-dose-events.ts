@@ -1,41 +1,47 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dataSources, doseEvents, patients, products } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { type DoseEventBatchResult, doseEventBatchSchema, doseEventSchema } from '../schemas';
-import { hashApiKey } from './api-keys';
+import { parseInput } from '@/lib/parse-input';
+import { type DoseEventBatchResult, type RejectedDoseEvent, doseEventBatchSchema, doseEventSchema } from '../schemas';
+
+/** A batch with bad events: 400, each event named by index and field; nothing of the batch was stored. */
+export class DoseEventBatchRejected extends AppError {
+  readonly rejected: RejectedDoseEvent[];
+
+  constructor(rejected: RejectedDoseEvent[]) {
+    const fieldErrors = Object.fromEntries(rejected.map((event) => [`events.${event.index}.${event.field}`, event.message]));
+    const count = rejected.length === 1 ? 'One event is' : `${rejected.length} events are`;
+    super('validation', `${count} not valid, so nothing of this batch was stored: ${rejected.map((event) => `events.${event.index}.${event.field}: ${event.message}`).join('; ')}`, {
+      fieldErrors,
+    });
+    this.rejected = rejected;
+  }
+}
 
 /**
- * The dose-event API (smart pill bottles, apps): a batch of events from one source, authenticated by that
- * source's API key. Each event carries an idempotency key, so a retried batch changes nothing; each bad event
- * is reported by index and field while the good ones are stored.
+ * The dose-event API (smart pill bottles, apps): a batch of events from one source (authenticated first, by
+ * authenticateDoseEventSource). All or nothing: every event is checked — its fields, its patient and product —
+ * before anything is written, then the batch goes in one transaction, so a bad event, a failed write or a
+ * dropped connection leaves nothing behind and the sender can retry the whole batch. Each event carries an
+ * idempotency key, so a retried batch changes nothing.
  */
-export async function recordDoseEvents(options: { database: Database; apiKey: string | null; body: unknown }): Promise<DoseEventBatchResult> {
-  if (options.apiKey === null || options.apiKey === '') throw new AppError('unauthenticated', 'An API key is required (Authorization: Bearer <key>).');
-  const [source] = await options.database
-    .select({ id: dataSources.id, status: dataSources.status })
-    .from(dataSources)
-    .where(and(eq(dataSources.apiKeyHash, hashApiKey(options.apiKey)), eq(dataSources.kind, 'dose-event-api')));
-  if (source === undefined || source.status !== 'active') throw new AppError('unauthenticated', 'The API key is not valid or was revoked.');
+export async function recordDoseEvents(options: { database: Database; source: { id: string }; body: unknown }): Promise<DoseEventBatchResult> {
+  const batch = parseInput(doseEventBatchSchema, options.body, { label: 'The dose-event batch' });
 
-  const batch = doseEventBatchSchema.safeParse(options.body);
-  if (!batch.success) {
-    const issue = batch.error.issues[0];
-    throw new AppError('validation', issue?.message ?? 'The batch is not valid.', { fieldErrors: { events: issue?.message ?? 'not valid' } });
-  }
-
-  const result: DoseEventBatchResult = { accepted: 0, duplicates: 0, rejected: [] };
+  const rejected: RejectedDoseEvent[] = [];
   const valid: { index: number; event: ReturnType<typeof doseEventSchema.parse> }[] = [];
-  batch.data.events.forEach((raw, index) => {
+  batch.events.forEach((raw, index) => {
     const parsed = doseEventSchema.safeParse(raw);
     if (parsed.success) valid.push({ index, event: parsed.data });
     else {
       const issue = parsed.error.issues[0];
       const key = (raw as { idempotencyKey?: unknown } | null)?.idempotencyKey;
-      result.rejected.push({
+      rejected.push({
         index,
-        idempotencyKey: typeof key === 'string' ? key : null,
+        // Echo the key only when it is one we could have stored.
+        idempotencyKey: typeof key === 'string' && !issue?.path.includes('idempotencyKey') ? key : null,
         field: String(issue?.path[0] ?? 'event'),
         message: issue?.message ?? 'The event is not valid.',
       });
@@ -57,34 +63,33 @@ export async function recordDoseEvents(options: { database: Database; apiKey: st
       : (await options.database.select({ id: products.id }).from(products).where(inArray(products.id, productIds))).map((row) => row.id),
   );
 
+  const rows: (typeof doseEvents.$inferInsert)[] = [];
   for (const { index, event } of valid) {
     const patientId = knownPatients.get(event.patient);
     if (patientId === undefined) {
-      result.rejected.push({ index, idempotencyKey: event.idempotencyKey, field: 'patient', message: 'No patient has this pseudonym.' });
+      rejected.push({ index, idempotencyKey: event.idempotencyKey, field: 'patient', message: 'No patient has this pseudonym.' });
       continue;
     }
     if (event.product !== undefined && !knownProducts.has(event.product)) {
-      result.rejected.push({ index, idempotencyKey: event.idempotencyKey, field: 'product', message: 'No product has this id.' });
+      rejected.push({ index, idempotencyKey: event.idempotencyKey, field: 'product', message: 'No product has this id.' });
       continue;
     }
-    const inserted = await options.database
-      .insert(doseEvents)
-      .values({
-        patientId,
-        productId: event.product ?? null,
-        scheduledAt: new Date(event.scheduledAt),
-        confirmedAt: event.confirmedAt ? new Date(event.confirmedAt) : null,
-        status: event.status,
-        source: `dose-event-api:${source.id}`,
-        sourceRecordId: event.idempotencyKey,
-      })
-      .onConflictDoNothing()
-      .returning({ id: doseEvents.id });
-    if (inserted.length === 1) result.accepted += 1;
-    else result.duplicates += 1;
+    rows.push({
+      patientId,
+      productId: event.product ?? null,
+      scheduledAt: new Date(event.scheduledAt),
+      confirmedAt: event.confirmedAt ? new Date(event.confirmedAt) : null,
+      status: event.status,
+      source: `dose-event-api:${options.source.id}`,
+      sourceRecordId: event.idempotencyKey,
+    });
   }
-  result.rejected.sort((first, second) => first.index - second.index);
+  if (rejected.length > 0) throw new DoseEventBatchRejected(rejected.sort((first, second) => first.index - second.index));
 
-  await options.database.update(dataSources).set({ lastActivityAt: new Date() }).where(eq(dataSources.id, source.id));
-  return result;
+  return options.database.transaction(async (transaction) => {
+    // One statement: an idempotency key seen before (or twice in this batch) is a duplicate, not an error.
+    const inserted = await transaction.insert(doseEvents).values(rows).onConflictDoNothing().returning({ id: doseEvents.id });
+    await transaction.update(dataSources).set({ lastActivityAt: new Date() }).where(eq(dataSources.id, options.source.id));
+    return { accepted: inserted.length, duplicates: rows.length - inserted.length };
+  });
 }

@@ -1,11 +1,26 @@
 import { toNextJsHandler } from 'better-auth/next-js';
 import { getAuth } from '@/lib/server/auth';
+import { errorResponse } from '@/lib/server/http';
+import { readBoundedBody } from '@/lib/server/read-bounded-body';
 
-// better-auth's endpoints (sign-in flows, two-factor, sessions) under /api/auth.
+/** Sign-in, sign-up, code and settings requests are small JSON; nothing here needs more. */
+const maximumAuthBodyBytes = 64 * 1024;
+
+// better-auth's endpoints (sign-in flows, two-factor, sessions) under /api/auth. better-auth checks the Origin
+// of requests that carry cookies itself (trustedOrigins = PUBLIC_URL).
 export async function GET(request: Request) {
   return toNextJsHandler(await getAuth()).GET(request);
 }
 
 export async function POST(request: Request) {
-  return toNextJsHandler(await getAuth()).POST(request);
+  let bounded: Request;
+  try {
+    // Read at most 64 KB before better-auth parses anything (it would read any size), then hand it the same
+    // request with that body.
+    const body = await readBoundedBody(request, { limitBytes: maximumAuthBodyBytes });
+    bounded = new Request(request.url, { method: request.method, headers: request.headers, body: body.byteLength === 0 ? null : body, signal: request.signal });
+  } catch (error) {
+    return errorResponse(error);
+  }
+  return toNextJsHandler(await getAuth()).POST(bounded);
 }

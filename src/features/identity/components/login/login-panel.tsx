@@ -3,6 +3,7 @@
 import { Tabs } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { safeNextPath } from '@/lib/safe-next-path';
 import { describeSignInError } from '../../sign-in-errors';
 import { EmailSignInForm } from './email-sign-in-form';
 import { FormMessage } from './form-message';
@@ -15,7 +16,8 @@ export function LoginPanel({ next, oidcProviderName, errorCode }: { next: string
   const router = useRouter();
   const [step, setStep] = useState<'choose' | 'two-factor'>('choose');
   const signedIn = () => {
-    router.replace(next);
+    // Normalised again here: the client is the one that follows it.
+    router.replace(safeNextPath(next));
     router.refresh();
   };
 

@@ -3,6 +3,7 @@
 import { Button } from '@heroui/react';
 import { useMemo, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
+import { safeNextPath } from '@/lib/safe-next-path';
 import { browserPopupEnvironment, createPopupSignIn, PopupSignInError } from '../../popup-sign-in';
 import { describeSignInError } from '../../sign-in-errors';
 import { FormMessage } from './form-message';
@@ -16,7 +17,7 @@ export function OidcSignIn({ providerName, next, onSignedIn }: { providerName: s
   const redirect = async () => {
     setError(null);
     try {
-      const result = await authClient.signIn.social({ provider: 'oidc', callbackURL: next, errorCallbackURL: '/login' });
+      const result = await authClient.signIn.social({ provider: 'oidc', callbackURL: safeNextPath(next), errorCallbackURL: '/login' });
       if (result.error) setError(describeSignInError(result.error));
     } catch {
       setError(describeSignInError('network-request-failed'));
