@@ -9,7 +9,9 @@ vi.mock('next/headers', () => ({ headers: async () => request.headers }));
 vi.mock('./session', () => ({ getSessionUser: async () => request.user }));
 vi.mock('@/db/client', () => ({ getDatabase: () => ({}) }));
 
-const { authedAction, isSameOrigin } = await import('./authed-action');
+const { authedAction } = await import('./authed-action');
+const { isSameOrigin: isSameOriginRequest } = await import('./require-same-origin');
+const isSameOrigin = (headers: Headers, publicAddress: string) => isSameOriginRequest(headers, { allowedOrigins: [publicAddress], requireBrowser: true });
 
 const patient: SessionUser = { id: 'u1', email: 'p@example.org', name: 'P', role: 'patient', phoneNumber: null, twoFactorEnabled: false };
 

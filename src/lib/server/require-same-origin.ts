@@ -11,24 +11,28 @@ function originOf(value: string): string | null {
 }
 
 /**
- * Cross-site request forgery guard for cookie-authenticated route handlers that change state (server actions
- * get the same from Next.js). A browser marks every request it sends: Sec-Fetch-Site must be same-origin (or
- * none: typed by the user), else the Origin must be this site's (PUBLIC_URL, or the Host the request was
- * sent to). "same-site" is refused too: a sibling subdomain is not us. A request with neither header does not
- * come from a browser (curl, scripts), so it carries no ambient cookies an attacker could borrow and passes —
- * the rule Go's net/http CrossOriginProtection follows. Throws 'forbidden' (403).
+ * Whether a request comes from a page of this application — the one origin check for route handlers and
+ * server actions. A browser marks every request it sends: Sec-Fetch-Site must be same-origin (or none: typed
+ * by the user), else the Origin must be this site's (PUBLIC_URL — `allowedOrigins` — or the host the request
+ * was sent to, X-Forwarded-Host behind a proxy). "same-site" is refused too: a sibling subdomain is not us.
+ * A request with neither header does not come from a browser (curl, scripts), so it carries no ambient
+ * cookies an attacker could borrow: it passes unless `requireBrowser` (server actions always come from our
+ * pages) — the rule Go's net/http CrossOriginProtection follows.
  */
-export function requireSameOrigin(request: Request, options: { allowedOrigins?: readonly string[] } = {}): void {
-  const fetchSite = request.headers.get('sec-fetch-site');
-  if (fetchSite !== null) {
-    if (fetchSite === 'same-origin' || fetchSite === 'none') return;
-    throw new AppError('forbidden', 'This request came from another site and was refused.');
-  }
-  const origin = request.headers.get('origin');
-  if (origin === null) return;
-  const allowed = new Set((options.allowedOrigins ?? [publicUrl(getEnvironment())]).map(originOf));
-  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+export function isSameOrigin(headers: Headers, options: { allowedOrigins?: readonly string[]; requireBrowser?: boolean } = {}): boolean {
+  const fetchSite = headers.get('sec-fetch-site');
+  if (fetchSite !== null) return fetchSite === 'same-origin' || fetchSite === 'none';
+  const origin = headers.get('origin');
+  if (origin === null) return options.requireBrowser !== true;
   const requestOrigin = originOf(origin);
-  if (requestOrigin !== null && (allowed.has(requestOrigin) || (host !== null && new URL(requestOrigin).host === host))) return;
-  throw new AppError('forbidden', 'This request came from another site and was refused.');
+  if (requestOrigin === null) return false;
+  const allowed = new Set((options.allowedOrigins ?? [publicUrl(getEnvironment())]).map(originOf));
+  const host = headers.get('x-forwarded-host') ?? headers.get('host');
+  return allowed.has(requestOrigin) || (host !== null && new URL(requestOrigin).host === host);
+}
+
+/** Cross-site request forgery guard for state-changing calls: throws 'forbidden' (403) unless `isSameOrigin`. */
+export function requireSameOrigin(source: Request | Headers, options: { allowedOrigins?: readonly string[]; requireBrowser?: boolean } = {}): void {
+  const headers = source instanceof Headers ? source : source.headers;
+  if (!isSameOrigin(headers, options)) throw new AppError('forbidden', 'This request came from another site and was refused.');
 }
