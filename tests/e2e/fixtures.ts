@@ -12,30 +12,83 @@ export const demoAccounts = {
 } as const;
 export type DemoRole = keyof typeof demoAccounts;
 
+/** The roles an administrator can grant (src/db/schema.ts `roles`). */
+export type Role = 'patient' | 'clinician' | 'drug-manufacturer' | 'government-official' | 'admin';
+export type Credentials = { email: string; password: string };
+
+/**
+ * Console errors and warnings that are not the application's fault, each with why. Anything else a page
+ * logs as an error or warning fails the test; a test that provokes one on purpose says so with
+ * `allowConsoleMessages`.
+ */
+const benignConsoleMessages: { text: RegExp; url?: RegExp }[] = [
+  // Chromium reports every 4xx answer to a fetch as an error. From our API that is the answer to bad input,
+  // a wrong password or a rate limit, which the page shows (and the specs check); a 5xx or a page's 404 still fails.
+  { text: /^Failed to load resource: the server responded with a status of 4\d\d /, url: /^https?:\/\/[^/]+\/api\// },
+];
+
+type Fixtures = {
+  clientAddress: string;
+  signIn: (who: DemoRole | Credentials, context?: BrowserContext) => Promise<void>;
+  /** Lets this test's pages log console errors or warnings matching these (a failure the test provokes). */
+  allowConsoleMessages: (...patterns: RegExp[]) => void;
+  /**
+   * A new account of its own for a test that changes its account or needs a role or companies (so no
+   * test changes the shared demo accounts): signed up through the API, then given the role and company
+   * memberships by the demo administrator on /admin, as a person would. Not signed in anywhere.
+   */
+  createAccount: (options: { role: Role; companies?: string[] }) => Promise<Credentials>;
+};
+
 /**
  * Every test appears to the server as its own client (X-Forwarded-For, believed because the e2e server
  * trusts the loopback proxy), so per-client rate limits never couple two tests.
  */
-export const test = base.extend<{ clientAddress: string; signIn: (who: DemoRole | { email: string; password: string }, context?: BrowserContext) => Promise<void> }>({
+export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>({
   clientAddress: async ({}, use, testInfo) => {
     const digest = createHash('sha256').update(`${testInfo.testId}:${testInfo.repeatEachIndex}:${testInfo.retry}`).digest();
     await use(`10.${digest[0]}.${digest[1]}.${digest[2]}`);
   },
-  context: async ({ context, clientAddress, baseURL }, use) => {
+  allowedConsoleMessages: async ({}, use) => {
+    await use([]);
+  },
+  allowConsoleMessages: async ({ allowedConsoleMessages }, use) => {
+    await use((...patterns) => {
+      allowedConsoleMessages.push(...patterns);
+    });
+  },
+  context: async ({ context, clientAddress, baseURL, allowedConsoleMessages }, use) => {
     await context.setExtraHTTPHeaders({ 'X-Forwarded-For': clientAddress });
+    const origin = new URL(baseURL ?? 'http://invalid').origin;
     // Any Content-Security-Policy violation on our pages fails the test: the policy must not break the app.
     const violations: string[] = [];
+    // Any other console error or warning, or an uncaught exception, fails it too: a page that works logs none.
+    const unexpected: string[] = [];
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
         console.error(`CSP violation on ${location.origin}: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
       });
     });
     context.on('console', (message) => {
+      const type = message.type();
+      if (type !== 'error' && type !== 'warning') return;
       const text = message.text();
-      if (text.startsWith(`CSP violation on ${new URL(baseURL ?? 'http://invalid').origin}:`)) violations.push(text);
+      const where = message.location().url;
+      if (text.startsWith('CSP violation on ')) {
+        // Only our pages' policy is under test, not the local OpenID provider's pages.
+        if (text.startsWith(`CSP violation on ${origin}:`)) violations.push(text);
+        return;
+      }
+      // Only our pages are under test, not the local OpenID provider's.
+      if (!message.page()?.url().startsWith(origin)) return;
+      if (benignConsoleMessages.some((benign) => benign.text.test(text) && (benign.url === undefined || benign.url.test(where)))) return;
+      if (allowedConsoleMessages.some((pattern) => pattern.test(text))) return;
+      unexpected.push(`${type}: ${text}${where ? ` (${where})` : ''}`);
     });
+    context.on('weberror', (error) => unexpected.push(`uncaught: ${error.error().message}`));
     await use(context);
     expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    expect(unexpected, 'console errors and warnings').toEqual([]);
   },
   /** Signs a browser context in through the API (only the sign-in specs use the UI). */
   signIn: async ({ context, baseURL }, use) => {
@@ -46,6 +99,35 @@ export const test = base.extend<{ clientAddress: string; signIn: (who: DemoRole 
         data: credentials,
       });
       expect(response.status(), `sign-in of ${credentials.email}`).toBe(200);
+    });
+  },
+  createAccount: async ({ browser, clientAddress, baseURL, signIn }, use) => {
+    await use(async ({ role, companies = [] }) => {
+      const own = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
+      const credentials = await signUpFreshAccount(own, baseURL ?? '');
+      await own.close();
+      if (role === 'patient' && companies.length === 0) return credentials;
+      const admin = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
+      try {
+        await signIn('admin', admin);
+        const page = await admin.newPage();
+        await page.goto('/admin');
+        const status = page.getByRole('main').getByRole('status');
+        if (role !== 'patient') {
+          await page.getByLabel(`Role of ${credentials.email}`).selectOption(role);
+          await expect(status).toHaveText(`${credentials.email} is now ${role}.`);
+        }
+        const memberships = page.getByRole('group', { name: `Companies of ${credentials.email}` });
+        for (const company of companies) {
+          // A click, not check(): the box shows the server's answer, which arrives after the click.
+          await memberships.getByRole('checkbox', { name: company }).click();
+          await expect(status).toHaveText(`${credentials.email} joined ${company}.`);
+          await expect(memberships.getByRole('checkbox', { name: company })).toBeChecked();
+        }
+      } finally {
+        await admin.close();
+      }
+      return credentials;
     });
   },
 });

@@ -20,17 +20,16 @@ test('a contact message is accepted and stored through PostgreSQL', async ({ pag
   await expect(dialog.getByRole('status')).toHaveText("Your message has been delivered! Thanks, we'll get in touch soon.");
 });
 
-test('a profile change made through one instance reaches a page served by another instance', async ({ browser, baseURL, clientAddress, signIn }) => {
+test('a profile change made through one instance reaches a page served by another instance', async ({ browser, baseURL, clientAddress, signIn, createAccount }) => {
   if (baseURL === undefined) throw new Error('no baseURL');
   // playwright.config.ts starts the second instance on the next port, sharing the same database.
   const secondURL = baseURL.replace(/:(\d+)$/, (_match, port: string) => `:${Number(port) + 1}`);
   const first = await browser.newContext({ baseURL, extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
   const second = await browser.newContext({ baseURL: secondURL, extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
-  await signIn('clinician', first);
-  const response = await second.request.post('/api/auth/sign-in/email', {
-    headers: { Origin: secondURL },
-    data: { email: 'clinician@medaptive.test', password: 'Medaptive-demo-1' },
-  });
+  // An account of its own: the demo accounts' profiles are shared with other specs.
+  const credentials = await createAccount({ role: 'patient' });
+  await signIn(credentials, first);
+  const response = await second.request.post('/api/auth/sign-in/email', { headers: { Origin: secondURL }, data: credentials });
   expect(response.status()).toBe(200);
 
   const watching = await second.newPage();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type DateFormat, parseCivilDate } from '@/engine/ingestion/calendar-date';
 import { run } from './adherence';
 
 const referenceDirectory = path.resolve(process.cwd(), '../shared/testdata/adherer');
@@ -32,6 +33,13 @@ function readCsv(file: string): Record<string, string>[] {
 
 function readReference(file: string): Record<string, string>[] {
   return readCsv(path.join(referenceDirectory, file));
+}
+
+/** The reference's patient ids in order (never none: a loop over no rows would check nothing). */
+function patientIds(reference: Record<string, string>[]): string[] {
+  const ids = reference.map((row) => row.PATIENT_ID ?? '');
+  expect(ids.length).toBeGreaterThan(0);
+  return ids;
 }
 
 function expectSameValue(actual: string | undefined, expected: string | undefined, label: string): void {
@@ -78,11 +86,13 @@ describe('adherence command: results', () => {
       '--carry-only-same-medication', '--consider-dosage-change',
     ]);
     expect(code).toBe(0);
+    expect(rows.map((row) => row.patient_id)).toEqual(patientIds(reference));
     rows.forEach((row, index) => expectSameValue(row.value, reference[index]?.CMA8, `patient ${row.patient_id}`));
   });
 
   it('--episodes writes patient_id,episode,start,end,value equal to CMA_per_episode', async () => {
     const reference = readReference('per_episode_CMA1_9_all.csv').filter((row) => row['CMA.type'] === 'CMA9');
+    expect(reference.length).toBeGreaterThan(100);
     const { code, rows, text } = await runToFile(['--input', medicationEventsIso, '--cma', 'CMA9', '--episodes', '--max-gap', '180', '--medication-change-new-episode']);
     expect(code).toBe(0);
     expect(text.split('\n')[0]).toBe('patient_id,episode,start,end,value');
@@ -96,6 +106,7 @@ describe('adherence command: results', () => {
 
   it('--sliding writes patient_id,window,start,end,value equal to CMA_sliding_window', async () => {
     const reference = readReference('sliding_CMA9_120_step30_pat37_76.csv');
+    expect(reference.length).toBeGreaterThan(2);
     const subset = writeInput(
       'two-patients.csv',
       fs.readFileSync(medicationEventsIso, 'utf8').split('\n').filter((line, index) => index === 0 || line.startsWith('37,') || line.startsWith('76,')).join('\n'),
@@ -113,6 +124,7 @@ describe('adherence command: results', () => {
     const reference = readReference('pdc_med_events_ow182_365.csv');
     const { code, rows } = await runToFile(['--input', medicationEventsIso, '--cma', 'PDC', '--observation-start', '182', '--observation-duration', '365']);
     expect(code).toBe(0);
+    expect(rows.map((row) => row.patient_id)).toEqual(patientIds(reference));
     rows.forEach((row, index) => {
       const expected = reference[index]!;
       expectSameValue(row.value, expected.PQA_eligible_2fills === 'TRUE' ? expected.PDC_per_drug_union : 'NA', `patient ${row.patient_id}`);
@@ -123,8 +135,12 @@ describe('adherence command: results', () => {
     const reference = readReference('cma1_9_vignette_ow182_365.csv');
     const window = ['--observation-start', '182', '--observation-duration', '365'];
     const refillInterval = await runToFile(['--input', medicationEventsIso, '--cma', 'MPR', '--mpr-form', 'refill-interval', ...window]);
+    expect(refillInterval.code).toBe(0);
+    expect(refillInterval.rows.map((row) => row.patient_id)).toEqual(patientIds(reference));
     refillInterval.rows.forEach((row, index) => expectSameValue(row.value, reference[index]?.CMA1, `patient ${row.patient_id}`));
     const toWindowEnd = await runToFile(['--input', medicationEventsIso, '--cma', 'mpr', '--mpr-form', 'to-window-end', ...window]);
+    expect(toWindowEnd.code).toBe(0);
+    expect(toWindowEnd.rows.map((row) => row.patient_id)).toEqual(patientIds(reference));
     toWindowEnd.rows.forEach((row, index) => expectSameValue(row.value, reference[index]?.CMA2, `patient ${row.patient_id}`));
   });
 
@@ -158,6 +174,36 @@ describe('adherence command: results', () => {
   });
 });
 
+describe('adherence command: dates are read as the web import reads them (one parser)', () => {
+  it('reads "01.02.2020" with --date-format dmy as 1 February 2020, as the import does', async () => {
+    expect(parseCivilDate('01.02.2020', 'dmy')).toBe('2020-02-01');
+    const input = writeInput('dotted.csv', 'PATIENT_ID,DATE,DURATION\n1,01.02.2020,30\n1,"01.02.2020",30\n');
+    const { code, rows } = await runToFile(['--input', input, '--cma', 'CMA1', '--date-format', 'dmy', '--episodes']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ patient_id: '1', episode: '1', start: '2020-02-01' });
+  });
+
+  const cases: [DateFormat, string][] = [
+    ['dmy', '1/2/2020'], ['dmy', '31.12.1999'], ['dmy', '29.02.2020'], ['dmy', '29.02.2021'], ['dmy', '01-02-2020'], ['dmy', '1.2.20'],
+    ['mdy', '02/01/2020'], ['mdy', '2.1.2020'], ['mdy', '13/01/2020'],
+    ['iso', '2020-2-1'], ['iso', '2020/02/01'], ['iso', ' 2020-02-01 '], ['iso', '02020-01-01'], ['iso', '2020-01-01T00:00'],
+  ];
+  it.each(cases)('--date-format %s %j: the import\'s date, or rejected as the import rejects it', async (format, text) => {
+    const expected = parseCivilDate(text, format);
+    const input = writeInput('one.csv', `PATIENT_ID,DATE,DURATION\n1,${text},30\n`);
+    const { code, rows } = await runToFile(['--input', input, '--cma', 'CMA1', '--date-format', format, '--episodes']);
+    if (expected === null) {
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/line 2: field DATE: ".*" is not a date in/);
+    } else {
+      expect(code).toBe(0);
+      expect(rows.map((row) => row.start)).toEqual([expected]);
+    }
+  });
+});
+
 describe('adherence command: bad input stops with one line naming the line and field, and writes nothing', () => {
   const cases = [
     { name: 'a missing column', content: 'PATIENT_ID,DATE\n1,2024-01-01\n', message: /line 1: column "DURATION" \(--duration-col\) is missing/ },
@@ -177,7 +223,7 @@ describe('adherence command: bad input stops with one line naming the line and f
     const input = writeInput('bad.csv', content);
     const output = path.join(directory, 'out.csv');
     fs.writeFileSync(output, 'previous result\n');
-    expect(await run(['--input', input, '--cma', 'CMA9', '--output', output])).not.toBe(0);
+    expect(await run(['--input', input, '--cma', 'CMA9', '--output', output])).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(fs.readFileSync(output, 'utf8')).toBe('previous result\n');
