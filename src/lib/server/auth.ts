@@ -22,18 +22,12 @@ import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
 import { accountKeyOf, clearPasswordFailures, isCaptchaRequired, passwordStepUpPolicy, recordPasswordFailure, signInEmailOf } from './password-step-up';
 import { consumeSlidingRateLimit } from './rate-limit';
+import { endSessionIfExpired, sessionPolicy } from './session-policy';
 import { spendToken } from './spent-tokens';
 import { ensureTwoFactorRecord } from './two-factor-record';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
-/** Seed-spec §4/§8: session policy of issue 3 — absolute 12 hours; inactivity is checked per role in session.ts. */
-export const sessionPolicy = {
-  absoluteSeconds: 12 * 60 * 60,
-  patientInactivitySeconds: 30 * 60,
-  staffInactivitySeconds: 15 * 60,
-  /** How often a used session records activity (its updatedAt). */
-  activityResolutionSeconds: 60,
-} as const;
+export { sessionPolicy } from './session-policy';
 
 export const minimumPasswordLength = 12;
 
@@ -166,6 +160,10 @@ function buildAuth(options: { database: Database; environment: Environment; secr
     onAPIError: { errorURL: '/login' },
     hooks: {
       before: createAuthMiddleware(async (context) => {
+        // The session policy (session-policy.ts) first: better-auth's session lookup refreshes a session it
+        // finds, so an idle staff session must be ended before any endpoint looks at it.
+        const sessionToken = await context.getSignedCookie(context.context.authCookies.sessionToken.name, context.context.secret);
+        if (sessionToken) await endSessionIfExpired({ database, sessionToken, sessions: context.context.internalAdapter });
         if (context.path === '/sign-in/email') {
           // Per-account step-up (password-step-up.ts): decided before the password is looked at, on a key
           // that exists for unknown addresses too, so the answer never says whether an account exists.
