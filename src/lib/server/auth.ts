@@ -48,6 +48,49 @@ function clientAddressOf(headers: Headers | undefined): string {
   return headers?.get(clientAddressHeader) ?? 'unknown';
 }
 
+/**
+ * SMS codes to one number: 1 a minute and 5 an hour (sliding windows), whatever asks for them (phone
+ * sign-in, two-factor); phone sign-in, which anyone can ask for, also 10 an hour per client.
+ */
+async function consumeSmsAllowance(options: { database: Database; phone: string; clientAddress: string; perClient: boolean }) {
+  const limits = [
+    { scope: 'sms-phone-minute', subject: options.phone, limit: 1, windowSeconds: 60 },
+    { scope: 'sms-phone-hour', subject: options.phone, limit: 5, windowSeconds: 3600 },
+    ...(options.perClient ? [{ scope: 'sms-client-hour', subject: options.clientAddress, limit: 10, windowSeconds: 3600 }] : []),
+  ];
+  for (const limit of limits) {
+    const result = await consumeSlidingRateLimit({ database: options.database, ...limit });
+    if (!result.allowed) {
+      await recordAuditEvent(options.database, {
+        action: 'sms-code.send',
+        outcome: 'denied',
+        clientAddress: options.clientAddress,
+        details: { reason: limit.scope },
+      });
+      throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
+    }
+  }
+}
+
+type AuthEndpointContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/**
+ * The phone number a two-factor code would go to: the signed-in user's, or, in the second step of a
+ * sign-in, that of the user the two-factor cookie names (found as better-auth's plugin finds it).
+ */
+async function twoFactorPhoneOf(context: AuthEndpointContext, sessionToken: string | null): Promise<string | null> {
+  const adapter = context.context.internalAdapter;
+  let userId: string | null = null;
+  if (sessionToken) userId = (await adapter.findSession(sessionToken))?.user.id ?? null;
+  if (userId === null) {
+    const challenge = await context.getSignedCookie(context.context.createAuthCookie('two_factor').name, context.context.secret);
+    if (challenge) userId = (await adapter.findVerificationValue(challenge))?.value ?? null;
+  }
+  if (userId === null) return null;
+  const user = (await adapter.findUserById(userId)) as { phoneNumber?: string | null } | null;
+  return user?.phoneNumber ?? null;
+}
+
 /** Paths of better-auth whose outcome the audit log records. */
 const auditedPaths: Record<string, string> = {
   '/sign-in/email': 'sign-in.password',
@@ -190,24 +233,17 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           if (!captcha.verified) {
             throw new APIError('BAD_REQUEST', { message: 'CAPTCHA_FAILED', code: 'CAPTCHA_FAILED' });
           }
-          const client = clientAddressOf(context.headers);
-          const limits = [
-            { scope: 'sms-phone-minute', subject: phone, limit: 1, windowSeconds: 60 },
-            { scope: 'sms-phone-hour', subject: phone, limit: 5, windowSeconds: 3600 },
-            { scope: 'sms-client-hour', subject: client, limit: 10, windowSeconds: 3600 },
-          ];
-          for (const limit of limits) {
-            const result = await consumeSlidingRateLimit({ database, ...limit });
-            if (!result.allowed) {
-              await recordAuditEvent(database, {
-                action: 'sms-code.send',
-                outcome: 'denied',
-                clientAddress: client,
-                details: { reason: limit.scope },
-              });
-              throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
-            }
-          }
+          await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: true });
+        }
+        if (context.path === '/change-password') {
+          // A changed password ends every other session, whatever the client asked: whoever knew the old
+          // password must not stay signed in with it.
+          return { context: { body: { ...(context.body as Record<string, unknown>), revokeOtherSessions: true } } };
+        }
+        if (context.path === '/two-factor/send-otp') {
+          // The same per-number cap as phone sign-in (the same counters: it is the same telephone).
+          const phone = await twoFactorPhoneOf(context, sessionToken || null);
+          if (phone) await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: false });
         }
       }),
       after: createAuthMiddleware(async (context) => {
@@ -296,6 +332,8 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         issuer: productName,
         totpOptions: { digits: 6, period: 30 },
         otpOptions: {
+          // Stored as a hash in auth_verifications, never the code itself.
+          storeOTP: 'hashed',
           digits: 6,
           period: 5,
           allowedAttempts: 3,
