@@ -10,7 +10,7 @@
  * 2. Large uploads while signed out: three concurrent 300 MB POSTs to /api/imports without a session (chunked,
  *    no Content-Length), while the server's resident memory and /api/health latency are sampled.
  *
- * Options: `--kills N` (default 20; 50 for the long run), `--seconds S` (time budget per database for the
+ * Options: `--skip-uploads` (only the crash part), `--kills N` (default 20; 50 for the long run), `--seconds S` (time budget per database for the
  * kills, default 150: fewer kills are made when restarts are slow, and the report says how many).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -176,9 +176,13 @@ async function crashDuringIngestion(name: string, environment: Record<string, st
 
   while (killsMade < kills && (performance.now() - startedAt) / 1000 < killBudgetSeconds) {
     let killed = false;
-    const killAfter = 300 + Math.random() * 1500;
     const pumping = pump(() => killed);
-    await new Promise((resolve) => setTimeout(resolve, killAfter));
+    // Mid-ingestion: once the restarted server has answered a batch (its first request loads the route),
+    // at a random moment within the next 1.5 s.
+    const answeredBefore = acknowledged.size;
+    const waitUntil = Date.now() + 60_000;
+    while (acknowledged.size === answeredBefore && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
     await killServer(server, 'SIGKILL');
     killed = true;
     killsMade += 1;
@@ -341,11 +345,13 @@ if (serverUrl) {
   }
 }
 
-const uploadDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-uploads-'));
-try {
-  await largeUploadsSignedOut({ DATA_DIR: uploadDirectory }, () => openPgliteConnection(uploadDirectory));
-} finally {
-  fs.rmSync(uploadDirectory, { recursive: true, force: true });
+if (!process.argv.includes('--skip-uploads')) {
+  const uploadDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-uploads-'));
+  try {
+    await largeUploadsSignedOut({ DATA_DIR: uploadDirectory }, () => openPgliteConnection(uploadDirectory));
+  } finally {
+    fs.rmSync(uploadDirectory, { recursive: true, force: true });
+  }
 }
 
 if (failures.length > 0) {
