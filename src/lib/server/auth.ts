@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -90,6 +91,16 @@ async function twoFactorPhoneOf(context: AuthEndpointContext, sessionToken: stri
   const user = (await adapter.findUserById(userId)) as { phoneNumber?: string | null } | null;
   return user?.phoneNumber ?? null;
 }
+
+/**
+ * Phone sign-in codes are stored as a keyed hash: better-auth's phone-number plugin stores the code as sent
+ * and compares it with what is typed, so the stored value (databaseHooks) and the typed code (hooks.before)
+ * both become this digest. The "h$" prefix keeps a digest from ever looking like a fresh code.
+ */
+function phoneCodeDigest(secret: string, code: string): string {
+  return `h$${createHmac('sha256', secret).update(code).digest('base64url')}`;
+}
+const phoneCodeIdentifier = /^phone-number-(otp|reset)-/;
 
 /** Paths of better-auth whose outcome the audit log records. */
 const auditedPaths: Record<string, string> = {
@@ -187,6 +198,15 @@ function buildAuth(options: { database: Database; environment: Environment; secr
       additionalFields: {},
     },
     databaseHooks: {
+      verification: {
+        create: {
+          before: async (verification) => {
+            const fresh = /^(\d{4,12}):0$/.exec(verification.value);
+            if (!phoneCodeIdentifier.test(verification.identifier) || fresh === null) return;
+            return { data: { ...verification, value: `${phoneCodeDigest(options.secret, fresh[1] as string)}:0` } };
+          },
+        },
+      },
       user: {
         create: {
           // Every account gets its profile document, role patient (DESIGN §1).
@@ -234,6 +254,12 @@ function buildAuth(options: { database: Database; environment: Environment; secr
             throw new APIError('BAD_REQUEST', { message: 'CAPTCHA_FAILED', code: 'CAPTCHA_FAILED' });
           }
           await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: true });
+        }
+        if (context.path === '/phone-number/verify' || context.path === '/phone-number/reset-password') {
+          const field = context.path === '/phone-number/verify' ? 'code' : 'otp';
+          const body = (context.body ?? {}) as Record<string, unknown>;
+          const typed = body[field];
+          if (typeof typed === 'string') return { context: { body: { ...body, [field]: phoneCodeDigest(options.secret, typed) } } };
         }
         if (context.path === '/change-password') {
           // A changed password ends every other session, whatever the client asked: whoever knew the old
