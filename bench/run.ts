@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: runs every bench/*.bench.ts in its own process (so one benchmark's memory and JIT
  * state do not colour the next) and prints what each reports. Figures go into the README by hand.
- * `npm run bench -- NAME` runs only the benchmarks whose file name contains NAME.
+ * `npm run bench -- NAME` runs only the benchmarks whose file name contains NAME; further arguments go to them
+ * (`npm run bench -- reliability --kills 50`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,7 +23,7 @@ if (files.length === 0) {
 let failed = 0;
 for (const file of files) {
   process.stdout.write(`\n== ${file}\n`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(benchDirectory, file)], {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(benchDirectory, file), ...process.argv.slice(3)], {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });

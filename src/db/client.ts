@@ -1,5 +1,4 @@
 import 'server-only';
-import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
@@ -7,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { getEnvironment, resolveDataDirectory } from '@/lib/env';
 import { getLogger } from '@/lib/logger';
+import { acquireDataDirectoryLock } from './data-directory-lock';
 import * as schema from './schema';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -40,12 +40,23 @@ export function openPostgresConnection(connectionString: string): DatabaseConnec
   };
 }
 
-/** dataDirectory undefined gives an in-memory database (tests). */
+/**
+ * dataDirectory undefined gives an in-memory database (tests). A folder is locked for this process first
+ * (data-directory-lock.ts): a second process on the same folder is refused with a message saying so.
+ */
 export function openPgliteConnection(dataDirectory: string | undefined): DatabaseConnection {
-  if (dataDirectory !== undefined) {
-    fs.mkdirSync(dataDirectory, { recursive: true });
+  const lock = dataDirectory === undefined ? undefined : acquireDataDirectoryLock(dataDirectory);
+  // A process that exits without closing (process.exit after an error) still removes its own lock;
+  // after a crash or SIGKILL the next process takes the stale lock over.
+  const releaseOnExit = () => lock?.release();
+  if (lock !== undefined) process.once('exit', releaseOnExit);
+  let client: PGlite;
+  try {
+    client = new PGlite(dataDirectory);
+  } catch (error) {
+    releaseOnExit();
+    throw error;
   }
-  const client = new PGlite(dataDirectory);
   const database = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     kind: 'pglite',
@@ -54,7 +65,14 @@ export function openPgliteConnection(dataDirectory: string | undefined): Databas
     execute: async (sql) => {
       await client.exec(sql);
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        releaseOnExit();
+        process.off('exit', releaseOnExit);
+      }
+    },
   };
 }
 

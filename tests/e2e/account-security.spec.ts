@@ -25,14 +25,18 @@ test('change the password, see the active sessions, and sign out everywhere else
   const otherSession = await elsewhere.request.get('/api/auth/get-session');
   expect(await otherSession.json()).toBeNull();
 
+  // Signed in elsewhere again: changing the password ends that session too (always; there is no opt-out).
+  await signIn(credentials, elsewhere);
   const change = page.getByRole('form', { name: 'Change password' });
+  await expect(change.getByText('Changing your password signs out all your other sessions.')).toBeVisible();
   await change.getByLabel('Current password').fill('wrong current password');
   await change.getByLabel(/New password/).fill('another long passphrase');
   await change.getByRole('button', { name: 'Change password' }).click();
   await expect(change.getByRole('alert')).toHaveText('Your current password is not right.');
   await change.getByLabel('Current password').fill(credentials.password);
   await change.getByRole('button', { name: 'Change password' }).click();
-  await expect(change.getByRole('status')).toHaveText('Your password was changed.');
+  await expect(change.getByRole('status')).toHaveText('Your password was changed, and your other sessions were signed out.');
+  expect(await (await elsewhere.request.get('/api/auth/get-session')).json()).toBeNull();
 
   const old = await elsewhere.request.post('/api/auth/sign-in/email', { headers: { Origin: baseURL ?? '' }, data: credentials });
   expect(old.status()).toBe(401);

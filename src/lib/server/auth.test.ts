@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, like } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, authTwoFactors, authUsers, outboxMessages } from '@/db/schema';
+import { auditLog, authTwoFactors, authUsers, authVerifications, outboxMessages } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { clientAddressHeader } from '@/lib/client-address';
 import { parseEnvironment } from '@/lib/env';
@@ -93,6 +93,15 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
       await letAMinutePass();
       await auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() });
       second = await latestSmsCode(phone);
+    }
+
+    // Stored as a keyed hash, never as the code.
+    const stored = await database.database.select({ value: authVerifications.value }).from(authVerifications).where(eq(authVerifications.identifier, `phone-number-otp-${phone}`));
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { value } of stored) {
+      expect(value).toMatch(/^h\$[\w-]{43}:0$/);
+      expect(value).not.toContain(first);
+      expect(value).not.toContain(second);
     }
 
     expect(await outcomeOf(auth.api.verifyPhoneNumber({ body: { phoneNumber: phone, code: first } }))).toBe('BAD_REQUEST:INVALID_OTP');
@@ -206,6 +215,8 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     await database.database.delete(authTwoFactors).where(eq(authTwoFactors.userId, userId));
 
     const sendCode = async (challenge: Headers) => {
+      // As if an hour went by between codes: the per-number SMS cap is tested on its own below.
+      await database.execute('delete from rate_limit_counters');
       await auth.api.sendTwoFactorOTP({ body: {}, headers: challenge });
       return latestSmsCode(phone);
     };
@@ -230,5 +241,69 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     expect(await verify(challenge, await sendCode(challenge))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
     // The record accepts no authenticator-app code and no backup code: SMS stays the only second factor.
     expect(await outcomeOf(auth.api.verifyTOTP({ body: { code: '123456' }, headers: challenge }))).toBe('BAD_REQUEST:TOTP_NOT_ENABLED');
+  });
+  /** An account whose second step is an SMS code to `phone`. */
+  async function smsTwoFactorAccount(email: string): Promise<string> {
+    const { userId, cookie } = await signedInAccount(email);
+    await database.database.update(authUsers).set({ phoneNumber: phone, phoneNumberVerified: true }).where(eq(authUsers.id, userId));
+    await auth.api.enableTwoFactor({ body: { password, method: 'otp' }, headers: new Headers({ cookie }) });
+    return userId;
+  }
+
+  async function smsCount(to: string): Promise<number> {
+    const rows = await database.database
+      .select({ id: outboxMessages.id })
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.channel, 'sms'), eq(outboxMessages.recipient, to)));
+    return rows.length;
+  }
+
+  it('caps two-factor SMS codes per number like phone sign-in: 1 a minute, 5 an hour', async () => {
+    await smsTwoFactorAccount('capped@example.org');
+    const send = async () => outcomeOf(auth.api.sendTwoFactorOTP({ body: {}, headers: await startSecondStep('capped@example.org') }));
+    expect(await send()).toBe('ok');
+    expect(await send()).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');
+    for (let sent = 2; sent <= 5; sent += 1) {
+      await letAMinutePass();
+      expect(await send()).toBe('ok');
+    }
+    await letAMinutePass();
+    expect(await send()).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');
+    expect(await smsCount(phone)).toBe(5);
+    // One telephone, one budget: a phone sign-in code to the same number is refused too.
+    expect(await outcomeOf(auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() }))).toBe(
+      'TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS',
+    );
+  });
+
+  it('stores two-factor SMS codes hashed, and the code still signs in', async () => {
+    await smsTwoFactorAccount('hashed@example.org');
+    const challenge = await startSecondStep('hashed@example.org');
+    await auth.api.sendTwoFactorOTP({ body: {}, headers: challenge });
+    const code = await latestSmsCode(phone);
+    const stored = await database.database
+      .select({ value: authVerifications.value })
+      .from(authVerifications)
+      .where(like(authVerifications.identifier, '2fa-otp-%'));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.value).not.toContain(code);
+    expect(await outcomeOf(auth.api.verifyTwoFactorOTP({ body: { code }, headers: challenge }))).toBe('ok');
+  });
+
+  it('ends every other session when the password changes, even if the client asks to keep them', async () => {
+    const first = await signedInAccount('change@example.org');
+    const secondResponse = await auth.api.signInEmail({ body: { email: 'change@example.org', password }, asResponse: true });
+    const second = new Headers({ cookie: cookiesOf(secondResponse) });
+    expect(await auth.api.getSession({ headers: second })).not.toBeNull();
+
+    const changed = await auth.api.changePassword({
+      body: { currentPassword: password, newPassword: 'another long passphrase', revokeOtherSessions: false },
+      headers: new Headers({ cookie: first.cookie }),
+      asResponse: true,
+    });
+    expect(changed.status).toBe(200);
+    expect(await auth.api.getSession({ headers: second })).toBeNull();
+    // The browser that changed it stays signed in, on the fresh session better-auth gives it.
+    expect((await auth.api.getSession({ headers: new Headers({ cookie: cookiesOf(changed, first.cookie) }) }))?.user.id).toBe(first.userId);
   });
 });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHmac } from 'node:crypto';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -24,18 +25,12 @@ import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
 import { accountKeyOf, clearPasswordFailures, isCaptchaRequired, passwordStepUpPolicy, recordPasswordFailure, signInEmailOf } from './password-step-up';
 import { consumeSlidingRateLimit } from './rate-limit';
+import { endSessionIfExpired, sessionPolicy } from './session-policy';
 import { spendToken } from './spent-tokens';
 import { ensureTwoFactorRecord } from './two-factor-record';
 import { createOutboxSmsSender, createTwilioSmsSender, type SmsSender } from './sms';
 
-/** Seed-spec §4/§8: session policy of issue 3 — absolute 12 hours; inactivity is checked per role in session.ts. */
-export const sessionPolicy = {
-  absoluteSeconds: 12 * 60 * 60,
-  patientInactivitySeconds: 30 * 60,
-  staffInactivitySeconds: 15 * 60,
-  /** How often a used session records activity (its updatedAt). */
-  activityResolutionSeconds: 60,
-} as const;
+export { sessionPolicy } from './session-policy';
 
 export const minimumPasswordLength = 12;
 
@@ -60,6 +55,59 @@ function clientAddressOf(headers: Headers | undefined): string {
 function auditContextOf(headers: Headers | undefined): RequestContext {
   return headers === undefined ? { requestId: crypto.randomUUID(), clientAddress: 'unknown' } : requestContextOf(headers);
 }
+
+/**
+ * SMS codes to one number: 1 a minute and 5 an hour (sliding windows), whatever asks for them (phone
+ * sign-in, two-factor); phone sign-in, which anyone can ask for, also 10 an hour per client.
+ */
+async function consumeSmsAllowance(options: { database: Database; phone: string; clientAddress: string; perClient: boolean; audit: RequestContext }) {
+  const limits = [
+    { scope: 'sms-phone-minute', subject: options.phone, limit: 1, windowSeconds: 60 },
+    { scope: 'sms-phone-hour', subject: options.phone, limit: 5, windowSeconds: 3600 },
+    ...(options.perClient ? [{ scope: 'sms-client-hour', subject: options.clientAddress, limit: 10, windowSeconds: 3600 }] : []),
+  ];
+  for (const limit of limits) {
+    const result = await consumeSlidingRateLimit({ database: options.database, ...limit });
+    if (!result.allowed) {
+      await recordAuditEvent(options.database, {
+        action: 'sms-code.send',
+        outcome: 'denied',
+        ...options.audit,
+        details: { reason: limit.scope },
+      });
+      throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
+    }
+  }
+}
+
+type AuthEndpointContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/**
+ * The phone number a two-factor code would go to: the signed-in user's, or, in the second step of a
+ * sign-in, that of the user the two-factor cookie names (found as better-auth's plugin finds it).
+ */
+async function twoFactorPhoneOf(context: AuthEndpointContext, sessionToken: string | null): Promise<string | null> {
+  const adapter = context.context.internalAdapter;
+  let userId: string | null = null;
+  if (sessionToken) userId = (await adapter.findSession(sessionToken))?.user.id ?? null;
+  if (userId === null) {
+    const challenge = await context.getSignedCookie(context.context.createAuthCookie('two_factor').name, context.context.secret);
+    if (challenge) userId = (await adapter.findVerificationValue(challenge))?.value ?? null;
+  }
+  if (userId === null) return null;
+  const user = (await adapter.findUserById(userId)) as { phoneNumber?: string | null } | null;
+  return user?.phoneNumber ?? null;
+}
+
+/**
+ * Phone sign-in codes are stored as a keyed hash: better-auth's phone-number plugin stores the code as sent
+ * and compares it with what is typed, so the stored value (databaseHooks) and the typed code (hooks.before)
+ * both become this digest. The "h$" prefix keeps a digest from ever looking like a fresh code.
+ */
+function phoneCodeDigest(secret: string, code: string): string {
+  return `h$${createHmac('sha256', secret).update(code).digest('base64url')}`;
+}
+const phoneCodeIdentifier = /^phone-number-(otp|reset)-/;
 
 /** Paths of better-auth whose outcome the audit log records. */
 const auditedPaths: Record<string, string> = {
@@ -157,6 +205,15 @@ function buildAuth(options: { database: Database; environment: Environment; secr
       additionalFields: {},
     },
     databaseHooks: {
+      verification: {
+        create: {
+          before: async (verification) => {
+            const fresh = /^(\d{4,12}):0$/.exec(verification.value);
+            if (!phoneCodeIdentifier.test(verification.identifier) || fresh === null) return;
+            return { data: { ...verification, value: `${phoneCodeDigest(options.secret, fresh[1] as string)}:0` } };
+          },
+        },
+      },
       user: {
         create: {
           // Every account gets its profile document, role patient (DESIGN §1).
@@ -173,6 +230,10 @@ function buildAuth(options: { database: Database; environment: Environment; secr
     onAPIError: { errorURL: '/login' },
     hooks: {
       before: createAuthMiddleware(async (context) => {
+        // The session policy (session-policy.ts) first: better-auth's session lookup refreshes a session it
+        // finds, so an idle staff session must be ended before any endpoint looks at it.
+        const sessionToken = await context.getSignedCookie(context.context.authCookies.sessionToken.name, context.context.secret);
+        if (sessionToken) await endSessionIfExpired({ database, sessionToken, sessions: context.context.internalAdapter });
         if (context.path === '/sign-in/email') {
           // Per-account step-up (password-step-up.ts): decided before the password is looked at, on a key
           // that exists for unknown addresses too, so the answer never says whether an account exists.
@@ -199,24 +260,23 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           if (!captcha.verified) {
             throw new APIError('BAD_REQUEST', { message: 'CAPTCHA_FAILED', code: 'CAPTCHA_FAILED' });
           }
-          const client = clientAddressOf(context.headers);
-          const limits = [
-            { scope: 'sms-phone-minute', subject: phone, limit: 1, windowSeconds: 60 },
-            { scope: 'sms-phone-hour', subject: phone, limit: 5, windowSeconds: 3600 },
-            { scope: 'sms-client-hour', subject: client, limit: 10, windowSeconds: 3600 },
-          ];
-          for (const limit of limits) {
-            const result = await consumeSlidingRateLimit({ database, ...limit });
-            if (!result.allowed) {
-              await recordAuditEvent(database, {
-                action: 'sms-code.send',
-                outcome: 'denied',
-                ...auditContextOf(context.headers),
-                details: { reason: limit.scope },
-              });
-              throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
-            }
-          }
+          await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: true, audit: auditContextOf(context.headers) });
+        }
+        if (context.path === '/phone-number/verify' || context.path === '/phone-number/reset-password') {
+          const field = context.path === '/phone-number/verify' ? 'code' : 'otp';
+          const body = (context.body ?? {}) as Record<string, unknown>;
+          const typed = body[field];
+          if (typeof typed === 'string') return { context: { body: { ...body, [field]: phoneCodeDigest(options.secret, typed) } } };
+        }
+        if (context.path === '/change-password') {
+          // A changed password ends every other session, whatever the client asked: whoever knew the old
+          // password must not stay signed in with it.
+          return { context: { body: { ...(context.body as Record<string, unknown>), revokeOtherSessions: true } } };
+        }
+        if (context.path === '/two-factor/send-otp') {
+          // The same per-number cap as phone sign-in (the same counters: it is the same telephone).
+          const phone = await twoFactorPhoneOf(context, sessionToken || null);
+          if (phone) await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: false, audit: auditContextOf(context.headers) });
         }
       }),
       after: createAuthMiddleware(async (context) => {
@@ -305,6 +365,8 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         issuer: productName,
         totpOptions: { digits: 6, period: 30 },
         otpOptions: {
+          // Stored as a hash in auth_verifications, never the code itself.
+          storeOTP: 'hashed',
           digits: 6,
           period: 5,
           allowedAttempts: 3,

@@ -40,14 +40,15 @@ function PasswordSection() {
       .changePassword({
         currentPassword: String(data.get('currentPassword') ?? ''),
         newPassword: String(data.get('newPassword') ?? ''),
-        revokeOtherSessions: data.get('revokeOthers') === 'on',
+        // The server ends the other sessions in any case; asked here too so the intent is explicit.
+        revokeOtherSessions: true,
       })
       .catch(() => ({ error: { code: 'network-request-failed' } }));
     setBusy(false);
     if (result.error) setMessage({ error: result.error.code === 'INVALID_PASSWORD' ? 'Your current password is not right.' : errorText(result.error) });
     else {
       form.reset();
-      setMessage({ notice: 'Your password was changed.' });
+      setMessage({ notice: 'Your password was changed, and your other sessions were signed out.' });
     }
   };
   return (
@@ -61,9 +62,7 @@ function PasswordSection() {
           <Label>New password (at least 12 characters)</Label>
           <Input />
         </TextField>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="revokeOthers" defaultChecked /> Sign out my other sessions
-        </label>
+        <p className="text-sm">Changing your password signs out all your other sessions.</p>
         <FormMessage error={message.error} notice={message.notice} />
         <Button type="submit" variant="primary" isDisabled={busy}>
           Change password

@@ -14,7 +14,8 @@ export async function GET(request: Request) {
       database: getDatabase(),
       hub: await getProfileChangeHub(),
       user,
-      sessionIsValid: async () => (await getSessionUser(request.headers)) !== null,
+      // A periodic check, not activity: an open tab must not keep an idle session alive.
+      sessionIsValid: async () => (await getSessionUser(request.headers, { recordActivity: false })) !== null,
       signal: request.signal,
     });
     return new Response(stream, {
