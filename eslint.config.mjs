@@ -14,12 +14,18 @@ import nextTypeScript from 'eslint-config-next/typescript';
 export function importBoundaryZones(root) {
   const featuresDir = path.join(root, 'src/features');
   const features = fs.existsSync(featuresDir)
-    ? fs.readdirSync(featuresDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+    ? fs
+        .readdirSync(featuresDir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
     : [];
   // A feature's public surface: src/features/<f>/index.ts(x), when it has one.
   const publicIndex = (feature) => ['index.ts', 'index.tsx'].find((file) => fs.existsSync(path.join(featuresDir, feature, file)));
   const notApp = fs.existsSync(path.join(root, 'src'))
-    ? fs.readdirSync(path.join(root, 'src')).filter((entry) => entry !== 'app').map((entry) => `src/${entry}`)
+    ? fs
+        .readdirSync(path.join(root, 'src'))
+        .filter((entry) => entry !== 'app')
+        .map((entry) => `src/${entry}`)
     : [];
 
   return [
@@ -57,7 +63,17 @@ const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** @param {string} root absolute path of the project */
 export function createConfig(root) {
   return [
-    { ignores: ['.next/**', 'node_modules/**', '.data/**', 'playwright-report/**', 'test-results/**', 'next-env.d.ts', 'src/db/migrations/**'] },
+    {
+      ignores: [
+        '.next/**',
+        'node_modules/**',
+        '.data/**',
+        'playwright-report/**',
+        'test-results/**',
+        'next-env.d.ts',
+        'src/db/migrations/**',
+      ],
+    },
     ...nextCoreWebVitals,
     ...nextTypeScript,
     {

@@ -65,9 +65,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'pglite', testIgnore: /postgres\.spec\.ts$/ },
-    ...(postgresUrl
-      ? [{ name: 'postgres', testMatch: /postgres\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }]
-      : []),
+    ...(postgresUrl ? [{ name: 'postgres', testMatch: /postgres\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }] : []),
   ],
   webServer: [
     {

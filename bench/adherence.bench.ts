@@ -41,9 +41,29 @@ function runCli(cma: string, input: string, output: string): Run {
   const started = performance.now();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'adherence', '--input', input, '--cma', cma, '--date-format', 'mdy',
-      '--followup-start', '0', '--followup-duration', '730', '--observation-start', '182', '--observation-duration', '365',
-      '--output', output, '--print-resource-usage'],
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'adherence',
+      '--input',
+      input,
+      '--cma',
+      cma,
+      '--date-format',
+      'mdy',
+      '--followup-start',
+      '0',
+      '--followup-duration',
+      '730',
+      '--observation-start',
+      '182',
+      '--observation-duration',
+      '365',
+      '--output',
+      output,
+      '--print-resource-usage',
+    ],
     { cwd: repositoryRoot, encoding: 'utf8' },
   );
   const seconds = (performance.now() - started) / 1000;
@@ -56,11 +76,13 @@ function runCli(cma: string, input: string, output: string): Run {
 /** Every replica of a patient has the same events relative to its first, so the same value. */
 function checkOutput(cma: string, output: string, replicas: number): void {
   const lines = fs.readFileSync(output, 'utf8').trim().split('\n');
-  if (lines[0] !== 'patient_id,value' || lines.length !== 100 * replicas + 1) throw new Error(`${cma}: unexpected output shape (${lines.length} lines)`);
+  if (lines[0] !== 'patient_id,value' || lines.length !== 100 * replicas + 1)
+    throw new Error(`${cma}: unexpected output shape (${lines.length} lines)`);
   const valueOf = new Map(lines.slice(1).map((line) => line.split(',') as [string, string]));
   for (let id = 1; id <= 100; id += 1) {
     for (const replica of [1, Math.floor(replicas / 2), replicas - 1]) {
-      if (valueOf.get(String(id + 100 * replica)) !== valueOf.get(String(id))) throw new Error(`${cma}: patient ${id + 100 * replica} differs from patient ${id}`);
+      if (valueOf.get(String(id + 100 * replica)) !== valueOf.get(String(id)))
+        throw new Error(`${cma}: patient ${id + 100 * replica} differs from patient ${id}`);
     }
   }
 }

@@ -65,8 +65,12 @@ async function prepare(connection: DatabaseConnection): Promise<{ apiKey: string
   const sourceId = `dose-api-bench-${randomBytes(3).toString('hex')}`;
   await connection.database.insert(products).values({ id: productId, name: 'Reliability bench product', genericName: 'benchmarkol' });
   // synthetic, so the embedded database's first start skips loading the demo dataset (not what is measured)
-  await connection.database.insert(patients).values({ pseudonym: patientPseudonym, source: 'bench', sourceRecordId: 'reliability-1', synthetic: true });
-  await connection.database.insert(dataSources).values({ id: sourceId, kind: 'dose-event-api', name: 'reliability bench', apiKeyHash: hashApiKey(apiKey) });
+  await connection.database
+    .insert(patients)
+    .values({ pseudonym: patientPseudonym, source: 'bench', sourceRecordId: 'reliability-1', synthetic: true });
+  await connection.database
+    .insert(dataSources)
+    .values({ id: sourceId, kind: 'dose-event-api', name: 'reliability bench', apiKeyHash: hashApiKey(apiKey) });
   return { apiKey, sourceId };
 }
 
@@ -76,7 +80,14 @@ async function startServer(environment: Record<string, string>, port: number): P
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
     cwd: projectDirectory,
-    env: { ...process.env, ...environment, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...environment,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so SIGKILL reaches anything it started
   });
@@ -108,7 +119,13 @@ type Outcome = 'acknowledged' | 'unanswered' | 'refused';
 function post(port: number, apiKey: string, batch: Batch): Promise<Outcome> {
   return new Promise((resolve) => {
     const request = http.request(
-      { host: '127.0.0.1', port, path: '/api/dose-events', method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/dose-events',
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      },
       (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -248,12 +265,15 @@ function upload(port: number, bytes: number): Promise<{ status: number | string;
       settled = true;
       resolve({ status, seconds: (performance.now() - started) / 1000, sentMegabytes: sent / 1_048_576 });
     };
-    const request = http.request({ host: '127.0.0.1', port, path: '/api/imports?format=csv&name=big.csv', method: 'POST', headers: { 'content-type': 'text/csv' } }, (response) => {
-      response.resume();
-      response.on('end', () => finish(response.statusCode ?? 0));
-      finish(response.statusCode ?? 0);
-      request.destroy();
-    });
+    const request = http.request(
+      { host: '127.0.0.1', port, path: '/api/imports?format=csv&name=big.csv', method: 'POST', headers: { 'content-type': 'text/csv' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => finish(response.statusCode ?? 0));
+        finish(response.statusCode ?? 0);
+        request.destroy();
+      },
+    );
     request.on('error', (error: NodeJS.ErrnoException) => finish(error.code ?? 'error'));
     request.setTimeout(90_000, () => request.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
     const chunk = Buffer.alloc(1_048_576, 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n');
@@ -337,7 +357,9 @@ if (serverUrl) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   try {
-    const outcome = await crashDuringIngestion('PostgreSQL', { DATABASE_URL: url.toString() }, () => openPostgresConnection(url.toString()));
+    const outcome = await crashDuringIngestion('PostgreSQL', { DATABASE_URL: url.toString() }, () =>
+      openPostgresConnection(url.toString()),
+    );
     if (outcome.lost > 0 || outcome.duplicated > 0) failures.push('PostgreSQL');
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);

@@ -85,7 +85,17 @@ function measure(patients: number, policy: PolicyName, measureRetainedHeap: bool
 function measureInChild(patients: number, policy: PolicyName, measureRetainedHeap: boolean): Measurement {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--single-threaded', ...(measureRetainedHeap ? ['--expose-gc'] : []), benchFile, '--child', String(patients), policy, measureRetainedHeap ? 'memory' : 'time'],
+    [
+      '--import',
+      'tsx',
+      '--single-threaded',
+      ...(measureRetainedHeap ? ['--expose-gc'] : []),
+      benchFile,
+      '--child',
+      String(patients),
+      policy,
+      measureRetainedHeap ? 'memory' : 'time',
+    ],
     { cwd: repositoryRoot, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (result.status !== 0) throw new Error(`Simulation of ${patients} patients (${policy}) failed: ${result.stderr}`);
@@ -99,7 +109,9 @@ function median(values: number[]): number {
 
 function main(): void {
   const load = os.loadavg()[0]?.toFixed(1) ?? '?';
-  process.stdout.write(`${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, load average ${load}; ${DAYS} days, seed ${SEED}; each run a fresh single-threaded process\n\n`);
+  process.stdout.write(
+    `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}, load average ${load}; ${DAYS} days, seed ${SEED}; each run a fresh single-threaded process\n\n`,
+  );
 
   const timed = Array.from({ length: TIMED_RUNS }, () => measureInChild(TIMED_PATIENTS, 'fixed-daily', false));
   const others = (['none', 'fixed-weekly'] as const).map((policy) => measureInChild(TIMED_PATIENTS, policy, false));
@@ -108,7 +120,10 @@ function main(): void {
     `| patients × days | policy | wall time (s) | CPU time (s) | records | peak RSS (MB) | target |`,
     '| --- | --- | ---: | ---: | ---: | ---: | --- |',
     `| ${TIMED_PATIENTS.toLocaleString('en')} × ${DAYS} | fixed-daily (median of ${TIMED_RUNS}; wall/CPU s: ${timed.map((run) => `${run.wallSeconds.toFixed(2)}/${run.cpuSeconds.toFixed(2)}`).join(', ')}) | ${wall.toFixed(2)} | ${median(timed.map((run) => run.cpuSeconds)).toFixed(2)} | ${timed[0]?.records.toLocaleString('en')} | ${Math.max(...timed.map((run) => run.maxRssMegabytes)).toFixed(0)} | < ${TARGET_SECONDS} s: ${wall < TARGET_SECONDS ? 'met' : 'MISSED'} |`,
-    ...others.map((run) => `| ${TIMED_PATIENTS.toLocaleString('en')} × ${DAYS} | ${run.policy} | ${run.wallSeconds.toFixed(2)} | ${run.cpuSeconds.toFixed(2)} | ${run.records.toLocaleString('en')} | ${run.maxRssMegabytes.toFixed(0)} | |`),
+    ...others.map(
+      (run) =>
+        `| ${TIMED_PATIENTS.toLocaleString('en')} × ${DAYS} | ${run.policy} | ${run.wallSeconds.toFixed(2)} | ${run.cpuSeconds.toFixed(2)} | ${run.records.toLocaleString('en')} | ${run.maxRssMegabytes.toFixed(0)} | |`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n\n`);
 
@@ -116,7 +131,9 @@ function main(): void {
   const memoryLines = ['| patients | retained heap (MB) | per patient (kB) | peak RSS (MB) |', '| ---: | ---: | ---: | ---: |'];
   for (const run of memory) {
     const retained = run.retainedHeapMegabytes ?? NaN;
-    memoryLines.push(`| ${run.patients.toLocaleString('en')} | ${retained.toFixed(1)} | ${((retained * 1000) / run.patients).toFixed(2)} | ${run.maxRssMegabytes.toFixed(0)} |`);
+    memoryLines.push(
+      `| ${run.patients.toLocaleString('en')} | ${retained.toFixed(1)} | ${((retained * 1000) / run.patients).toFixed(2)} | ${run.maxRssMegabytes.toFixed(0)} |`,
+    );
   }
   process.stdout.write(`${memoryLines.join('\n')}\n`);
   const [smallest, , largest] = memory;

@@ -50,12 +50,14 @@ for (const [entry, route] of Object.entries(routes)) {
 rows.sort((a, b) => a.route.localeCompare(b.route));
 
 // What every page loads (the framework, the root layout): the rest is the page's own.
-const shared = rows.length ? rows.map((row) => new Set(row.files)).reduce((a, b) => new Set([...a].filter((file) => b.has(file)))) : new Set();
+const shared = rows.length
+  ? rows.map((row) => new Set(row.files)).reduce((a, b) => new Set([...a].filter((file) => b.has(file))))
+  : new Set();
 const sharedGzip = [...shared].reduce((sum, file) => sum + sizeOf(file).gzip, 0);
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 const lines = [
-  '| Route | First-load JS (gzip) | Of which the page\'s own | Uncompressed |',
+  "| Route | First-load JS (gzip) | Of which the page's own | Uncompressed |",
   '| --- | ---: | ---: | ---: |',
   ...rows.map((row) => `| \`${row.route}\` | ${kB(row.gzip)} | ${kB(row.gzip - sharedGzip)} | ${kB(row.raw)} |`),
   '',

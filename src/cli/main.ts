@@ -9,7 +9,10 @@ const commands: Record<string, Command> = {
   // Register commands here, one line each.
   simulate: { summary: 'Simulate a synthetic cohort under a messaging policy', load: () => import('./commands/simulate') },
   adherence: { summary: 'Adherence measures (CMA1–CMA9, PDC, MPR) from a CSV of dispensings', load: () => import('./commands/adherence') },
-  seed: { summary: 'Load the synthetic demo dataset (companies, products, ~2,000 patients, trial cohort A)', load: () => import('./commands/seed') },
+  seed: {
+    summary: 'Load the synthetic demo dataset (companies, products, ~2,000 patients, trial cohort A)',
+    load: () => import('./commands/seed'),
+  },
   import: { summary: 'Import FHIR R4 or a pharmacy dispensing CSV into the database', load: () => import('./commands/import') },
 };
 

@@ -8,7 +8,9 @@ import { DataDirectoryLockedError, acquireDataDirectoryLock, lockFileName, relea
 const fixture = path.join(import.meta.dirname, 'data-directory-lock.fixture.ts');
 
 /** A separate Node.js process opening the embedded database in `directory`, as `npm start` or the CLI would. */
-function openInAnotherProcess(directory: string): ChildProcess & { output: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+function openInAnotherProcess(
+  directory: string,
+): ChildProcess & { output: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, ['--import', 'tsx', fixture, directory], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -29,7 +31,8 @@ async function untilOpened(child: ChildProcess): Promise<void> {
   });
 }
 
-const lockOwnerPid = (directory: string) => (JSON.parse(fs.readFileSync(path.join(directory, lockFileName), 'utf8')) as { pid: number }).pid;
+const lockOwnerPid = (directory: string) =>
+  (JSON.parse(fs.readFileSync(path.join(directory, lockFileName), 'utf8')) as { pid: number }).pid;
 
 describe('one embedded database, one process', () => {
   let directory: string;

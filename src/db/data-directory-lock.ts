@@ -39,7 +39,9 @@ function readLock(lockPath: string): { raw: string; content: LockContent | null 
   }
   try {
     const parsed = JSON.parse(raw) as Partial<LockContent>;
-    return typeof parsed.pid === 'number' && typeof parsed.token === 'string' ? { raw, content: parsed as LockContent } : { raw, content: null };
+    return typeof parsed.pid === 'number' && typeof parsed.token === 'string'
+      ? { raw, content: parsed as LockContent }
+      : { raw, content: null };
   } catch {
     return { raw, content: null };
   }

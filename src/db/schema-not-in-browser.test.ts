@@ -16,7 +16,10 @@ const buildIdFile = path.join(root, '.next/BUILD_ID');
 const chunksDirectory = path.join(root, '.next/static/chunks');
 
 function filesUnder(directory: string): string[] {
-  return fs.readdirSync(directory, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 function schemaNames(): string[] {
@@ -31,10 +34,13 @@ function schemaNames(): string[] {
 
 /** Why the test cannot judge the build in .next, or null when it can. */
 function buildUnusable(): string | null {
-  if (!fs.existsSync(buildIdFile) || !fs.existsSync(chunksDirectory)) return 'no production build in .next: run `npm run build`, then `npm run test:bundle`';
+  if (!fs.existsSync(buildIdFile) || !fs.existsSync(chunksDirectory))
+    return 'no production build in .next: run `npm run build`, then `npm run test:bundle`';
   const builtAt = fs.statSync(buildIdFile).mtimeMs;
   const changed = filesUnder(path.join(root, 'src')).find((file) => fs.statSync(file).mtimeMs > builtAt);
-  return changed ? `the build in .next is older than ${path.relative(root, changed)}: run \`npm run build\`, then \`npm run test:bundle\`` : null;
+  return changed
+    ? `the build in .next is older than ${path.relative(root, changed)}: run \`npm run build\`, then \`npm run test:bundle\``
+    : null;
 }
 
 describe('client chunks of the production build', () => {

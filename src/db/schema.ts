@@ -1,5 +1,20 @@
 import 'server-only';
-import { bigint, bigserial, boolean, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 // Relative, not `@/`: drizzle-kit loads this file without the project's path aliases.
 import { channels } from '../lib/domain/channels';
 import { doseStatuses } from '../lib/domain/dose-statuses';
@@ -18,7 +33,9 @@ export const contactMessages = pgTable(
     /** 'smtp' when SMTP_URL was configured, otherwise 'outbox'. */
     deliveryChannel: text('delivery_channel', { enum: ['smtp', 'outbox'] }).notNull(),
     /** 'sent' once handed to the SMTP server or recorded in the outbox; 'failed' keeps the message for a retry. */
-    deliveryStatus: text('delivery_status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    deliveryStatus: text('delivery_status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('contact_messages_created_at_idx').on(table.createdAt)],
@@ -46,10 +63,7 @@ export const rateLimitCounters = pgTable(
     windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
     hits: integer('hits').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.key, table.windowStart] }),
-    index('rate_limit_counters_window_start_idx').on(table.windowStart),
-  ],
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] }), index('rate_limit_counters_window_start_idx').on(table.windowStart)],
 );
 
 /** Settings generated once per installation and shared by every instance (for example the auth secret). */
@@ -410,7 +424,9 @@ export const dataSources = pgTable('data_sources', {
   id: text('id').primaryKey(),
   kind: text('kind', { enum: ['fhir', 'pharmacy-csv', 'dose-event-api', 'whatsapp', 'sms', 'simulation'] }).notNull(),
   name: text('name').notNull(),
-  status: text('status', { enum: ['active', 'paused', 'revoked'] }).notNull().default('active'),
+  status: text('status', { enum: ['active', 'paused', 'revoked'] })
+    .notNull()
+    .default('active'),
   /** For the dose-event API: a hash of the source's API key (the key itself is shown once). */
   apiKeyHash: text('api_key_hash').unique(),
   lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
@@ -423,7 +439,9 @@ export const jobs = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     kind: text('kind').notNull(),
-    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull().default('queued'),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] })
+      .notNull()
+      .default('queued'),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
     /** Where a resumed job continues (the handler's own bookmark). */
     checkpoint: jsonb('checkpoint').$type<Record<string, unknown> | null>(),

@@ -8,7 +8,10 @@ import { testDatabaseBackends } from './testing';
 
 const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
 
-async function rows<T>(database: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> }, query: ReturnType<typeof sql>): Promise<T[]> {
+async function rows<T>(
+  database: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> },
+  query: ReturnType<typeof sql>,
+): Promise<T[]> {
   return ((await database.execute(query)) as { rows: T[] }).rows;
 }
 
@@ -17,7 +20,10 @@ describe.each(testDatabaseBackends())('test databases on $name', (backend) => {
     const [first, second] = await Promise.all([backend.create(), backend.create()]);
     try {
       for (const database of [first, second]) {
-        const applied = await rows<{ count: number }>(database.database, sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+        const applied = await rows<{ count: number }>(
+          database.database,
+          sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+        );
         expect(applied[0]?.count).toBe(journal.entries.length);
       }
       await first.database.insert(instanceSettings).values({ key: 'copy', value: 'first' });
@@ -38,7 +44,10 @@ describe.each(testDatabaseBackends())('test databases on $name', (backend) => {
   it('can be empty, for the migrations to run from scratch', async () => {
     const empty = await backend.createEmpty();
     try {
-      const tables = await rows<{ name: string }>(empty.database, sql`select table_name as name from information_schema.tables where table_schema = 'public'`);
+      const tables = await rows<{ name: string }>(
+        empty.database,
+        sql`select table_name as name from information_schema.tables where table_schema = 'public'`,
+      );
       expect(tables).toEqual([]);
     } finally {
       await empty.dispose();

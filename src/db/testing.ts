@@ -158,7 +158,9 @@ async function createPostgresTestDatabase(serverUrl: string, migrated: boolean):
     template = await postgresTemplates.get(serverUrl)!;
   }
   const name = `medaptive_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(serverUrl, (admin) => admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`));
+  await withAdminClient(serverUrl, (admin) =>
+    admin.query(`create database ${name}${template === undefined ? '' : ` template ${template}`}`),
+  );
   const connection = openPostgresConnection(databaseUrl(serverUrl, name));
   return {
     ...connection,
@@ -174,7 +176,9 @@ async function createPostgresTestDatabase(serverUrl: string, migrated: boolean):
  * database on a real PostgreSQL server when TEST_DATABASE_URL names one (`.ci/run` sets it).
  */
 export function testDatabaseBackends(): TestDatabaseBackend[] {
-  const backends: TestDatabaseBackend[] = [{ name: 'pglite', create: createPgliteTestDatabase, createEmpty: createEmptyPgliteTestDatabase }];
+  const backends: TestDatabaseBackend[] = [
+    { name: 'pglite', create: createPgliteTestDatabase, createEmpty: createEmptyPgliteTestDatabase },
+  ];
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl !== undefined && serverUrl !== '') {
     backends.push({

@@ -14,62 +14,70 @@ const booleanFlag = z
 
 const environmentSchema = z
   .object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
-  DATA_DIR: z.string().trim().min(1).default('./.data'),
-  DATABASE_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
-      .optional(),
-  ),
-  PRODUCT_NAME: z.string().trim().min(1).max(60).default('Medaptive'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SMTP_URL: optionalText.pipe(
-    z
-      .string()
-      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
-      .optional(),
-  ),
-  MAIL_FROM: z.string().trim().min(3).default('Medaptive <no-reply@medaptive.localhost>'),
-  CONTACT_EMAIL_TO: z.email('must be an e-mail address').default('contact@medaptive.localhost'),
-  CONTACT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
-  TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .transform((value) =>
-      (value ?? '')
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ''),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().trim().min(1).default('./.data'),
+    DATABASE_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+        .optional(),
     ),
-  /** The address people use to reach the app; OAuth callbacks and the origin check use it. */
-  PUBLIC_URL: optionalText.pipe(z.url('must be a URL such as https://medaptive.example.org').optional()),
-  /** Signs sessions and encrypts two-factor secrets; generated once and kept in the database when unset. */
-  AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  SEED_DEMO: booleanFlag,
-  /** Serves /dev/outbox and /api/dev/outbox (always on in development; for tests of a production build). */
-  DEV_OUTBOX: booleanFlag,
-  DEMO_PASSWORD: z.string().min(12, 'must be at least 12 characters').default('Medaptive-demo-1'),
-  OIDC_ISSUER: optionalText.pipe(z.url('must be the issuer URL of an OpenID provider').optional()),
-  OIDC_CLIENT_ID: optionalText,
-  OIDC_CLIENT_SECRET: optionalText,
-  OIDC_NAME: z.string().trim().min(1).default('your organisation'),
-  TWILIO_ACCOUNT_SID: optionalText,
-  TWILIO_AUTH_TOKEN: optionalText,
-  TWILIO_FROM: optionalText,
-  /** Where Twilio's API lives; tests point it at a local server. */
-  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
-})
+    PRODUCT_NAME: z.string().trim().min(1).max(60).default('Medaptive'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SMTP_URL: optionalText.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+        .optional(),
+    ),
+    MAIL_FROM: z.string().trim().min(3).default('Medaptive <no-reply@medaptive.localhost>'),
+    CONTACT_EMAIL_TO: z.email('must be an e-mail address').default('contact@medaptive.localhost'),
+    CONTACT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== ''),
+      ),
+    /** The address people use to reach the app; OAuth callbacks and the origin check use it. */
+    PUBLIC_URL: optionalText.pipe(z.url('must be a URL such as https://medaptive.example.org').optional()),
+    /** Signs sessions and encrypts two-factor secrets; generated once and kept in the database when unset. */
+    AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    SEED_DEMO: booleanFlag,
+    /** Serves /dev/outbox and /api/dev/outbox (always on in development; for tests of a production build). */
+    DEV_OUTBOX: booleanFlag,
+    DEMO_PASSWORD: z.string().min(12, 'must be at least 12 characters').default('Medaptive-demo-1'),
+    OIDC_ISSUER: optionalText.pipe(z.url('must be the issuer URL of an OpenID provider').optional()),
+    OIDC_CLIENT_ID: optionalText,
+    OIDC_CLIENT_SECRET: optionalText,
+    OIDC_NAME: z.string().trim().min(1).default('your organisation'),
+    TWILIO_ACCOUNT_SID: optionalText,
+    TWILIO_AUTH_TOKEN: optionalText,
+    TWILIO_FROM: optionalText,
+    /** Where Twilio's API lives; tests point it at a local server. */
+    TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  })
   .superRefine((environment, context) => {
     const oidc = [environment.OIDC_ISSUER, environment.OIDC_CLIENT_ID, environment.OIDC_CLIENT_SECRET];
     if (oidc.some((value) => value !== undefined) && oidc.some((value) => value === undefined)) {
-      context.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together' });
+      context.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together',
+      });
     }
     const twilio = [environment.TWILIO_ACCOUNT_SID, environment.TWILIO_AUTH_TOKEN, environment.TWILIO_FROM];
     if (twilio.some((value) => value !== undefined) && twilio.some((value) => value === undefined)) {
-      context.addIssue({ code: 'custom', path: ['TWILIO_ACCOUNT_SID'], message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together' });
+      context.addIssue({
+        code: 'custom',
+        path: ['TWILIO_ACCOUNT_SID'],
+        message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together',
+      });
     }
   });
 
@@ -85,9 +93,7 @@ export class EnvironmentError extends Error {
 export function parseEnvironment(source: Record<string, string | undefined>): Environment {
   const result = environmentSchema.safeParse(source);
   if (!result.success) {
-    throw new EnvironmentError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-    );
+    throw new EnvironmentError(result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`));
   }
   return result.data;
 }

@@ -45,7 +45,12 @@ export function formatPercent(share: number, decimals = 0): string {
  * a message price (0.0425, 2, 4) → "£0.0425"; a per-day cost (0.0012, 4, 4) → "£0.0012".
  */
 export function formatPounds(value: number, minimumDecimals = 2, maximumDecimals = minimumDecimals): string {
-  return numberFormat({ style: 'currency', currency: 'GBP', minimumFractionDigits: minimumDecimals, maximumFractionDigits: maximumDecimals }).format(value);
+  return numberFormat({
+    style: 'currency',
+    currency: 'GBP',
+    minimumFractionDigits: minimumDecimals,
+    maximumFractionDigits: maximumDecimals,
+  }).format(value);
 }
 
 const dateTimeFormat = new Intl.DateTimeFormat(displayLocale, { dateStyle: 'short', timeStyle: 'medium' });

@@ -32,9 +32,21 @@ const engineImport = { rule: 'no-restricted-imports', message: zone.engine };
 
 const cases: Case[] = [
   // A feature reaching into another feature's internals, by either spelling.
-  { file: 'src/features/contact/components/x.tsx', code: "import { describeSignInError } from '../../identity/sign-in-errors';", fires: paths(zone.feature) },
-  { file: 'src/features/contact/components/x.tsx', code: "import { describeSignInError } from '@/features/identity/sign-in-errors';", fires: paths(zone.feature) },
-  { file: 'src/features/contact/server/x.ts', code: "import type { ProfileDocument } from '../../identity/schemas';", fires: paths(zone.feature) },
+  {
+    file: 'src/features/contact/components/x.tsx',
+    code: "import { describeSignInError } from '../../identity/sign-in-errors';",
+    fires: paths(zone.feature),
+  },
+  {
+    file: 'src/features/contact/components/x.tsx',
+    code: "import { describeSignInError } from '@/features/identity/sign-in-errors';",
+    fires: paths(zone.feature),
+  },
+  {
+    file: 'src/features/contact/server/x.ts',
+    code: "import type { ProfileDocument } from '../../identity/schemas';",
+    fires: paths(zone.feature),
+  },
   { file: 'src/features/contact/components/x.tsx', code: "import { contactFieldLabels } from '../schemas';" },
   { file: 'src/features/contact/server/x.ts', code: "import { parseInput } from '@/lib/parse-input';" },
   { file: 'src/features/contact/server/x.ts', code: "import { contactMessages } from '../../../db/schema';" },
@@ -56,7 +68,11 @@ const cases: Case[] = [
   { file: 'src/engine/adherence/x.ts', code: "import { AppError } from '../../lib/errors';", fires: paths(zone.engine) },
   { file: 'src/engine/adherence/x.ts', code: "import { AppError } from '@/lib/errors';", fires: paths(zone.engine) },
   { file: 'src/engine/adherence/x.ts', code: "import { patients } from '../../db/schema';", fires: paths(zone.engine) },
-  { file: 'src/engine/adherence/x.ts', code: "import { contactFieldLabels } from '../../features/contact/schemas';", fires: paths(zone.engine) },
+  {
+    file: 'src/engine/adherence/x.ts',
+    code: "import { contactFieldLabels } from '../../features/contact/schemas';",
+    fires: paths(zone.engine),
+  },
   { file: 'src/engine/adherence/x.ts', code: "import { seedCommand } from '../../cli/commands/seed';", fires: paths(zone.engine) },
   // ...and no Node built-in, database, React or Next.js.
   ...[
@@ -84,7 +100,9 @@ const cases: Case[] = [
 ];
 
 function boundaryMessages(results: ESLint.LintResult[]) {
-  return results.flatMap((result) => result.messages).filter((m) => ['import/no-restricted-paths', 'no-restricted-imports', 'import/no-unresolved'].includes(m.ruleId ?? ''));
+  return results
+    .flatMap((result) => result.messages)
+    .filter((m) => ['import/no-restricted-paths', 'no-restricted-imports', 'import/no-unresolved'].includes(m.ruleId ?? ''));
 }
 
 describe('import boundaries (eslint.config.mjs)', () => {
@@ -93,15 +111,19 @@ describe('import boundaries (eslint.config.mjs)', () => {
     eslint = new ESLint({ cwd: root, overrideConfigFile: configFile, overrideConfig: { rules: testRules } });
   });
 
-  it.each(cases)('$file: $code', async ({ file, code, fires }) => {
-    const messages = boundaryMessages(await eslint.lintText(code, { filePath: path.join(root, file) }));
-    if (fires) {
-      expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatchObject({ ruleId: fires.rule, message: expect.stringContaining(fires.message) });
-    } else {
-      expect(messages).toEqual([]);
-    }
-  }, 60_000);
+  it.each(cases)(
+    '$file: $code',
+    async ({ file, code, fires }) => {
+      const messages = boundaryMessages(await eslint.lintText(code, { filePath: path.join(root, file) }));
+      if (fires) {
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatchObject({ ruleId: fires.rule, message: expect.stringContaining(fires.message) });
+      } else {
+        expect(messages).toEqual([]);
+      }
+    },
+    60_000,
+  );
 });
 
 describe("a feature's public index.ts (fixture project tests/lint-fixture)", () => {
@@ -125,13 +147,17 @@ describe("a feature's public index.ts (fixture project tests/lint-fixture)", () 
     { file: 'src/features/gamma/x.ts', code: "import { gammaValue } from './gamma';" },
   ];
 
-  it.each(fixtureCases)('$file: $code', async ({ file, code, fires }) => {
-    const messages = boundaryMessages(await eslint.lintText(code, { filePath: path.join(fixtureRoot, file) }));
-    if (fires) {
-      expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatchObject({ ruleId: fires.rule, message: expect.stringContaining(fires.message) });
-    } else {
-      expect(messages).toEqual([]);
-    }
-  }, 60_000);
+  it.each(fixtureCases)(
+    '$file: $code',
+    async ({ file, code, fires }) => {
+      const messages = boundaryMessages(await eslint.lintText(code, { filePath: path.join(fixtureRoot, file) }));
+      if (fires) {
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatchObject({ ruleId: fires.rule, message: expect.stringContaining(fires.message) });
+      } else {
+        expect(messages).toEqual([]);
+      }
+    },
+    60_000,
+  );
 });

@@ -32,7 +32,10 @@ describe('parseInput', () => {
   });
 
   it('names a key a strict object does not allow as a field at fault', () => {
-    const strict = z.strictObject({ name: z.string() }, { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} cannot be set here.` : undefined) });
+    const strict = z.strictObject(
+      { name: z.string() },
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} cannot be set here.` : undefined) },
+    );
     const result = strict.safeParse({ name: 'a', role: 'admin' });
     expect(result.success).toBe(false);
     if (result.success) return;

@@ -6,11 +6,7 @@ import { AppError, type FieldErrors } from './errors';
  * ('validation', HTTP 400) that names every field at fault (zod 4's `z.flattenError`), first message per field.
  * `label` names the whole input in the summary message ("The contact form", "The dose-event batch").
  */
-export function parseInput<Schema extends z.ZodType>(
-  schema: Schema,
-  input: unknown,
-  options: { label?: string } = {},
-): z.output<Schema> {
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, options: { label?: string } = {}): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw validationError(result.error, options.label);

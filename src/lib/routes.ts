@@ -28,12 +28,7 @@ export function productSlug(productName: string): string {
     .replace(/^-|-$/g, '');
 }
 
-function page(
-  key: string,
-  label: string,
-  group: PatientEngagementPage['group'],
-  id: string = key,
-): PatientEngagementPage {
+function page(key: string, label: string, group: PatientEngagementPage['group'], id: string = key): PatientEngagementPage {
   return { id, key, segment: key, label, group, href: `${patientEngagementPrefix}${key}` };
 }
 

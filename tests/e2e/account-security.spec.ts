@@ -9,7 +9,14 @@ test('the session cookie is HttpOnly and SameSite=Lax', async ({ context, signIn
   expect(session?.sameSite).toBe('Lax');
 });
 
-test('change the password, see the active sessions, and sign out everywhere else', async ({ page, context, baseURL, browser, clientAddress, signIn }) => {
+test('change the password, see the active sessions, and sign out everywhere else', async ({
+  page,
+  context,
+  baseURL,
+  browser,
+  clientAddress,
+  signIn,
+}) => {
   const credentials = await signUpFreshAccount(context, baseURL ?? '');
   const elsewhere = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
   await signIn(credentials, elsewhere);

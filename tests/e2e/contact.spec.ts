@@ -102,7 +102,9 @@ test('required fields are enforced by the browser: nothing is sent', async ({ pa
     if (request.url().includes('/api/contact-us')) requests += 1;
   });
   await dialog.getByRole('button', { name: 'Send' }).click();
-  await expect.poll(() => dialog.getByLabel('Your Name').evaluate((element) => (element as HTMLInputElement).validity.valueMissing)).toBe(true);
+  await expect
+    .poll(() => dialog.getByLabel('Your Name').evaluate((element) => (element as HTMLInputElement).validity.valueMissing))
+    .toBe(true);
   // Phone Number is optional, so an empty value is valid.
   expect(await dialog.getByLabel('Phone Number').evaluate((element) => (element as HTMLInputElement).validity.valid)).toBe(true);
   await expect(dialog.getByRole('button', { name: 'Send' })).toBeEnabled();

@@ -23,7 +23,12 @@ test('an admin creates a dose-event API key, a device uses it, the admin revokes
   expect(refused.status()).toBe(400);
   expect((await refused.json()).rejected).toEqual([
     { index: 0, idempotencyKey: 'e2e-1', field: 'patient', message: 'No patient has this pseudonym.' },
-    { index: 1, idempotencyKey: 'e2e-2', field: 'scheduledAt', message: 'scheduledAt must be an ISO 8601 time with a zone, e.g. 2026-11-22T08:00:00Z' },
+    {
+      index: 1,
+      idempotencyKey: 'e2e-2',
+      field: 'scheduledAt',
+      message: 'scheduledAt must be an ISO 8601 time with a zone, e.g. 2026-11-22T08:00:00Z',
+    },
   ]);
   const wrongKey = await page.request.post('/api/dose-events', { headers: { Authorization: 'Bearer mdk_wrong' }, data: batch });
   expect(wrongKey.status()).toBe(401);
@@ -74,19 +79,33 @@ test('POST /api/import/fhir imports a bundle for a clinician, idempotently, and 
   expect(patient.status()).toBe(403);
 
   await signIn('clinician');
-  const first = await page.request.post('/api/import/fhir', { data: bundle, headers: { 'Content-Type': 'application/fhir+json', Origin: baseURL ?? '' } });
+  const first = await page.request.post('/api/import/fhir', {
+    data: bundle,
+    headers: { 'Content-Type': 'application/fhir+json', Origin: baseURL ?? '' },
+  });
   expect(first.status()).toBe(200);
-  const report = (await first.json()) as { resources: number; created: Record<string, number>; unchanged: Record<string, number>; skipped: unknown[] };
+  const report = (await first.json()) as {
+    resources: number;
+    created: Record<string, number>;
+    unchanged: Record<string, number>;
+    skipped: unknown[];
+  };
   const entries = (JSON.parse(bundle) as { entry: unknown[] }).entry.length;
   expect(report.resources).toBe(entries);
   const created = Object.values(report.created).reduce((sum, count) => sum + count, 0);
   const unchanged = Object.values(report.unchanged).reduce((sum, count) => sum + count, 0);
   expect(created + unchanged + report.skipped.length).toBe(entries);
 
-  const second = await page.request.post('/api/import/fhir', { data: bundle, headers: { 'Content-Type': 'application/fhir+json', Origin: baseURL ?? '' } });
+  const second = await page.request.post('/api/import/fhir', {
+    data: bundle,
+    headers: { 'Content-Type': 'application/fhir+json', Origin: baseURL ?? '' },
+  });
   expect((await second.json()).created).toEqual({});
 
-  const broken = await page.request.post('/api/import/fhir', { data: '{"resourceType": "Bundle", "entry": [', headers: { 'Content-Type': 'application/fhir+json' } });
+  const broken = await page.request.post('/api/import/fhir', {
+    data: '{"resourceType": "Bundle", "entry": [',
+    headers: { 'Content-Type': 'application/fhir+json' },
+  });
   expect(broken.status()).toBe(400);
   expect(JSON.stringify(await broken.json())).not.toMatch(/\.ts:\d+|node_modules/);
 });

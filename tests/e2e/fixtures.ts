@@ -66,7 +66,9 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
     const unexpected: string[] = [];
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`CSP violation on ${location.origin}: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+        console.error(
+          `CSP violation on ${location.origin}: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+        );
       });
     });
     context.on('console', (message) => {
@@ -194,7 +196,10 @@ export function totp(secret: string, at: number = Date.now(), stepOffset = 0): s
 export async function signUpFreshAccount(context: BrowserContext, baseURL: string): Promise<{ email: string; password: string }> {
   const email = `user-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.org`;
   const password = 'a long enough passphrase';
-  const response = await context.request.post('/api/auth/sign-up/email', { headers: { Origin: baseURL }, data: { email, password, name: 'Test Person' } });
+  const response = await context.request.post('/api/auth/sign-up/email', {
+    headers: { Origin: baseURL },
+    data: { email, password, name: 'Test Person' },
+  });
   expect(response.status()).toBe(200);
   const message = await latestOutboxMessage(context.request, email, /https?:\/\//);
   const link = /(https?:\/\/\S+)/.exec(message.body)?.[1];

@@ -1,6 +1,13 @@
 import { expect, signUpFreshAccount, test } from './fixtures';
 
-test('a profile change reaches another open page of the same user, and an admin grant reaches the top bar', async ({ page, context, baseURL, browser, clientAddress, signIn }) => {
+test('a profile change reaches another open page of the same user, and an admin grant reaches the top bar', async ({
+  page,
+  context,
+  baseURL,
+  browser,
+  clientAddress,
+  signIn,
+}) => {
   const credentials = await signUpFreshAccount(context, baseURL ?? '');
   const other = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
   await signIn(credentials, other);

@@ -26,8 +26,18 @@ test.describe('Medaptive Comparison', () => {
     await expect(table.getByRole('columnheader', { name: 'Cost per adherent patient-day' })).toBeVisible();
     await expect(page.getByText('It joins this comparison, on the same cohort, when it lands.')).toBeVisible();
     // The charts are drawn (SVG) and say what they show.
-    await expect(page.getByRole('img', { name: /^Line chart of mean PDC in each month/ }).locator('svg').first()).toBeVisible();
-    await expect(page.getByRole('img', { name: /^Bar chart of mean PDC/ }).locator('svg').first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('img', { name: /^Line chart of mean PDC in each month/ })
+        .locator('svg')
+        .first(),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole('img', { name: /^Bar chart of mean PDC/ })
+        .locator('svg')
+        .first(),
+    ).toBeVisible();
 
     // Another seed, submitted from the keyboard: another cohort, other figures.
     const dailyRow = page.getByTestId('policy-row-fixed-daily');

@@ -64,7 +64,9 @@ test('popup: closing it cancels the attempt, reported after the grace period', a
   const popup = await popupOpened;
   await popup.waitForLoadState();
   await popup.close();
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('The sign-in window was closed before signing in finished.', { timeout: 20_000 });
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('The sign-in window was closed before signing in finished.', {
+    timeout: 20_000,
+  });
   await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0);
 });
 

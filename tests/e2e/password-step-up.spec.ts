@@ -4,7 +4,8 @@ import { expect, seriousAccessibilityViolations, signUpFreshAccount, test } from
 // Per-account step-up: 5 wrong passwords for one address within an hour, from any number of clients, and the
 // next e-mail sign-ins for it need the "I am not a robot" check (a sign-in spec: it uses the form).
 
-const captchaRequired = 'There have been several wrong passwords for this e-mail address, so signing in now also needs the “I am not a robot” check. Complete it below and sign in again.';
+const captchaRequired =
+  'There have been several wrong passwords for this e-mail address, so signing in now also needs the “I am not a robot” check. Complete it below and sign in again.';
 
 /** Five wrong passwords for `email`, each from another client address (a distributed attack). */
 async function fiveWrongPasswords(request: APIRequestContext, baseURL: string, email: string, clientAddress: string) {
@@ -24,7 +25,13 @@ async function submitSignIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
-test('after 5 wrong passwords from many clients, /login asks for the captcha, and with it the right password signs in', async ({ browser, page, request, baseURL, clientAddress }) => {
+test('after 5 wrong passwords from many clients, /login asks for the captcha, and with it the right password signs in', async ({
+  browser,
+  page,
+  request,
+  baseURL,
+  clientAddress,
+}) => {
   // A fresh account (the demo accounts are shared with other specs), made in a context of its own.
   const setup = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': clientAddress } });
   const account = await signUpFreshAccount(setup, baseURL ?? '');

@@ -28,7 +28,10 @@ test.describe('Patient Profile', () => {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 
-  test("a clinician asking for a patient outside their organisations, or for a malformed one, gets the list and why", async ({ page, signIn }) => {
+  test('a clinician asking for a patient outside their organisations, or for a malformed one, gets the list and why', async ({
+    page,
+    signIn,
+  }) => {
     await signIn('clinician');
     for (const query of ['?patient=00000000-0000-4000-8000-000000000000', '?patient=a&patient=b', `?patient=${'x'.repeat(80)}`]) {
       const response = await page.goto(profilePath + query);
@@ -153,7 +156,9 @@ test.describe('12-Month Compliance Journey', () => {
 
     // Another company's product in the address is refused like one that does not exist.
     await page.goto(`${journeyPath}?product=meridian-rosuvastatin-10mg`);
-    await expect(page.getByTestId('filter-error')).toHaveText(/^product: “meridian-rosuvastatin-10mg” is not one of the products you can view/);
+    await expect(page.getByTestId('filter-error')).toHaveText(
+      /^product: “meridian-rosuvastatin-10mg” is not one of the products you can view/,
+    );
     for (const name of otherProducts) await expect(page.getByText(name)).toHaveCount(0);
   });
 

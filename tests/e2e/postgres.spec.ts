@@ -20,7 +20,13 @@ test('a contact message is accepted and stored through PostgreSQL', async ({ pag
   await expect(dialog.getByRole('status')).toHaveText("Your message has been delivered! Thanks, we'll get in touch soon.");
 });
 
-test('a profile change made through one instance reaches a page served by another instance', async ({ browser, baseURL, clientAddress, signIn, createAccount }) => {
+test('a profile change made through one instance reaches a page served by another instance', async ({
+  browser,
+  baseURL,
+  clientAddress,
+  signIn,
+  createAccount,
+}) => {
   if (baseURL === undefined) throw new Error('no baseURL');
   // playwright.config.ts starts the second instance on the next port, sharing the same database.
   const secondURL = baseURL.replace(/:(\d+)$/, (_match, port: string) => `:${Number(port) + 1}`);

@@ -18,7 +18,15 @@ test('pages, API routes, static files and not-found answers carry the security h
   const pageHeaders = pageResponse?.headers() ?? {};
   expect(pageHeaders).toMatchObject(fixedHeaders);
   const policy = pageHeaders['content-security-policy'] ?? '';
-  for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'", "connect-src 'self'", "worker-src 'self' blob:"]) {
+  for (const directive of [
+    "default-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+  ]) {
     expect(policy).toContain(directive);
   }
   expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'(;|$)/);
@@ -56,7 +64,9 @@ test('the policy is enforced: a script injected into a page does not run', async
     if (message.text().startsWith('violated ')) violations.push(message.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.log(`violated ${event.effectiveDirective} by ${event.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.log(`violated ${event.effectiveDirective} by ${event.blockedURI}`),
+    );
   });
   await page.goto('/login');
   await expect.poll(() => violations).toEqual(['violated script-src-elem by inline']);

@@ -102,7 +102,10 @@ test.describe('mobile menu', () => {
 test.describe('routes of seed-spec §2', () => {
   for (const [segment, label] of algorithmPages) {
     const built = builtPages.has(segment);
-    test(`/algorithms/patient-engagement/${segment} is "${label}"${built ? '' : ' and says it is being built'}`, async ({ page, signIn }) => {
+    test(`/algorithms/patient-engagement/${segment} is "${label}"${built ? '' : ' and says it is being built'}`, async ({
+      page,
+      signIn,
+    }) => {
       await signIn('patient');
       const response = await page.goto(`/algorithms/patient-engagement/${segment}`);
       expect(response?.status()).toBe(200);

@@ -26,7 +26,9 @@ test('e-mail and password: a wrong password is explained in words, the right one
   await page.getByLabel('Email').fill('patient@medaptive.test');
   await page.getByLabel('Password').fill('not the password at all');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('That e-mail and password do not match an account. Check both and try again.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'That e-mail and password do not match an account. Check both and try again.',
+  );
 
   await page.getByLabel('Password').fill('Medaptive-demo-1');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -78,7 +80,9 @@ test('phone: no code is sent before the captcha is solved — in the browser and
   await page.getByRole('button', { name: 'Send code' }).click();
   // The widget's own checkbox is required: the browser's validation stops the form.
   await expect
-    .poll(() => page.locator('altcha-widget input[type="checkbox"]').evaluate((element) => (element as HTMLInputElement).validity.valueMissing))
+    .poll(() =>
+      page.locator('altcha-widget input[type="checkbox"]').evaluate((element) => (element as HTMLInputElement).validity.valueMissing),
+    )
     .toBe(true);
   expect(sendRequests).toBe(0);
 

@@ -20,7 +20,11 @@ test('signed in: centre links, dropdowns with the current page marked, Portal an
 
   await bar.getByRole('button', { name: 'Surveys' }).click();
   const surveys = page.getByRole('menu', { name: 'Surveys' });
-  await expect(surveys.getByRole('menuitem')).toHaveText(['Patient Micro-Survey Evolution', 'Lifestyle Micro-Surveys', 'Medication Adherence Optimisation System']);
+  await expect(surveys.getByRole('menuitem')).toHaveText([
+    'Patient Micro-Survey Evolution',
+    'Lifestyle Micro-Surveys',
+    'Medication Adherence Optimisation System',
+  ]);
   await page.keyboard.press('Escape');
 
   await bar.getByRole('link', { name: '12-Week Trial' }).click();
@@ -47,7 +51,11 @@ test('menus work with the keyboard, with type-ahead', async ({ page, signIn }) =
   await expect(page).toHaveURL('/algorithms/patient-engagement/whatsapp-analysis');
 });
 
-test('a manufacturer sees the selected companies under the brand and changes them in the selector', async ({ page, signIn, createAccount }) => {
+test('a manufacturer sees the selected companies under the brand and changes them in the selector', async ({
+  page,
+  signIn,
+  createAccount,
+}) => {
   // A manufacturer of its own: the demo manufacturer's selection is what other specs read.
   test.setTimeout(60_000);
   await signIn(await createAccount({ role: 'drug-manufacturer', companies: ['Halcyon Therapeutics', 'Northwind Pharma'] }));
@@ -114,7 +122,11 @@ test('the signed-in home page and settings pass axe', async ({ page, signIn }) =
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
-test('a failed profile subscription keeps the user signed in, without profile data, and logs the error', async ({ page, signIn, allowConsoleMessages }) => {
+test('a failed profile subscription keeps the user signed in, without profile data, and logs the error', async ({
+  page,
+  signIn,
+  allowConsoleMessages,
+}) => {
   await signIn('manufacturer');
   // The failure this test provokes: the browser reports the 500 and the app logs that it gave up.
   allowConsoleMessages(/Failed to load resource: the server responded with a status of 500/, /Profile subscription failed/);

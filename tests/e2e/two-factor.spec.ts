@@ -18,7 +18,13 @@ async function freshPage(browser: Browser, clientAddress: string): Promise<Page>
   return context.newPage();
 }
 
-test('enrol an authenticator app, sign in with it, refuse a replayed code, use a backup code once, withdraw', async ({ page, context, baseURL, browser, clientAddress }) => {
+test('enrol an authenticator app, sign in with it, refuse a replayed code, use a backup code once, withdraw', async ({
+  page,
+  context,
+  baseURL,
+  browser,
+  clientAddress,
+}) => {
   test.setTimeout(90_000);
   const credentials = await signUpFreshAccount(context, baseURL ?? '');
 
@@ -55,7 +61,9 @@ test('enrol an authenticator app, sign in with it, refuse a replayed code, use a
   await signInWithPassword(replay, credentials);
   await replay.getByLabel('Code from your authenticator app').fill(signInCode);
   await replay.getByRole('button', { name: 'Confirm' }).click();
-  await expect(replay.getByRole('main').getByRole('alert')).toHaveText('That code was used already. Wait for the next one in your authenticator app.');
+  await expect(replay.getByRole('main').getByRole('alert')).toHaveText(
+    'That code was used already. Wait for the next one in your authenticator app.',
+  );
 
   // A backup code works once.
   const backup = await freshPage(browser, clientAddress);
@@ -79,7 +87,11 @@ test('enrol an authenticator app, sign in with it, refuse a replayed code, use a
   await expect(page.getByTestId('two-factor-status')).toHaveText('Off.');
 });
 
-test('enrol SMS codes with a confirmed phone number, sign out, sign in with the SMS code; a wrong code is refused', async ({ page, context, baseURL }) => {
+test('enrol SMS codes with a confirmed phone number, sign out, sign in with the SMS code; a wrong code is refused', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const credentials = await signUpFreshAccount(context, baseURL ?? '');
   const phoneNumber = uniquePhoneNumber();
@@ -114,7 +126,9 @@ test('enrol SMS codes with a confirmed phone number, sign out, sign in with the 
   // Password, then the SMS step: a wrong code is refused in words, the code from the SMS signs in.
   await signInWithPassword(page, credentials);
   await page.getByRole('radio', { name: 'SMS' }).click();
-  await expect(page.getByRole('main').getByRole('status')).toHaveText('We sent a code to the phone number on your account. It works for 5 minutes.');
+  await expect(page.getByRole('main').getByRole('status')).toHaveText(
+    'We sent a code to the phone number on your account. It works for 5 minutes.',
+  );
   const code = codeIn(await latestOutboxMessage(page.request, phoneNumber, /verification code/));
   await page.getByLabel('Code sent by SMS').fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Confirm' }).click();
@@ -126,7 +140,11 @@ test('enrol SMS codes with a confirmed phone number, sign out, sign in with the 
   await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 });
 
-test('after 10 wrong second-step codes in a row, /login says sign-in is locked for 15 minutes, even for the right code', async ({ page, context, baseURL }) => {
+test('after 10 wrong second-step codes in a row, /login says sign-in is locked for 15 minutes, even for the right code', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const credentials = await signUpFreshAccount(context, baseURL ?? '');
   const headers = { Origin: baseURL ?? '' };
   // An authenticator app, set up through the API (the first test covers the settings page).
@@ -152,6 +170,8 @@ test('after 10 wrong second-step codes in a row, /login says sign-in is locked f
   if (rightCode === enrolmentCode) rightCode = totp(secret, Date.now(), -1);
   await page.getByLabel('Code from your authenticator app').fill(rightCode);
   await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Too many wrong codes in a row: second-step sign-in is locked for 15 minutes. Try again later.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'Too many wrong codes in a row: second-step sign-in is locked for 15 minutes. Try again later.',
+  );
   await expect(page).toHaveURL('/login');
 });

@@ -7,7 +7,10 @@ import { authedAction } from '@/lib/server/authed-action';
 
 export const createApiKeyAction = authedAction({
   // The use case checks the name's length; FormData gives null for a missing field.
-  schema: z.string().nullable().transform((name) => name ?? ''),
+  schema: z
+    .string()
+    .nullable()
+    .transform((name) => name ?? ''),
   label: 'The source name',
   run: (name, context) => createDoseEventSource({ ...context, name }),
 });

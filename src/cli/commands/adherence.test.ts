@@ -68,7 +68,18 @@ describe('adherence command: results', () => {
   it('writes patient_id,value for every patient, equal to AdhereR (CMA1–CMA9, OW 182 + 365, mm/dd/yyyy input)', async () => {
     const reference = readReference('cma1_9_vignette_ow182_365.csv');
     for (const cma of ['CMA1', 'CMA2', 'CMA3', 'CMA4', 'CMA5', 'CMA6', 'CMA7', 'CMA8', 'CMA9']) {
-      const { code, rows, text } = await runToFile(['--input', medicationEvents, '--cma', cma, '--date-format', 'mdy', '--observation-start', '182', '--observation-duration', '365']);
+      const { code, rows, text } = await runToFile([
+        '--input',
+        medicationEvents,
+        '--cma',
+        cma,
+        '--date-format',
+        'mdy',
+        '--observation-start',
+        '182',
+        '--observation-duration',
+        '365',
+      ]);
       expect(code).toBe(0);
       expect(text.split('\n')[0]).toBe('patient_id,value');
       expect(rows).toHaveLength(100);
@@ -82,8 +93,16 @@ describe('adherence command: results', () => {
   it('passes the carry-over options through (same medication only, dose change)', async () => {
     const reference = readReference('cma5_9_vignette_ow182_365_sameMed_dose.csv');
     const { code, rows } = await runToFile([
-      '--input', medicationEventsIso, '--cma', 'CMA8', '--observation-start', '182', '--observation-duration', '365',
-      '--carry-only-same-medication', '--consider-dosage-change',
+      '--input',
+      medicationEventsIso,
+      '--cma',
+      'CMA8',
+      '--observation-start',
+      '182',
+      '--observation-duration',
+      '365',
+      '--carry-only-same-medication',
+      '--consider-dosage-change',
     ]);
     expect(code).toBe(0);
     expect(rows.map((row) => row.patient_id)).toEqual(patientIds(reference));
@@ -93,13 +112,27 @@ describe('adherence command: results', () => {
   it('--episodes writes patient_id,episode,start,end,value equal to CMA_per_episode', async () => {
     const reference = readReference('per_episode_CMA1_9_all.csv').filter((row) => row['CMA.type'] === 'CMA9');
     expect(reference.length).toBeGreaterThan(100);
-    const { code, rows, text } = await runToFile(['--input', medicationEventsIso, '--cma', 'CMA9', '--episodes', '--max-gap', '180', '--medication-change-new-episode']);
+    const { code, rows, text } = await runToFile([
+      '--input',
+      medicationEventsIso,
+      '--cma',
+      'CMA9',
+      '--episodes',
+      '--max-gap',
+      '180',
+      '--medication-change-new-episode',
+    ]);
     expect(code).toBe(0);
     expect(text.split('\n')[0]).toBe('patient_id,episode,start,end,value');
     expect(rows).toHaveLength(reference.length);
     rows.forEach((row, index) => {
       const expected = reference[index]!;
-      expect([row.patient_id, row.episode, row.start, row.end]).toEqual([expected.PATIENT_ID, expected['episode.ID'], expected['episode.start'], expected['episode.end']]);
+      expect([row.patient_id, row.episode, row.start, row.end]).toEqual([
+        expected.PATIENT_ID,
+        expected['episode.ID'],
+        expected['episode.start'],
+        expected['episode.end'],
+      ]);
       expectSameValue(row.value, expected.CMA, `patient ${row.patient_id} episode ${row.episode}`);
     });
   });
@@ -109,9 +142,23 @@ describe('adherence command: results', () => {
     expect(reference.length).toBeGreaterThan(2);
     const subset = writeInput(
       'two-patients.csv',
-      fs.readFileSync(medicationEventsIso, 'utf8').split('\n').filter((line, index) => index === 0 || line.startsWith('37,') || line.startsWith('76,')).join('\n'),
+      fs
+        .readFileSync(medicationEventsIso, 'utf8')
+        .split('\n')
+        .filter((line, index) => index === 0 || line.startsWith('37,') || line.startsWith('76,'))
+        .join('\n'),
     );
-    const { code, rows, text } = await runToFile(['--input', subset, '--cma', 'CMA9', '--sliding', '--window-duration', '120', '--window-step', '30']);
+    const { code, rows, text } = await runToFile([
+      '--input',
+      subset,
+      '--cma',
+      'CMA9',
+      '--sliding',
+      '--window-duration',
+      '120',
+      '--window-step',
+      '30',
+    ]);
     expect(code).toBe(0);
     expect(text.split('\n')[0]).toBe('patient_id,window,start,end,value');
     expect(rows.map((row) => [row.patient_id, row.window, row.start, row.end])).toEqual(
@@ -122,7 +169,16 @@ describe('adherence command: results', () => {
 
   it('PDC is the PQA measure over the observation window, NA when not eligible', async () => {
     const reference = readReference('pdc_med_events_ow182_365.csv');
-    const { code, rows } = await runToFile(['--input', medicationEventsIso, '--cma', 'PDC', '--observation-start', '182', '--observation-duration', '365']);
+    const { code, rows } = await runToFile([
+      '--input',
+      medicationEventsIso,
+      '--cma',
+      'PDC',
+      '--observation-start',
+      '182',
+      '--observation-duration',
+      '365',
+    ]);
     expect(code).toBe(0);
     expect(rows.map((row) => row.patient_id)).toEqual(patientIds(reference));
     rows.forEach((row, index) => {
@@ -150,8 +206,22 @@ describe('adherence command: results', () => {
       '\uFEFFsupply,"patient, id",when\r\n30,"a ""1""",31/01/2024\r\n\r\n30,"a ""1""",01/03/2024\r\n60,b,15/01/2024\r\n',
     );
     const { code, rows } = await runToFile([
-      '--input', input, '--cma', 'CMA1', '--id-col', 'patient, id', '--date-col', 'when', '--duration-col', 'supply', '--date-format', 'dmy',
-      '--followup-duration', '365', '--observation-duration', '365',
+      '--input',
+      input,
+      '--cma',
+      'CMA1',
+      '--id-col',
+      'patient, id',
+      '--date-col',
+      'when',
+      '--duration-col',
+      'supply',
+      '--date-format',
+      'dmy',
+      '--followup-duration',
+      '365',
+      '--observation-duration',
+      '365',
     ]);
     expect(code).toBe(0);
     // Patient a"1": fills on 31 Jan and 1 Mar (30 days apart), first supply 30 days → CMA1 = 1. Patient b: one fill → NA.
@@ -186,11 +256,22 @@ describe('adherence command: dates are read as the web import reads them (one pa
   });
 
   const cases: [DateFormat, string][] = [
-    ['dmy', '1/2/2020'], ['dmy', '31.12.1999'], ['dmy', '29.02.2020'], ['dmy', '29.02.2021'], ['dmy', '01-02-2020'], ['dmy', '1.2.20'],
-    ['mdy', '02/01/2020'], ['mdy', '2.1.2020'], ['mdy', '13/01/2020'],
-    ['iso', '2020-2-1'], ['iso', '2020/02/01'], ['iso', ' 2020-02-01 '], ['iso', '02020-01-01'], ['iso', '2020-01-01T00:00'],
+    ['dmy', '1/2/2020'],
+    ['dmy', '31.12.1999'],
+    ['dmy', '29.02.2020'],
+    ['dmy', '29.02.2021'],
+    ['dmy', '01-02-2020'],
+    ['dmy', '1.2.20'],
+    ['mdy', '02/01/2020'],
+    ['mdy', '2.1.2020'],
+    ['mdy', '13/01/2020'],
+    ['iso', '2020-2-1'],
+    ['iso', '2020/02/01'],
+    ['iso', ' 2020-02-01 '],
+    ['iso', '02020-01-01'],
+    ['iso', '2020-01-01T00:00'],
   ];
-  it.each(cases)('--date-format %s %j: the import\'s date, or rejected as the import rejects it', async (format, text) => {
+  it.each(cases)("--date-format %s %j: the import's date, or rejected as the import rejects it", async (format, text) => {
     const expected = parseCivilDate(text, format);
     const input = writeInput('one.csv', `PATIENT_ID,DATE,DURATION\n1,${text},30\n`);
     const { code, rows } = await runToFile(['--input', input, '--cma', 'CMA1', '--date-format', format, '--episodes']);
@@ -206,9 +287,21 @@ describe('adherence command: dates are read as the web import reads them (one pa
 
 describe('adherence command: bad input stops with one line naming the line and field, and writes nothing', () => {
   const cases = [
-    { name: 'a missing column', content: 'PATIENT_ID,DATE\n1,2024-01-01\n', message: /line 1: column "DURATION" \(--duration-col\) is missing/ },
-    { name: 'an unparseable date', content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01,30\n1,2024-02-30,30\n', message: /line 3: field DATE: "2024-02-30" is not a date in YYYY-MM-DD format/ },
-    { name: 'a negative duration', content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01,30\n\n1,2024-02-01,-5\n', message: /line 4: field DURATION: "-5" is not a duration ≥ 0 days/ },
+    {
+      name: 'a missing column',
+      content: 'PATIENT_ID,DATE\n1,2024-01-01\n',
+      message: /line 1: column "DURATION" \(--duration-col\) is missing/,
+    },
+    {
+      name: 'an unparseable date',
+      content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01,30\n1,2024-02-30,30\n',
+      message: /line 3: field DATE: "2024-02-30" is not a date in YYYY-MM-DD format/,
+    },
+    {
+      name: 'a negative duration',
+      content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01,30\n\n1,2024-02-01,-5\n',
+      message: /line 4: field DURATION: "-5" is not a duration ≥ 0 days/,
+    },
     { name: 'an empty duration', content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01,\n', message: /line 2: field DURATION: empty/ },
     { name: 'a short row', content: 'PATIENT_ID,DATE,DURATION\n1,2024-01-01\n', message: /line 2: the row has 2 fields, the header 3/ },
     { name: 'an unclosed quote', content: 'PATIENT_ID,DATE,DURATION\n"1,2024-01-01,30\n', message: /line 2: a quoted field is not closed/ },
@@ -241,10 +334,16 @@ describe('adherence command: bad input stops with one line naming the line and f
     [['--input', 'x.csv', '--cma', 'CMA10'], /--cma must be CMA1 … CMA9, PDC or MPR/],
     [['--input', 'x.csv', '--cma', 'CMA7', '--date-format', 'ymd'], /--date-format must be iso, mdy or dmy/],
     [['--input', 'x.csv', '--cma', 'CMA7', '--observation-start=-3'], /--observation-start must be a whole number of days/],
-    [['--input', 'x.csv', '--cma', 'CMA7', '--observation-start', '400', '--observation-duration', '365'], /observation window must lie inside/],
+    [
+      ['--input', 'x.csv', '--cma', 'CMA7', '--observation-start', '400', '--observation-duration', '365'],
+      /observation window must lie inside/,
+    ],
     [['--input', 'x.csv', '--cma', 'PDC', '--episodes'], /--episodes works with CMA1 … CMA9, not PDC/],
     [['--input', 'x.csv', '--cma', 'CMA7', '--bogus'], /Unknown option '--bogus'/],
-    [['--input', path.join(os.tmpdir(), 'does-not-exist-adherence.csv'), '--cma', 'CMA7'], /cannot open .*does-not-exist-adherence\.csv \(ENOENT\)/],
+    [
+      ['--input', path.join(os.tmpdir(), 'does-not-exist-adherence.csv'), '--cma', 'CMA7'],
+      /cannot open .*does-not-exist-adherence\.csv \(ENOENT\)/,
+    ],
   ])('rejects %j', async (argv, message) => {
     expect(await run(argv)).toBe(2);
     expect(stderr).toMatch(message);

@@ -64,7 +64,11 @@ type Options = {
   dateFormat: DateFormat;
   settings: CmaSettings;
   mprForm: MprForm;
-  episodes: { maximumPermissibleGap: number; maximumPermissibleGapUnit: 'days' | 'percent'; medicationChangeMeansNewEpisode: boolean } | null;
+  episodes: {
+    maximumPermissibleGap: number;
+    maximumPermissibleGapUnit: 'days' | 'percent';
+    medicationChangeMeansNewEpisode: boolean;
+  } | null;
   sliding: { start: number; duration: number; step: number } | null;
   printResourceUsage: boolean;
 };
@@ -174,9 +178,11 @@ function parseOptions(argv: string[]): Options | null {
   const dateFormat = values['date-format'];
   if (!isDateFormat(dateFormat)) throw new InputError(`--date-format must be iso, mdy or dmy, not "${dateFormat}"`);
   const mprForm = values['mpr-form'];
-  if (!(MPR_FORMS as readonly string[]).includes(mprForm)) throw new InputError(`--mpr-form must be ${MPR_FORMS.join(', ')}, not "${mprForm}"`);
+  if (!(MPR_FORMS as readonly string[]).includes(mprForm))
+    throw new InputError(`--mpr-form must be ${MPR_FORMS.join(', ')}, not "${mprForm}"`);
   const maxGapUnit = values['max-gap-unit'];
-  if (maxGapUnit !== 'days' && maxGapUnit !== 'percent') throw new InputError(`--max-gap-unit must be days or percent, not "${maxGapUnit}"`);
+  if (maxGapUnit !== 'days' && maxGapUnit !== 'percent')
+    throw new InputError(`--max-gap-unit must be days or percent, not "${maxGapUnit}"`);
   if (values.episodes && values.sliding) throw new InputError('--episodes and --sliding cannot be combined');
   if ((values.episodes || values.sliding) && (measure === 'PDC' || measure === 'MPR')) {
     throw new InputError(`--${values.episodes ? 'episodes' : 'sliding'} works with CMA1 … CMA9, not ${measure}`);
@@ -240,7 +246,8 @@ function isDateFormat(text: string): text is DateFormat {
 }
 
 function wholeDays(text: string, option: string, minimum: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < minimum) throw new InputError(`${option} must be a whole number of days ≥ ${minimum}, not "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < minimum)
+    throw new InputError(`${option} must be a whole number of days ≥ ${minimum}, not "${text}"`);
   return Number(text);
 }
 
@@ -320,7 +327,8 @@ function readEventTable(buffer: Buffer, options: Options): EventTable {
   let rowCount = 0;
 
   while (reader.nextRow()) {
-    if (reader.fieldCount !== header.length) throw new InputError(`line ${reader.rowLine}: the row has ${reader.fieldCount} fields, the header ${header.length}`);
+    if (reader.fieldCount !== header.length)
+      throw new InputError(`line ${reader.rowLine}: the row has ${reader.fieldCount} fields, the header ${header.length}`);
     // Consecutive rows usually share the patient: compare bytes before decoding a string.
     if (previousPatient >= 0 && reader.equalsBytes(idColumn, previousIdStart, previousIdEnd)) {
       patientOfRow[rowCount] = previousPatient;
@@ -413,7 +421,11 @@ class RowReader {
     for (;;) {
       const byte = cursor < buffer.length ? buffer[cursor] : NEWLINE;
       if (byte === COMMA || byte === NEWLINE) {
-        this.setField(fieldCount, fieldStart, byte === NEWLINE && cursor > fieldStart && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor);
+        this.setField(
+          fieldCount,
+          fieldStart,
+          byte === NEWLINE && cursor > fieldStart && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor,
+        );
         fieldCount += 1;
         if (byte === NEWLINE) break;
         fieldStart = cursor + 1;
@@ -484,7 +496,11 @@ class RowReader {
       const fieldStart = cursor;
       while (cursor < buffer.length && buffer[cursor] !== COMMA && buffer[cursor] !== NEWLINE) cursor += 1;
       const atLineEnd = cursor >= buffer.length || buffer[cursor] === NEWLINE;
-      this.setField(fieldCount, fieldStart, atLineEnd && cursor > fieldStart && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor);
+      this.setField(
+        fieldCount,
+        fieldStart,
+        atLineEnd && cursor > fieldStart && buffer[cursor - 1] === CARRIAGE_RETURN ? cursor - 1 : cursor,
+      );
       this.quoted[fieldCount] = null;
       fieldCount += 1;
       cursor += 1;
@@ -525,7 +541,9 @@ class RowReader {
 function badField(reader: RowReader, column: number, name: string, expected: string): InputError {
   const text = reader.text(column);
   const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-  return new InputError(`line ${reader.rowLine}: field ${name}: ${text.trim() === '' ? `empty, expected ${expected}` : `"${shown}" is not ${expected}`}`);
+  return new InputError(
+    `line ${reader.rowLine}: field ${name}: ${text.trim() === '' ? `empty, expected ${expected}` : `"${shown}" is not ${expected}`}`,
+  );
 }
 
 /** Plain decimal integers are read from the bytes; anything else goes through Number(). */
@@ -596,13 +614,18 @@ function dateKey(reader: RowReader, start: number, end: number): number {
 
 function computeOutput(table: EventTable, options: Options): string {
   const { rowsInPatientOrder, firstRowOfPatient } = groupRowsByPatient(table);
-  const lines: string[] = [options.episodes ? 'patient_id,episode,start,end,value' : options.sliding ? 'patient_id,window,start,end,value' : 'patient_id,value'];
+  const lines: string[] = [
+    options.episodes ? 'patient_id,episode,start,end,value' : options.sliding ? 'patient_id,window,start,end,value' : 'patient_id,value',
+  ];
   for (let patient = 0; patient < table.patientIds.length; patient += 1) {
     const id = csvField(table.patientIds[patient]!);
     const events = patientEvents(table, rowsInPatientOrder, firstRowOfPatient[patient]!, firstRowOfPatient[patient + 1]!);
     try {
       if (options.episodes) {
-        for (const episode of computeCmaPerEpisode(options.measure as CmaType, events, options.settings, { ...options.episodes, appendMaximumGapToEpisode: false })) {
+        for (const episode of computeCmaPerEpisode(options.measure as CmaType, events, options.settings, {
+          ...options.episodes,
+          appendMaximumGapToEpisode: false,
+        })) {
           lines.push(`${id},${episode.episode},${formatDay(episode.start)},${formatDay(episode.end)},${formatValue(episode.value)}`);
         }
       } else if (options.sliding) {

@@ -35,11 +35,18 @@ describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
     expect(first.stderr).toBe('');
     const report = JSON.parse(first.stdout) as Record<string, unknown>;
     expect(Object.keys(report)).toEqual(['resources', 'created', 'unchanged', 'skipped']);
-    expect(report).toMatchObject({ resources: 264, created: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 }, unchanged: {} });
+    expect(report).toMatchObject({
+      resources: 264,
+      created: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 },
+      unchanged: {},
+    });
     expect(report.skipped).toHaveLength(248);
 
     const second = await runImport(['fhir', usCore, '--json']);
-    expect(JSON.parse(second.stdout)).toMatchObject({ created: {}, unchanged: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 } });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      created: {},
+      unchanged: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 },
+    });
   });
 
   it('without --json prints a summary grouped by reason', async () => {
@@ -58,8 +65,23 @@ describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
     const file = path.join(directory, 'fills.csv');
     fs.writeFileSync(file, 'member,filled,supply,per_day,drug\nm-1,31/12/2023,28,1,atorvastatin\nm-1,28/01/2024,28,1,atorvastatin\n');
     const mapped = await runImport([
-      'csv', file, '--id-col', 'member', '--date-col', 'filled', '--duration-col', 'supply', '--dose-col', 'per_day', '--class-col', 'drug',
-      '--date-format', 'dmy', '--source', 'north-pharmacy', '--json',
+      'csv',
+      file,
+      '--id-col',
+      'member',
+      '--date-col',
+      'filled',
+      '--duration-col',
+      'supply',
+      '--dose-col',
+      'per_day',
+      '--class-col',
+      'drug',
+      '--date-format',
+      'dmy',
+      '--source',
+      'north-pharmacy',
+      '--json',
     ]);
     expect(mapped.stderr).toBe('');
     expect(JSON.parse(mapped.stdout)).toEqual({ resources: 2, created: { Dispensing: 2 }, unchanged: {}, skipped: [] });
@@ -77,11 +99,23 @@ describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
   });
 
   it('answers usage errors with exit 2 and --help with 0', async () => {
-    expect(await runImport(['xml', 'file'])).toMatchObject({ code: 2, stderr: 'Error: expected "import fhir FILE" or "import csv FILE", not "xml" (see --help)\n' });
+    expect(await runImport(['xml', 'file'])).toMatchObject({
+      code: 2,
+      stderr: 'Error: expected "import fhir FILE" or "import csv FILE", not "xml" (see --help)\n',
+    });
     expect(await runImport(['fhir'])).toMatchObject({ code: 2, stderr: 'Error: import fhir needs a FILE (see --help)\n' });
-    expect(await runImport(['fhir', usCore, '--date-format', 'mdy'])).toMatchObject({ code: 2, stderr: 'Error: --date-format applies to import csv, not import fhir\n' });
-    expect(await runImport(['csv', medicationEvents, '--date-format', 'ymd'])).toMatchObject({ code: 2, stderr: 'Error: --date-format must be iso, mdy or dmy, not "ymd"\n' });
-    expect(await runImport(['fhir', path.join(directory, 'missing.json')])).toMatchObject({ code: 2, stderr: `Error: cannot read ${path.join(directory, 'missing.json')} (ENOENT)\n` });
+    expect(await runImport(['fhir', usCore, '--date-format', 'mdy'])).toMatchObject({
+      code: 2,
+      stderr: 'Error: --date-format applies to import csv, not import fhir\n',
+    });
+    expect(await runImport(['csv', medicationEvents, '--date-format', 'ymd'])).toMatchObject({
+      code: 2,
+      stderr: 'Error: --date-format must be iso, mdy or dmy, not "ymd"\n',
+    });
+    expect(await runImport(['fhir', path.join(directory, 'missing.json')])).toMatchObject({
+      code: 2,
+      stderr: `Error: cannot read ${path.join(directory, 'missing.json')} (ENOENT)\n`,
+    });
     const help = await runImport(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('npm run --silent cli -- import csv FILE');

@@ -79,7 +79,13 @@ export async function run(
     const report =
       command.format === 'fhir'
         ? await importFhir({ database: database.database, actor: 'operator', text, source: command.source })
-        : await importDispensingCsv({ database: database.database, actor: 'operator', text, mapping: command.mapping, source: command.source });
+        : await importDispensingCsv({
+            database: database.database,
+            actor: 'operator',
+            text,
+            mapping: command.mapping,
+            source: command.source,
+          });
     io.stdout.write(command.json ? `${JSON.stringify(report)}\n` : summarise(command, report));
     return 0;
   } catch (error) {
@@ -88,7 +94,10 @@ export async function run(
       return 2;
     }
     // Validation errors store nothing; a failure while writing keeps the committed chunks (docs/decisions/004).
-    if (importing) io.stderr.write(`Error: the import of ${command.file} stopped while writing. Rows already written are kept; run the same command again to complete it (nothing is imported twice).\n`);
+    if (importing)
+      io.stderr.write(
+        `Error: the import of ${command.file} stopped while writing. Rows already written are kept; run the same command again to complete it (nothing is imported twice).\n`,
+      );
     throw error;
   } finally {
     if (connection === undefined) await closeDatabaseConnection();
@@ -120,7 +129,8 @@ function parseCommand(argv: string[]): ImportCommand | null {
   const { values, positionals } = parsed;
   if (values.help) return null;
   const [format, file, ...extra] = positionals;
-  if (format !== 'fhir' && format !== 'csv') throw new UsageError(`expected "import fhir FILE" or "import csv FILE"${format === undefined ? '' : `, not "${format}"`} (see --help)`);
+  if (format !== 'fhir' && format !== 'csv')
+    throw new UsageError(`expected "import fhir FILE" or "import csv FILE"${format === undefined ? '' : `, not "${format}"`} (see --help)`);
   if (file === undefined) throw new UsageError(`import ${format} needs a FILE (see --help)`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`);
   const csvOptions = ['id-col', 'date-col', 'duration-col', 'dose-col', 'class-col', 'date-format'] as const;
@@ -131,7 +141,13 @@ function parseCommand(argv: string[]): ImportCommand | null {
     throw new UsageError(`--date-format must be iso, mdy or dmy, not "${dateFormat}"`);
   }
   const columns: Record<string, string> = {};
-  const columnOptions = { 'id-col': 'patientId', 'date-col': 'date', 'duration-col': 'daysSupply', 'dose-col': 'dosesPerDay', 'class-col': 'medicationClass' } as const;
+  const columnOptions = {
+    'id-col': 'patientId',
+    'date-col': 'date',
+    'duration-col': 'daysSupply',
+    'dose-col': 'dosesPerDay',
+    'class-col': 'medicationClass',
+  } as const;
   for (const [option, column] of Object.entries(columnOptions) as [keyof typeof columnOptions, string][]) {
     const value = values[option];
     if (value !== undefined) columns[column] = value;

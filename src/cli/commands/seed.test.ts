@@ -20,13 +20,17 @@ describe('cli seed', () => {
     database = await pglite!.create();
     const first = captureIo();
     expect(await run(['--patients', '60', '--seed', '3'], first, dependencies())).toBe(0);
-    expect(first.out()).toMatch(/^Demo dataset \(synthetic\) loaded in \d+\.\d s: 60 patients, [\d,]+ dispensings, [\d,]+ dose events, [\d,]+ messages; trial cohort A: 12 enrolled \(6 control, 6 intervention\)\.\n$/);
+    expect(first.out()).toMatch(
+      /^Demo dataset \(synthetic\) loaded in \d+\.\d s: 60 patients, [\d,]+ dispensings, [\d,]+ dose events, [\d,]+ messages; trial cohort A: 12 enrolled \(6 control, 6 intervention\)\.\n$/,
+    );
     expect(first.err()).toBe('');
 
     const second = captureIo();
     expect(await run([], second, dependencies())).toBe(0);
     expect(second.out()).toBe('Demo dataset: already loaded (60 synthetic patients); nothing changed.\n');
-    const { rows } = (await database.database.execute(sql`select count(*)::int as patients from patients`)) as unknown as { rows: { patients: number }[] };
+    const { rows } = (await database.database.execute(sql`select count(*)::int as patients from patients`)) as unknown as {
+      rows: { patients: number }[];
+    };
     expect(rows[0]?.patients).toBe(60);
   });
 

@@ -37,18 +37,25 @@ describe('cli simulate', () => {
     expect(firstRun.io.out()).toMatch(/Wrote 60 patients/);
     expect((await simulateInto(second)).code).toBe(0);
     expect(fs.readdirSync(first).sort()).toEqual(outputFiles);
-    for (const file of outputFiles) expect(fs.readFileSync(path.join(second, file)).equals(fs.readFileSync(path.join(first, file)))).toBe(true);
+    for (const file of outputFiles)
+      expect(fs.readFileSync(path.join(second, file)).equals(fs.readFileSync(path.join(first, file)))).toBe(true);
 
     const otherSeed = path.join(workDirectory, 'other');
-    expect((await run(['--patients', '60', '--days', '75', '--seed', '10', '--policy', 'fixed-daily', '--out', otherSeed], captureIo()))).toBe(0);
-    expect(fs.readFileSync(path.join(otherSeed, 'dispensings.csv')).equals(fs.readFileSync(path.join(first, 'dispensings.csv')))).toBe(false);
+    expect(
+      await run(['--patients', '60', '--days', '75', '--seed', '10', '--policy', 'fixed-daily', '--out', otherSeed], captureIo()),
+    ).toBe(0);
+    expect(fs.readFileSync(path.join(otherSeed, 'dispensings.csv')).equals(fs.readFileSync(path.join(first, 'dispensings.csv')))).toBe(
+      false,
+    );
   });
 
   it('writes dispensings in the AdhereR-like layout and records in the shapes of the data model', async () => {
     const directory = path.join(workDirectory, 'out');
     expect((await simulateInto(directory)).code).toBe(0);
 
-    expect(fs.readFileSync(path.join(directory, 'dispensings.csv'), 'utf8').split('\n')[0]).toBe('PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION');
+    expect(fs.readFileSync(path.join(directory, 'dispensings.csv'), 'utf8').split('\n')[0]).toBe(
+      'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION',
+    );
     const dispensings = readCsv(path.join(directory, 'dispensings.csv'));
     for (const row of dispensings) {
       expect(row.DATE).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -79,7 +86,12 @@ describe('cli simulate', () => {
     expect(summary).toMatchObject({ policy: 'fixed-daily', seed: 9, patients: 60, days: 75, startDate: '2025-01-01' });
     for (const key of ['meanPdc', 'shareAdherent', 'messagesPerPatient', 'optOutRate']) expect(typeof summary[key]).toBe('number');
     expect(summary.shareAdherentByMonth).toHaveLength(2);
-    expect(summary.records).toEqual({ patients: 60, dispensings: dispensings.length, doseEvents: doseEvents.length, messages: messages.length });
+    expect(summary.records).toEqual({
+      patients: 60,
+      dispensings: dispensings.length,
+      doseEvents: doseEvents.length,
+      messages: messages.length,
+    });
   });
 
   it.each([
@@ -94,7 +106,10 @@ describe('cli simulate', () => {
     [['--report', '--policy', 'none'], /--policy cannot be used with --report/],
   ])('rejects %j with one line naming the option, and writes nothing', async (argv, message) => {
     const io = captureIo();
-    const code = await run(argv.map((argument) => (argument === 'x' ? path.join(workDirectory, 'x') : argument)), io);
+    const code = await run(
+      argv.map((argument) => (argument === 'x' ? path.join(workDirectory, 'x') : argument)),
+      io,
+    );
     expect(code).not.toBe(0);
     expect(io.err()).toMatch(message);
     expect(io.err().trim().split('\n')).toHaveLength(1);
@@ -115,7 +130,18 @@ describe('cli simulate', () => {
     const io = captureIo();
     const code = await run(['--report', '--patients', '4000', '--seed', '2'], io);
     const report = io.out();
-    for (const label of ['Mean 12-month PDC, no messages', 'month 3', 'Odds ratio', 'STOP', 'wanes', 'Thakkar 2016', 'Klimis 2021', 'Naderi 2012', 'Chowdhury 2013', 'HeartSteps 2019']) {
+    for (const label of [
+      'Mean 12-month PDC, no messages',
+      'month 3',
+      'Odds ratio',
+      'STOP',
+      'wanes',
+      'Thakkar 2016',
+      'Klimis 2021',
+      'Naderi 2012',
+      'Chowdhury 2013',
+      'HeartSteps 2019',
+    ]) {
       expect(report).toContain(label);
     }
     expect(report).toContain('0.50–0.62');

@@ -65,7 +65,8 @@ function parseOption<T>(schema: z.ZodType<T>, value: string): T {
 function parseStartDay(value: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   const [year, month, day] = match === null ? [NaN, NaN, NaN] : [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (!isValidCivil(year, month, day) || year < 1900) throw new OptionError(`--start must be a date as YYYY-MM-DD from 1900 on (got "${value}")`);
+  if (!isValidCivil(year, month, day) || year < 1900)
+    throw new OptionError(`--start must be a date as YYYY-MM-DD from 1900 on (got "${value}")`);
   return dayNumberFromCivil(year, month, day);
 }
 
@@ -101,13 +102,17 @@ function parseCommand(argv: string[]): SimulateCommand {
   const startDay = parseStartDay(values.start ?? defaults.start);
   if (values.report === true) {
     for (const option of ['days', 'policy', 'out'] as const) {
-      if (values[option] !== undefined) throw new OptionError(`--${option} cannot be used with --report (it runs a year without messages and with daily reminders, and writes no files)`);
+      if (values[option] !== undefined)
+        throw new OptionError(
+          `--${option} cannot be used with --report (it runs a year without messages and with daily reminders, and writes no files)`,
+        );
     }
     return { kind: 'report', patients: parseOption(optionSchemas.patients, values.patients ?? defaults.reportPatients), seed, startDay };
   }
   const policy = values.policy ?? defaults.policy;
   if (!isPolicyName(policy)) throw new OptionError(`--policy must be one of ${policyNames.join(', ')} (got "${policy}")`);
-  if (values.out === undefined || values.out.trim() === '') throw new OptionError('--out is required: the folder to write the CSV files and summary.json to');
+  if (values.out === undefined || values.out.trim() === '')
+    throw new OptionError('--out is required: the folder to write the CSV files and summary.json to');
   const out = path.resolve(values.out);
   if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new OptionError(`--out must be a folder, but ${values.out} is a file`);
   return {
@@ -155,10 +160,20 @@ function formatBand(check: CalibrationCheck): string {
 
 function printReport(command: Extract<SimulateCommand, { kind: 'report' }>, io: CommandIo): number {
   const report = runCalibration({ patientCount: command.patients, seed: command.seed, startDay: command.startDay });
-  const rows = report.checks.map((check) => [check.label, check.value.toFixed(3), formatBand(check), check.passed ? 'ok' : 'OUT OF BAND', check.source]);
+  const rows = report.checks.map((check) => [
+    check.label,
+    check.value.toFixed(3),
+    formatBand(check),
+    check.passed ? 'ok' : 'OUT OF BAND',
+    check.source,
+  ]);
   const header = ['Check', 'Value', 'Target', 'Result', 'Source'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 1 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 1 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const withoutMessages = report.withoutMessages;
   const lines = [
     `Simulator calibration: ${report.patients} synthetic patients × ${report.days} days, seed ${report.seed}`,
@@ -205,7 +220,10 @@ class BufferedFile {
   private used = 0;
   private open = true;
 
-  constructor(readonly temporaryPath: string, readonly finalPath: string) {
+  constructor(
+    readonly temporaryPath: string,
+    readonly finalPath: string,
+  ) {
     this.descriptor = fs.openSync(temporaryPath, 'w');
   }
 
@@ -239,7 +257,10 @@ class BufferedFile {
 /** Local wall-clock times, formatted once per day and minute. */
 class TimeFormatter {
   private readonly dates = new Map<number, string>();
-  private readonly times: string[] = Array.from({ length: 1440 }, (_, minute) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`);
+  private readonly times: string[] = Array.from(
+    { length: 1440 },
+    (_, minute) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`,
+  );
 
   date(day: number): string {
     let iso = this.dates.get(day);
@@ -260,11 +281,41 @@ class TimeFormatter {
 }
 
 const headers = {
-  patients: ['patient_id', 'persona', 'age_band', 'sex', 'region', 'language', 'timezone', 'preferred_channel', 'consent_sms', 'consent_whatsapp', 'consent_app', 'conditions', 'product_ids', 'dose_observer', 'morning_dose_times', 'evening_dose_times'],
+  patients: [
+    'patient_id',
+    'persona',
+    'age_band',
+    'sex',
+    'region',
+    'language',
+    'timezone',
+    'preferred_channel',
+    'consent_sms',
+    'consent_whatsapp',
+    'consent_app',
+    'conditions',
+    'product_ids',
+    'dose_observer',
+    'morning_dose_times',
+    'evening_dose_times',
+  ],
   // The layout of AdhereR's med.events (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION), with ISO dates.
   dispensings: ['PATIENT_ID', 'DATE', 'PERDAY', 'CATEGORY', 'DURATION'],
   doseEvents: ['patient_id', 'product_id', 'scheduled_at', 'confirmed_at', 'status', 'source'],
-  messages: ['message_id', 'patient_id', 'at', 'channel', 'direction', 'category', 'framing', 'template_id', 'status_history', 'reply_text', 'reply_intent', 'in_reply_to'],
+  messages: [
+    'message_id',
+    'patient_id',
+    'at',
+    'channel',
+    'direction',
+    'category',
+    'framing',
+    'template_id',
+    'status_history',
+    'reply_text',
+    'reply_intent',
+    'in_reply_to',
+  ],
 } as const;
 
 function createCsvSink(files: Record<keyof typeof headers, BufferedFile>, counts: Record<keyof typeof headers, number>): SimulationSink {
@@ -299,17 +350,23 @@ function createCsvSink(files: Record<keyof typeof headers, BufferedFile>, counts
     dispensing: (dispensing: Dispensing) => {
       counts.dispensings += 1;
       const perDay = findDemoProduct(dispensing.productId)?.doseOccasions.length ?? 1;
-      files.dispensings.write(`${dispensing.patientId},${time.date(dispensing.day)},${perDay},${dispensing.productId},${dispensing.daysSupply}\n`);
+      files.dispensings.write(
+        `${dispensing.patientId},${time.date(dispensing.day)},${perDay},${dispensing.productId},${dispensing.daysSupply}\n`,
+      );
     },
     doseEvent: (event: DoseEvent) => {
       counts.doseEvents += 1;
-      const confirmed = event.confirmedDay === null || event.confirmedMinute === null ? '' : time.dateTime(event.confirmedDay, event.confirmedMinute);
-      files.doseEvents.write(`${event.patientId},${event.productId},${time.dateTime(event.scheduledDay, event.scheduledMinute)},${confirmed},${event.status},${event.source}\n`);
+      const confirmed =
+        event.confirmedDay === null || event.confirmedMinute === null ? '' : time.dateTime(event.confirmedDay, event.confirmedMinute);
+      files.doseEvents.write(
+        `${event.patientId},${event.productId},${time.dateTime(event.scheduledDay, event.scheduledMinute)},${confirmed},${event.status},${event.source}\n`,
+      );
     },
     message: (message: Message) => {
       counts.messages += 1;
       let statusHistory = '';
-      for (const change of message.statusHistory) statusHistory += `${statusHistory === '' ? '' : '|'}${change.status}@${time.dateTime(change.day, change.minute)}`;
+      for (const change of message.statusHistory)
+        statusHistory += `${statusHistory === '' ? '' : '|'}${change.status}@${time.dateTime(change.day, change.minute)}`;
       files.messages.write(
         `${message.id},${message.patientId},${time.dateTime(message.day, message.minute)},${message.channel},${message.direction},${message.category},` +
           `${message.framing ?? ''},${message.templateId ?? ''},${statusHistory},${csvField(message.replyText)},${message.replyIntent ?? ''},${message.inReplyToId ?? ''}\n`,
@@ -322,14 +379,16 @@ function createCsvSink(files: Record<keyof typeof headers, BufferedFile>, counts
 function rounded(value: unknown): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? value : Math.round(value * 1e6) / 1e6;
   if (Array.isArray(value)) return value.map(rounded);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, rounded(entry)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, rounded(entry)]));
   return value;
 }
 
 function summaryDocument(summary: CohortSummary, counts: Record<keyof typeof headers, number>): unknown {
   const { startDay, ...figures } = summary;
   return rounded({
-    description: 'Synthetic demo data from the Medaptive cohort simulator; refill-based PDC per PQA, averaged over each patient’s products.',
+    description:
+      'Synthetic demo data from the Medaptive cohort simulator; refill-based PDC per PQA, averaged over each patient’s products.',
     startDate: isoFromDayNumber(startDay),
     ...figures,
     records: { patients: counts.patients, dispensings: counts.dispensings, doseEvents: counts.doseEvents, messages: counts.messages },
@@ -338,10 +397,18 @@ function summaryDocument(summary: CohortSummary, counts: Record<keyof typeof hea
 
 function writeSimulation(command: Extract<SimulateCommand, { kind: 'simulate' }>, io: CommandIo): number {
   fs.mkdirSync(command.out, { recursive: true });
-  const fileNames = { patients: 'patients.csv', dispensings: 'dispensings.csv', doseEvents: 'dose_events.csv', messages: 'messages.csv' } as const;
+  const fileNames = {
+    patients: 'patients.csv',
+    dispensings: 'dispensings.csv',
+    doseEvents: 'dose_events.csv',
+    messages: 'messages.csv',
+  } as const;
   const suffix = `.partial-${process.pid}`;
   const files = Object.fromEntries(
-    Object.entries(fileNames).map(([name, fileName]) => [name, new BufferedFile(path.join(command.out, fileName + suffix), path.join(command.out, fileName))]),
+    Object.entries(fileNames).map(([name, fileName]) => [
+      name,
+      new BufferedFile(path.join(command.out, fileName + suffix), path.join(command.out, fileName)),
+    ]),
   ) as Record<keyof typeof headers, BufferedFile>;
   const summaryPath = path.join(command.out, 'summary.json');
   const counts = { patients: 0, dispensings: 0, doseEvents: 0, messages: 0 };

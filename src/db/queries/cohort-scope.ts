@@ -10,7 +10,16 @@ import 'server-only';
  */
 import { and, asc, eq, exists, inArray, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { companyMemberships, dispensings, drugCompanies, organisationMemberships, patients, products, type Role, userProfiles } from '@/db/schema';
+import {
+  companyMemberships,
+  dispensings,
+  drugCompanies,
+  organisationMemberships,
+  patients,
+  products,
+  type Role,
+  userProfiles,
+} from '@/db/schema';
 
 export type Viewer = { id: string; role: Role };
 
@@ -23,7 +32,10 @@ export type CohortScope =
 export async function findCohortScope(options: { database: Database; actor: Viewer }): Promise<CohortScope> {
   const { database, actor } = options;
   if (actor.role === 'clinician') {
-    const rows = await database.select({ id: organisationMemberships.organisationId }).from(organisationMemberships).where(eq(organisationMemberships.userId, actor.id));
+    const rows = await database
+      .select({ id: organisationMemberships.organisationId })
+      .from(organisationMemberships)
+      .where(eq(organisationMemberships.userId, actor.id));
     return { kind: 'organisation', organisationIds: rows.map((row) => row.id) };
   }
   if (actor.role !== 'drug-manufacturer') return { kind: 'all' };
@@ -66,7 +78,10 @@ export function scopeProductIds(scope: CohortScope): string[] | null {
  * The scope as SQL: which patients (`patients`, over the patients table) and which of their dispensings
  * (`dispensings`, over dispensings joined to patients); null when the scope holds nobody, so no query runs.
  */
-export function cohortConditions(database: Database, scope: CohortScope): { patients: SQL | undefined; dispensings: SQL | undefined } | null {
+export function cohortConditions(
+  database: Database,
+  scope: CohortScope,
+): { patients: SQL | undefined; dispensings: SQL | undefined } | null {
   switch (scope.kind) {
     case 'all':
       return { patients: undefined, dispensings: undefined };

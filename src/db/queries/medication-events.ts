@@ -32,10 +32,16 @@ const dispensingColumns = {
   productName: products.name,
 };
 
-const ofProducts = (column: Column, productIds: readonly string[] | null) => (productIds === null ? undefined : inArray(column, [...productIds]));
+const ofProducts = (column: Column, productIds: readonly string[] | null) =>
+  productIds === null ? undefined : inArray(column, [...productIds]);
 
 /** Dispensings of a scope's patients (manufacturers: of their products only) on days [from, to), by patient, in date order. */
-export async function loadCohortDispensings(options: { database: Database; scope: CohortScope; from: number; to: number }): Promise<Map<string, DispensingRow[]>> {
+export async function loadCohortDispensings(options: {
+  database: Database;
+  scope: CohortScope;
+  from: number;
+  to: number;
+}): Promise<Map<string, DispensingRow[]>> {
   const { database, scope } = options;
   const byPatient = new Map<string, DispensingRow[]>();
   const conditions = cohortConditions(database, scope);
@@ -45,7 +51,13 @@ export async function loadCohortDispensings(options: { database: Database; scope
     .from(dispensings)
     .innerJoin(patients, eq(patients.id, dispensings.patientId))
     .leftJoin(products, eq(products.id, dispensings.productId))
-    .where(and(conditions.dispensings, gte(dispensings.dispensedOn, isoFromDayNumber(options.from)), lt(dispensings.dispensedOn, isoFromDayNumber(options.to))))
+    .where(
+      and(
+        conditions.dispensings,
+        gte(dispensings.dispensedOn, isoFromDayNumber(options.from)),
+        lt(dispensings.dispensedOn, isoFromDayNumber(options.to)),
+      ),
+    )
     .orderBy(asc(dispensings.dispensedOn));
   for (const row of rows) {
     const own = byPatient.get(row.patientId);
@@ -56,7 +68,11 @@ export async function loadCohortDispensings(options: { database: Database; scope
 }
 
 /** Every dispensing of one patient, in date order. */
-export async function loadPatientDispensings(options: { database: Database; patientId: string; productIds: readonly string[] | null }): Promise<DispensingRow[]> {
+export async function loadPatientDispensings(options: {
+  database: Database;
+  patientId: string;
+  productIds: readonly string[] | null;
+}): Promise<DispensingRow[]> {
   return options.database
     .select(dispensingColumns)
     .from(dispensings)
@@ -79,7 +95,11 @@ export type RegimenRow = {
 };
 
 /** One patient's regimens, by start date. */
-export async function loadPatientRegimens(options: { database: Database; patientId: string; productIds: readonly string[] | null }): Promise<RegimenRow[]> {
+export async function loadPatientRegimens(options: {
+  database: Database;
+  patientId: string;
+  productIds: readonly string[] | null;
+}): Promise<RegimenRow[]> {
   return options.database
     .select({
       productName: products.name,
@@ -102,11 +122,24 @@ export async function loadPatientRegimens(options: { database: Database; patient
 export type DoseEventRow = { scheduledAt: Date; confirmedAt: Date | null; status: (typeof doseStatuses)[number] };
 
 /** One patient's dose events scheduled in [from, to). */
-export async function loadPatientDoseEvents(options: { database: Database; patientId: string; productIds: readonly string[] | null; from: Date; to: Date }): Promise<DoseEventRow[]> {
+export async function loadPatientDoseEvents(options: {
+  database: Database;
+  patientId: string;
+  productIds: readonly string[] | null;
+  from: Date;
+  to: Date;
+}): Promise<DoseEventRow[]> {
   return options.database
     .select({ scheduledAt: doseEvents.scheduledAt, confirmedAt: doseEvents.confirmedAt, status: doseEvents.status })
     .from(doseEvents)
-    .where(and(eq(doseEvents.patientId, options.patientId), ofProducts(doseEvents.productId, options.productIds), gte(doseEvents.scheduledAt, options.from), lt(doseEvents.scheduledAt, options.to)));
+    .where(
+      and(
+        eq(doseEvents.patientId, options.patientId),
+        ofProducts(doseEvents.productId, options.productIds),
+        gte(doseEvents.scheduledAt, options.from),
+        lt(doseEvents.scheduledAt, options.to),
+      ),
+    );
 }
 
 /** The medication a fill is of: its product, else the code the source gave. */
@@ -115,9 +148,17 @@ export function drugOf(fill: Pick<DispensingRow, 'productId' | 'medicationCode'>
 }
 
 /** Fills as the engine's (AdhereR) events, sorted by day, before `end` only. */
-export function medicationEventsFrom(fills: readonly Pick<DispensingRow, 'productId' | 'medicationCode' | 'dispensedOn' | 'daysSupply' | 'dosesPerDay'>[], end: number): MedicationEvent[] {
+export function medicationEventsFrom(
+  fills: readonly Pick<DispensingRow, 'productId' | 'medicationCode' | 'dispensedOn' | 'daysSupply' | 'dosesPerDay'>[],
+  end: number,
+): MedicationEvent[] {
   return fills
-    .map((fill) => ({ day: dayNumberFromIso(fill.dispensedOn), duration: fill.daysSupply, dose: fill.dosesPerDay ?? 1, medicationClass: drugOf(fill) }))
+    .map((fill) => ({
+      day: dayNumberFromIso(fill.dispensedOn),
+      duration: fill.daysSupply,
+      dose: fill.dosesPerDay ?? 1,
+      medicationClass: drugOf(fill),
+    }))
     .filter((event) => event.day < end)
     .sort((left, right) => left.day - right.day);
 }

@@ -1,11 +1,29 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { authUsers, companyMemberships, dispensings, doseEvents, drugCompanies, organisationMemberships, organisations, patients, products, regimens, userProfiles } from '@/db/schema';
+import {
+  authUsers,
+  companyMemberships,
+  dispensings,
+  doseEvents,
+  drugCompanies,
+  organisationMemberships,
+  organisations,
+  patients,
+  products,
+  regimens,
+  userProfiles,
+} from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { cohortConditions, findCohortPatients, findCohortScope, scopeProductIds, type Viewer } from './cohort-scope';
-import { loadCohortDispensings, loadPatientDispensings, loadPatientDoseEvents, loadPatientRegimens, medicationEventsFrom } from './medication-events';
+import {
+  loadCohortDispensings,
+  loadPatientDispensings,
+  loadPatientDoseEvents,
+  loadPatientRegimens,
+  medicationEventsFrom,
+} from './medication-events';
 import { findReportingPeriod, lookbackStart, PERIOD_DAYS } from './reporting-period';
 
 const now = new Date('2026-02-28T12:00:00Z');
@@ -21,14 +39,30 @@ const selectiveManufacturer = viewer('manufacturer-2', 'drug-manufacturer');
 const companylessManufacturer = viewer('manufacturer-3', 'drug-manufacturer');
 
 let sequence = 0;
-async function addPatient(database: Database, values: { pseudonym: string; organisationId?: string; fills: { day: number; productId: string; daysSupply?: number }[] }): Promise<string> {
+async function addPatient(
+  database: Database,
+  values: { pseudonym: string; organisationId?: string; fills: { day: number; productId: string; daysSupply?: number }[] },
+): Promise<string> {
   const [row] = await database
     .insert(patients)
-    .values({ pseudonym: values.pseudonym, source: 'test', sourceRecordId: values.pseudonym, organisationId: values.organisationId, synthetic: true })
+    .values({
+      pseudonym: values.pseudonym,
+      source: 'test',
+      sourceRecordId: values.pseudonym,
+      organisationId: values.organisationId,
+      synthetic: true,
+    })
     .returning({ id: patients.id });
   if (values.fills.length > 0) {
     await database.insert(dispensings).values(
-      values.fills.map((fill) => ({ patientId: row!.id, productId: fill.productId, dispensedOn: isoFromDayNumber(fill.day), daysSupply: fill.daysSupply ?? 30, source: 'test', sourceRecordId: `fill-${(sequence += 1)}` })),
+      values.fills.map((fill) => ({
+        patientId: row!.id,
+        productId: fill.productId,
+        dispensedOn: isoFromDayNumber(fill.day),
+        daysSupply: fill.daysSupply ?? 30,
+        source: 'test',
+        sourceRecordId: `fill-${(sequence += 1)}`,
+      })),
     );
   }
   return row!.id;
@@ -42,7 +76,13 @@ describe.each(testDatabaseBackends())('shared read layer on $name', (backend) =>
   beforeEach(async () => {
     database = await backend.create();
     db = database.database;
-    await db.insert(authUsers).values(['clinician-1', 'clinician-2', 'manufacturer-1', 'manufacturer-2', 'manufacturer-3'].map((id) => ({ id, name: id, email: `${id}@x.test` })));
+    await db.insert(authUsers).values(
+      ['clinician-1', 'clinician-2', 'manufacturer-1', 'manufacturer-2', 'manufacturer-3'].map((id) => ({
+        id,
+        name: id,
+        email: `${id}@x.test`,
+      })),
+    );
     await db.insert(organisations).values([
       { id: 'org-a', name: 'Riverside Practice' },
       { id: 'org-b', name: 'Hilltop Clinic' },
@@ -67,11 +107,22 @@ describe.each(testDatabaseBackends())('shared read layer on $name', (backend) =>
       { uid: 'manufacturer-2', role: 'drug-manufacturer', selectedDrugCompanies: { 'company-b': 'Company B' }, updatedUnix: 1 },
     ]);
     // A-0001 (org A): the statin, the last fill 10 days ago for 30 days. B-0001 (org B): the inhaler long ago, the statin lately.
-    ids.a = await addPatient(db, { pseudonym: 'A-0001', organisationId: 'org-a', fills: [{ day: today - 100, productId: 'statin' }, { day: today - 10, productId: 'statin' }] });
+    ids.a = await addPatient(db, {
+      pseudonym: 'A-0001',
+      organisationId: 'org-a',
+      fills: [
+        { day: today - 100, productId: 'statin' },
+        { day: today - 10, productId: 'statin' },
+      ],
+    });
     ids.b = await addPatient(db, {
       pseudonym: 'B-0001',
       organisationId: 'org-b',
-      fills: [{ day: today - 800, productId: 'inhaler' }, { day: today - 500, productId: 'inhaler' }, { day: today - 40, productId: 'statin' }],
+      fills: [
+        { day: today - 800, productId: 'inhaler' },
+        { day: today - 500, productId: 'inhaler' },
+        { day: today - 40, productId: 'statin' },
+      ],
     });
   });
   afterEach(async () => {
@@ -88,16 +139,26 @@ describe.each(testDatabaseBackends())('shared read layer on $name', (backend) =>
       const scope = await findCohortScope({ database: db, actor: clinician });
       expect((await findCohortPatients({ database: db, scope })).map((patient) => patient.pseudonym)).toEqual(['A-0001']);
       expect(await findCohortPatients({ database: db, scope: { kind: 'organisation', organisationIds: [] } })).toEqual([]);
-      expect((await findCohortPatients({ database: db, scope: { kind: 'all' } })).map((patient) => patient.pseudonym)).toEqual(['A-0001', 'B-0001']);
+      expect((await findCohortPatients({ database: db, scope: { kind: 'all' } })).map((patient) => patient.pseudonym)).toEqual([
+        'A-0001',
+        'B-0001',
+      ]);
     });
 
     it('gives manufacturers their selected companies’ products, else all of theirs, and nothing without a company', async () => {
-      expect(await findCohortScope({ database: db, actor: manufacturer })).toEqual({ kind: 'companies', companies: [{ id: 'company-a', name: 'Company A' }], productIds: ['statin'] });
+      expect(await findCohortScope({ database: db, actor: manufacturer })).toEqual({
+        kind: 'companies',
+        companies: [{ id: 'company-a', name: 'Company A' }],
+        productIds: ['statin'],
+      });
       const selected = await findCohortScope({ database: db, actor: selectiveManufacturer });
       expect(selected).toEqual({ kind: 'companies', companies: [{ id: 'company-b', name: 'Company B' }], productIds: ['inhaler'] });
       expect(scopeProductIds(selected)).toEqual(['inhaler']);
       // A selection naming only a company they do not belong to counts as no selection: all of theirs.
-      await db.update(userProfiles).set({ selectedDrugCompanies: { 'company-c': 'Company C' } }).where(eq(userProfiles.uid, 'manufacturer-2'));
+      await db
+        .update(userProfiles)
+        .set({ selectedDrugCompanies: { 'company-c': 'Company C' } })
+        .where(eq(userProfiles.uid, 'manufacturer-2'));
       const stale = await findCohortScope({ database: db, actor: selectiveManufacturer });
       expect(stale.kind === 'companies' && stale.companies.map((company) => company.name)).toEqual(['Company A', 'Company B']);
       const none = await findCohortScope({ database: db, actor: companylessManufacturer });
@@ -143,21 +204,70 @@ describe.each(testDatabaseBackends())('shared read layer on $name', (backend) =>
 
     it('loads one patient’s dispensings, regimens and dose events, narrowed to products when asked', async () => {
       await db.insert(regimens).values([
-        { patientId: ids.b!, productId: 'inhaler', dosesPerDay: 2, startDate: isoFromDayNumber(today - 800), source: 'test', sourceRecordId: 'r1' },
-        { patientId: ids.b!, productId: 'statin', dosesPerDay: 1, startDate: isoFromDayNumber(today - 40), source: 'test', sourceRecordId: 'r2' },
+        {
+          patientId: ids.b!,
+          productId: 'inhaler',
+          dosesPerDay: 2,
+          startDate: isoFromDayNumber(today - 800),
+          source: 'test',
+          sourceRecordId: 'r1',
+        },
+        {
+          patientId: ids.b!,
+          productId: 'statin',
+          dosesPerDay: 1,
+          startDate: isoFromDayNumber(today - 40),
+          source: 'test',
+          sourceRecordId: 'r2',
+        },
       ]);
       await db.insert(doseEvents).values([
-        { patientId: ids.b!, productId: 'statin', scheduledAt: new Date('2026-02-27T08:00:00Z'), status: 'taken', source: 'test', sourceRecordId: 'd1' },
-        { patientId: ids.b!, productId: 'inhaler', scheduledAt: new Date('2026-02-27T09:00:00Z'), status: 'missed', source: 'test', sourceRecordId: 'd2' },
-        { patientId: ids.b!, productId: 'statin', scheduledAt: new Date('2026-01-01T08:00:00Z'), status: 'taken', source: 'test', sourceRecordId: 'd3' },
+        {
+          patientId: ids.b!,
+          productId: 'statin',
+          scheduledAt: new Date('2026-02-27T08:00:00Z'),
+          status: 'taken',
+          source: 'test',
+          sourceRecordId: 'd1',
+        },
+        {
+          patientId: ids.b!,
+          productId: 'inhaler',
+          scheduledAt: new Date('2026-02-27T09:00:00Z'),
+          status: 'missed',
+          source: 'test',
+          sourceRecordId: 'd2',
+        },
+        {
+          patientId: ids.b!,
+          productId: 'statin',
+          scheduledAt: new Date('2026-01-01T08:00:00Z'),
+          status: 'taken',
+          source: 'test',
+          sourceRecordId: 'd3',
+        },
       ]);
-      expect((await loadPatientDispensings({ database: db, patientId: ids.b!, productIds: null })).map((fill) => fill.productId)).toEqual(['inhaler', 'inhaler', 'statin']);
-      expect((await loadPatientDispensings({ database: db, patientId: ids.b!, productIds: ['statin'] })).map((fill) => fill.productId)).toEqual(['statin']);
-      expect((await loadPatientRegimens({ database: db, patientId: ids.b!, productIds: null })).map((regimen) => regimen.productName)).toEqual(['Breathe 100', 'Atorva 20']);
-      expect((await loadPatientRegimens({ database: db, patientId: ids.b!, productIds: ['inhaler'] })).map((regimen) => regimen.dosesPerDay)).toEqual([2]);
+      expect((await loadPatientDispensings({ database: db, patientId: ids.b!, productIds: null })).map((fill) => fill.productId)).toEqual([
+        'inhaler',
+        'inhaler',
+        'statin',
+      ]);
+      expect(
+        (await loadPatientDispensings({ database: db, patientId: ids.b!, productIds: ['statin'] })).map((fill) => fill.productId),
+      ).toEqual(['statin']);
+      expect(
+        (await loadPatientRegimens({ database: db, patientId: ids.b!, productIds: null })).map((regimen) => regimen.productName),
+      ).toEqual(['Breathe 100', 'Atorva 20']);
+      expect(
+        (await loadPatientRegimens({ database: db, patientId: ids.b!, productIds: ['inhaler'] })).map((regimen) => regimen.dosesPerDay),
+      ).toEqual([2]);
       const window = { from: new Date('2026-02-01T00:00:00Z'), to: new Date('2026-03-01T00:00:00Z') };
-      expect((await loadPatientDoseEvents({ database: db, patientId: ids.b!, productIds: null, ...window })).map((dose) => dose.status).sort()).toEqual(['missed', 'taken']);
-      expect((await loadPatientDoseEvents({ database: db, patientId: ids.b!, productIds: ['statin'], ...window })).map((dose) => dose.status)).toEqual(['taken']);
+      expect(
+        (await loadPatientDoseEvents({ database: db, patientId: ids.b!, productIds: null, ...window })).map((dose) => dose.status).sort(),
+      ).toEqual(['missed', 'taken']);
+      expect(
+        (await loadPatientDoseEvents({ database: db, patientId: ids.b!, productIds: ['statin'], ...window })).map((dose) => dose.status),
+      ).toEqual(['taken']);
     });
   });
 });

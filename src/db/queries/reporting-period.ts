@@ -17,6 +17,11 @@ export { LOOKBACK_DAYS, lookbackStart, PERIOD_DAYS, PERMISSIBLE_GAP_DAYS, type P
 /** [start, end) of the last 12 months of data: end is the day after the last supplied day, at most tomorrow (UTC). */
 export async function findReportingPeriod(options: { database: Database; now: Date }): Promise<Period> {
   // date + integer is a date in PostgreSQL: the day after the fill's supply runs out.
-  const [last] = await options.database.select({ suppliedUntil: sql<string | null>`max(${dispensings.dispensedOn} + ${dispensings.daysSupply})::text` }).from(dispensings);
-  return reportingPeriodEnding({ suppliedUntil: last?.suppliedUntil ? dayNumberFromIso(last.suppliedUntil) : null, today: utcDayNumber(options.now) });
+  const [last] = await options.database
+    .select({ suppliedUntil: sql<string | null>`max(${dispensings.dispensedOn} + ${dispensings.daysSupply})::text` })
+    .from(dispensings);
+  return reportingPeriodEnding({
+    suppliedUntil: last?.suppliedUntil ? dayNumberFromIso(last.suppliedUntil) : null,
+    today: utcDayNumber(options.now),
+  });
 }

@@ -38,7 +38,11 @@ const settingsArbitrary = fc
     observationDuration: Math.min(observationLength, 730 - observationStart),
   }));
 
-const pooledSettingsArbitrary = settingsArbitrary.map((settings) => ({ ...settings, carryOnlyForSameMedication: false, considerDosageChange: false }));
+const pooledSettingsArbitrary = settingsArbitrary.map((settings) => ({
+  ...settings,
+  carryOnlyForSameMedication: false,
+  considerDosageChange: false,
+}));
 
 /** Sorted by day with distinct days, so that any reordering of the rows is a pure permutation. */
 const distinctDayPatientArbitrary = patientArbitrary.map((events) => {
@@ -71,7 +75,8 @@ describe('CMA invariants', () => {
         const windowEnd = FIRST_DAY + 730;
         const inWindow = sorted.filter((event) => event.day <= windowEnd);
         const model = runGapModel(inWindow, 0, inWindow.length, windowEnd, { carryOnlyForSameMedication, considerDosageChange });
-        for (const values of [model.gaps, model.carriesIn, model.intervals]) for (const value of values) expect(value).toBeGreaterThanOrEqual(0);
+        for (const values of [model.gaps, model.carriesIn, model.intervals])
+          for (const value of values) expect(value).toBeGreaterThanOrEqual(0);
       }),
     );
   });
@@ -79,10 +84,17 @@ describe('CMA invariants', () => {
   it('the row order of the input does not change any result', () => {
     fc.assert(
       fc.property(distinctDayPatientArbitrary, settingsArbitrary, fc.nat(), (events, settings, seed) => {
-        const shuffled = events.map((event, index) => ({ event, key: (index * 2654435761 + seed) % 4294967296 })).sort((left, right) => left.key - right.key);
+        const shuffled = events
+          .map((event, index) => ({ event, key: (index * 2654435761 + seed) % 4294967296 }))
+          .sort((left, right) => left.key - right.key);
         const reordered = shuffled.map(({ event }) => event);
         for (const type of CMA_TYPES) expect(computeCma(type, reordered, settings), type).toBe(computeCma(type, events, settings));
-        const rules = { maximumPermissibleGap: 60, maximumPermissibleGapUnit: 'days', appendMaximumGapToEpisode: false, medicationChangeMeansNewEpisode: true } as const;
+        const rules = {
+          maximumPermissibleGap: 60,
+          maximumPermissibleGapUnit: 'days',
+          appendMaximumGapToEpisode: false,
+          medicationChangeMeansNewEpisode: true,
+        } as const;
         expect(computeCmaPerEpisode('CMA9', reordered, settings, rules)).toEqual(computeCmaPerEpisode('CMA9', events, settings, rules));
       }),
     );
@@ -116,7 +128,10 @@ describe('CMA invariants', () => {
     fc.assert(
       fc.property(patientArbitrary, pooledSettingsArbitrary, (events, settings) => {
         const windows = computePatientWindows(FIRST_DAY, settings);
-        const fills = eventsInFollowUp([...events].sort((left, right) => left.day - right.day), windows).map((event) => ({ day: event.day, daysSupply: event.duration, drug: 'one' }));
+        const fills = eventsInFollowUp(
+          [...events].sort((left, right) => left.day - right.day),
+          windows,
+        ).map((event) => ({ day: event.day, daysSupply: event.duration, drug: 'one' }));
         const pdc = computePdc({ fills, periodStart: windows.observationStart, periodEnd: windows.observationEnd }).pdc;
         expect(Math.abs((computeCma('CMA7', events, settings) ?? NaN) - pdc)).toBeLessThanOrEqual(1e-12);
       }),
@@ -127,21 +142,30 @@ describe('CMA invariants', () => {
 describe('episode and window invariants', () => {
   it('episodes are ordered, do not overlap and lie in the follow-up window', () => {
     fc.assert(
-      fc.property(patientArbitrary, fc.integer({ min: 0, max: 200 }), fc.boolean(), (events, maximumPermissibleGap, medicationChangeMeansNewEpisode) => {
-        const sorted = [...events].sort((left, right) => left.day - right.day);
-        const windows = computePatientWindows(FIRST_DAY, DEFAULT_CMA_SETTINGS);
-        const episodes = computeTreatmentEpisodes(eventsInFollowUp(sorted, windows), windows, { ...DEFAULT_EPISODE_SETTINGS, maximumPermissibleGap, medicationChangeMeansNewEpisode });
-        expect(episodes.length).toBeGreaterThan(0);
-        expect(episodes[0]!.start).toBe(FIRST_DAY);
-        episodes.forEach((episode, index) => {
-          expect(episode.episode).toBe(index + 1);
-          expect(episode.end).toBeGreaterThanOrEqual(episode.start);
-          expect(episode.end).toBeLessThanOrEqual(windows.followUpEnd);
-          expect(episode.endGapDays).toBeGreaterThanOrEqual(0);
-          const next = episodes[index + 1];
-          if (next) expect(next.start).toBeGreaterThanOrEqual(episode.end);
-        });
-      }),
+      fc.property(
+        patientArbitrary,
+        fc.integer({ min: 0, max: 200 }),
+        fc.boolean(),
+        (events, maximumPermissibleGap, medicationChangeMeansNewEpisode) => {
+          const sorted = [...events].sort((left, right) => left.day - right.day);
+          const windows = computePatientWindows(FIRST_DAY, DEFAULT_CMA_SETTINGS);
+          const episodes = computeTreatmentEpisodes(eventsInFollowUp(sorted, windows), windows, {
+            ...DEFAULT_EPISODE_SETTINGS,
+            maximumPermissibleGap,
+            medicationChangeMeansNewEpisode,
+          });
+          expect(episodes.length).toBeGreaterThan(0);
+          expect(episodes[0]!.start).toBe(FIRST_DAY);
+          episodes.forEach((episode, index) => {
+            expect(episode.episode).toBe(index + 1);
+            expect(episode.end).toBeGreaterThanOrEqual(episode.start);
+            expect(episode.end).toBeLessThanOrEqual(windows.followUpEnd);
+            expect(episode.endGapDays).toBeGreaterThanOrEqual(0);
+            const next = episodes[index + 1];
+            if (next) expect(next.start).toBeGreaterThanOrEqual(episode.end);
+          });
+        },
+      ),
     );
   });
 

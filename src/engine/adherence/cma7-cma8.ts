@@ -36,7 +36,11 @@ export function computeCma7(events: readonly MedicationEvent[], windows: Patient
  * inside the window; null when that supply lasts to the window end or beyond (the lagged window is
  * empty; AdhereR 0.8.1 fails or answers 0/NA there).
  */
-export function laggedObservationWindow(events: readonly MedicationEvent[], windows: PatientWindows, rules: CarryOverRules): PatientWindows | null {
+export function laggedObservationWindow(
+  events: readonly MedicationEvent[],
+  windows: PatientWindows,
+  rules: CarryOverRules,
+): PatientWindows | null {
   const { observationStart, observationEnd } = windows;
   const end = endIndexOnOrBefore(events, observationEnd);
   const firstInWindow = firstIndexOnOrAfter(events, observationStart);

@@ -7,7 +7,11 @@ describe('day numbers', () => {
     fc.assert(
       fc.property(fc.integer({ min: -150_000, max: 150_000 }), (dayNumber) => {
         const date = new Date(dayNumber * 86_400_000);
-        expect(civilFromDayNumber(dayNumber)).toEqual({ year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() });
+        expect(civilFromDayNumber(dayNumber)).toEqual({
+          year: date.getUTCFullYear(),
+          month: date.getUTCMonth() + 1,
+          day: date.getUTCDate(),
+        });
         expect(dayNumberFromCivil(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate())).toBe(dayNumber);
       }),
     );

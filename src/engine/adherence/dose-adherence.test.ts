@@ -20,7 +20,9 @@ describe('dose-level adherence', () => {
   });
 
   it('counts only doses scheduled in the period, and is undefined without any', () => {
-    expect(computeDoseAdherence(doses, { onTimeWindowMinutes: 60, periodStartMinute: 1_440, periodEndMinute: 4_800 }).scheduledDoses).toBe(2);
+    expect(computeDoseAdherence(doses, { onTimeWindowMinutes: 60, periodStartMinute: 1_440, periodEndMinute: 4_800 }).scheduledDoses).toBe(
+      2,
+    );
     expect(computeDoseAdherence([], { onTimeWindowMinutes: 60 }).confirmedShare).toBeNull();
   });
 });

@@ -38,7 +38,11 @@ describe.each(variants)('gap model matches $file', ({ file, carryOver, carryIn }
         expectReferenceValue(modelled ? model.carriesIn[modelIndex]! : null, row['.CARRY.OVER.FROM.BEFORE'], `${label} carry-over`);
         expectReferenceValue(modelled ? model.gaps[modelIndex]! : null, row['gap.days'], `${label} gap`);
         // AdhereR reports no interval for events before the window, although they take part in the model.
-        expectReferenceValue(modelled && !isBefore(event) ? model.intervals[modelIndex]! : null, row['event.interval'], `${label} interval`);
+        expectReferenceValue(
+          modelled && !isBefore(event) ? model.intervals[modelIndex]! : null,
+          row['event.interval'],
+          `${label} interval`,
+        );
         if (modelled) comparedEvents += 1;
       });
     }

@@ -7,7 +7,28 @@ export { sortEventsByDay, type MedicationEvent } from './medication-event';
 export { computeMpr, MPR_FORMS, type MprForm } from './mpr';
 export { computePdc, type PdcFill, type PdcResult } from './pdc';
 export { computePqaPdc, PQA_ADHERENT_THRESHOLD, type PqaPdcResult } from './pqa-pdc';
-export { CMA_TYPES, DEFAULT_CMA_SETTINGS, computeCma, computeCmaInWindows, eventsInFollowUp, type CmaSettings, type CmaType } from './simple-cma';
+export {
+  CMA_TYPES,
+  DEFAULT_CMA_SETTINGS,
+  computeCma,
+  computeCmaInWindows,
+  eventsInFollowUp,
+  type CmaSettings,
+  type CmaType,
+} from './simple-cma';
 export { computeSlidingWindowCma, type SlidingWindowSettings, type WindowCma } from './sliding-window-cma';
-export { computeTreatmentEpisodes, DEFAULT_EPISODE_SETTINGS, type EpisodeSettings, type GapUnit, type TreatmentEpisode } from './treatment-episodes';
-export { computePatientWindows, DEFAULT_WINDOW_SETTINGS, type PatientWindows, type TimeSpan, type TimeUnit, type WindowSettings } from './windows';
+export {
+  computeTreatmentEpisodes,
+  DEFAULT_EPISODE_SETTINGS,
+  type EpisodeSettings,
+  type GapUnit,
+  type TreatmentEpisode,
+} from './treatment-episodes';
+export {
+  computePatientWindows,
+  DEFAULT_WINDOW_SETTINGS,
+  type PatientWindows,
+  type TimeSpan,
+  type TimeUnit,
+  type WindowSettings,
+} from './windows';

@@ -8,7 +8,12 @@ import { expectReferenceValue } from './test-support/expect-reference';
 import { field, groupBy, readMedicationEvents, readReference, type ReferenceRow } from './test-support/reference-files';
 
 const eventsByPatient = groupBy(readMedicationEvents(), (event) => event.patientId);
-const episodeRules = { maximumPermissibleGap: 180, maximumPermissibleGapUnit: 'days', appendMaximumGapToEpisode: false, medicationChangeMeansNewEpisode: true } as const;
+const episodeRules = {
+  maximumPermissibleGap: 180,
+  maximumPermissibleGapUnit: 'days',
+  appendMaximumGapToEpisode: false,
+  medicationChangeMeansNewEpisode: true,
+} as const;
 
 /** Compares computed rows with reference rows keyed by patient and number: same set of keys, same fields. */
 function expectRows(
@@ -47,7 +52,11 @@ function perEpisode(type: CmaType, patientIds: Iterable<string>) {
 function sliding(type: CmaType, patientIds: Iterable<string>, step: number) {
   const computed = new Map<string, { start: number; end: number; value: number | null }>();
   for (const patientId of patientIds) {
-    for (const window of computeSlidingWindowCma(type, eventsByPatient.get(patientId) ?? [], DEFAULT_CMA_SETTINGS, { start: 0, duration: 120, step })) {
+    for (const window of computeSlidingWindowCma(type, eventsByPatient.get(patientId) ?? [], DEFAULT_CMA_SETTINGS, {
+      start: 0,
+      duration: 120,
+      step,
+    })) {
       computed.set(`${patientId}#${window.window}`, window);
     }
   }
@@ -76,7 +85,9 @@ describe('CMA in sliding windows', () => {
   const undefinedRows = readReference('sliding_CMA8_undefined_windows.csv');
   const undefinedCma8 = new Set(undefinedRows.map((row) => `${field(row, 'PATIENT_ID')}#${field(row, 'window.ID')}`));
   // When one window fails, AdhereR drops the patient's other windows too: those have no reference value.
-  const failedPatients = new Set(undefinedRows.filter((row) => field(row, 'adherer_CMA8').startsWith('ERROR')).map((row) => field(row, 'PATIENT_ID')));
+  const failedPatients = new Set(
+    undefinedRows.filter((row) => field(row, 'adherer_CMA8').startsWith('ERROR')).map((row) => field(row, 'PATIENT_ID')),
+  );
 
   it.each(cmaTypes)('%s matches sliding_CMA1_9_120_step120_all.csv for every patient and window', (type) => {
     const computed = sliding(type, eventsByPatient.keys(), 120);

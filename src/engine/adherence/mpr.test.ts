@@ -32,7 +32,10 @@ describe('MPR', () => {
       expect(computeMpr(patientEvents, vignette, { form: 'refill-interval' })).toBe(computeCma('CMA1', patientEvents, vignette));
       const cma2 = computeCma('CMA2', patientEvents, vignette);
       expect(computeMpr(patientEvents, vignette, { form: 'to-window-end' })).toBe(cma2);
-      const firstInWindow = patientEvents.map((row) => row.day).filter((day) => day >= patientEvents[0]!.day + 182).sort((a, b) => a - b)[0];
+      const firstInWindow = patientEvents
+        .map((row) => row.day)
+        .filter((day) => day >= patientEvents[0]!.day + 182)
+        .sort((a, b) => a - b)[0];
       const fixed = computeMpr(patientEvents, vignette, { form: 'fixed-period' });
       if (cma2 === null || firstInWindow === undefined) expect(fixed).toBe(0);
       else expect(fixed).toBeCloseTo((cma2 * (patientEvents[0]!.day + 547 - firstInWindow)) / 365, 12);

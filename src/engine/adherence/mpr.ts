@@ -25,7 +25,8 @@ export function computeMpr(events: readonly MedicationEvent[], settings: CmaSett
     const windowDays = windows.observationEnd - windows.observationStart;
     let supply = 0;
     const end = endIndexOnOrBefore(followUpEvents, windows.observationEnd);
-    for (let index = firstIndexOnOrAfter(followUpEvents, windows.observationStart); index < end; index += 1) supply += followUpEvents[index]!.duration;
+    for (let index = firstIndexOnOrAfter(followUpEvents, windows.observationStart); index < end; index += 1)
+      supply += followUpEvents[index]!.duration;
     ratio = windowDays > 0 ? supply / windowDays : null;
   } else {
     ratio = computeCmaInWindows(options.form === 'refill-interval' ? 'CMA1' : 'CMA2', followUpEvents, windows, settings);

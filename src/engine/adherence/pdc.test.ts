@@ -40,20 +40,31 @@ describe('computePdc', () => {
   });
 
   it('stays within [0, 1] and does not depend on the order of the fills', () => {
-    const fill = fc.record({ day: fc.integer({ min: -50, max: 150 }), daysSupply: fc.integer({ min: 0, max: 90 }), drug: fc.constantFrom('A', 'B', 'C') });
+    const fill = fc.record({
+      day: fc.integer({ min: -50, max: 150 }),
+      daysSupply: fc.integer({ min: 0, max: 90 }),
+      drug: fc.constantFrom('A', 'B', 'C'),
+    });
     fc.assert(
       fc.property(fc.array(fill, { maxLength: 12 }), fc.integer({ min: 0, max: 1000 }), (fills, seed) => {
         const result = computePdc({ fills, periodStart: 0, periodEnd: 100 });
         expect(result.pdc).toBeGreaterThanOrEqual(0);
         expect(result.pdc).toBeLessThanOrEqual(1);
-        const shuffled = [...fills].sort((left, right) => ((left.day * 7919 + left.daysSupply * 31 + seed) % 101) - ((right.day * 7919 + right.daysSupply * 31 + seed) % 101));
+        const shuffled = [...fills].sort(
+          (left, right) =>
+            ((left.day * 7919 + left.daysSupply * 31 + seed) % 101) - ((right.day * 7919 + right.daysSupply * 31 + seed) % 101),
+        );
         expect(computePdc({ fills: shuffled, periodStart: 0, periodEnd: 100 }).coveredDays).toBe(result.coveredDays);
       }),
     );
   });
 
   it('never loses coverage when a fill is added', () => {
-    const fill = fc.record({ day: fc.integer({ min: -50, max: 150 }), daysSupply: fc.integer({ min: 0, max: 90 }), drug: fc.constantFrom('A', 'B') });
+    const fill = fc.record({
+      day: fc.integer({ min: -50, max: 150 }),
+      daysSupply: fc.integer({ min: 0, max: 90 }),
+      drug: fc.constantFrom('A', 'B'),
+    });
     fc.assert(
       fc.property(fc.array(fill, { maxLength: 10 }), fill, (fills, extra) => {
         const before = computePdc({ fills, periodStart: 0, periodEnd: 100 }).coveredDays;
@@ -69,7 +80,11 @@ describe('PQA PDC against the reference files', () => {
     const expectedCases = readReference('pqa_examples_pdc.csv');
     expect(expectedCases).toHaveLength(4);
     for (const expected of expectedCases) {
-      const fills = (claims.get(field(expected, 'case')) ?? []).map((row) => ({ day: referenceDay(field(row, 'fill')), daysSupply: Number(field(row, 'days')), drug: field(row, 'drug') }));
+      const fills = (claims.get(field(expected, 'case')) ?? []).map((row) => ({
+        day: referenceDay(field(row, 'fill')),
+        daysSupply: Number(field(row, 'days')),
+        drug: field(row, 'drug'),
+      }));
       const periodEnd = referenceDay(field(expected, 'period_end')) + 1;
       const result = computePqaPdc({ fills, periodStart: referenceDay('2018-01-01'), periodEnd });
       expect(result.indexDay).toBe(referenceDay(field(expected, 'IPSD')));
@@ -104,7 +119,10 @@ describe('PQA PDC against the reference files', () => {
       expectSameValue(computePqaPdc({ fills: pooled, periodStart, periodEnd }).pdc, referenceValue(field(expected, 'PDC_pooled')));
       const firstDay = Math.min(...events.map((event) => event.day));
       const inFollowUp = pooled.filter((fill) => fill.day <= firstDay + 730);
-      expectSameValue(computePdc({ fills: inFollowUp, periodStart, periodEnd }).pdc, referenceValue(field(expected, 'PDC_full_period_carry_in')));
+      expectSameValue(
+        computePdc({ fills: inFollowUp, periodStart, periodEnd }).pdc,
+        referenceValue(field(expected, 'PDC_full_period_carry_in')),
+      );
     }
   });
 });

@@ -11,7 +11,13 @@ const referenceSettings: { file: string; settings: CmaSettings }[] = [
   { file: 'cma1_9_defaults_ow0_730.csv', settings: DEFAULT_CMA_SETTINGS },
   {
     file: 'cma5_9_vignette_ow182_365_sameMed_dose.csv',
-    settings: { ...DEFAULT_CMA_SETTINGS, observationStart: 182, observationDuration: 365, carryOnlyForSameMedication: true, considerDosageChange: true },
+    settings: {
+      ...DEFAULT_CMA_SETTINGS,
+      observationStart: 182,
+      observationDuration: 365,
+      carryOnlyForSameMedication: true,
+      considerDosageChange: true,
+    },
   },
   { file: 'cma7_8_9_ow374_294.csv', settings: { ...DEFAULT_CMA_SETTINGS, observationStart: 374, observationDuration: 294 } },
 ];

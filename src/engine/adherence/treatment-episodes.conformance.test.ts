@@ -10,8 +10,16 @@ const eventsByPatient = groupBy(readMedicationEvents(), (event) => event.patient
 
 describe.each([true, false])('treatment episodes, medication change = new episode: %s', (medicationChangeMeansNewEpisode) => {
   it('match treatment_episodes_medchange_*_all.csv row by row', () => {
-    const expected = readReference(`treatment_episodes_medchange_${String(medicationChangeMeansNewEpisode).toUpperCase()}_all.csv`).map((row) =>
-      [field(row, 'PATIENT_ID'), field(row, 'episode.ID'), field(row, 'episode.start'), field(row, 'end.episode.gap.days'), field(row, 'episode.duration'), field(row, 'episode.end')].join(','),
+    const expected = readReference(`treatment_episodes_medchange_${String(medicationChangeMeansNewEpisode).toUpperCase()}_all.csv`).map(
+      (row) =>
+        [
+          field(row, 'PATIENT_ID'),
+          field(row, 'episode.ID'),
+          field(row, 'episode.start'),
+          field(row, 'end.episode.gap.days'),
+          field(row, 'episode.duration'),
+          field(row, 'episode.end'),
+        ].join(','),
     );
     const actual: string[] = [];
     for (const [patientId, events] of eventsByPatient) {
@@ -24,7 +32,16 @@ describe.each([true, false])('treatment episodes, medication change = new episod
         medicationChangeMeansNewEpisode,
       });
       for (const episode of episodes) {
-        actual.push([patientId, episode.episode, isoFromDayNumber(episode.start), episode.endGapDays, episode.end - episode.start, isoFromDayNumber(episode.end)].join(','));
+        actual.push(
+          [
+            patientId,
+            episode.episode,
+            isoFromDayNumber(episode.start),
+            episode.endGapDays,
+            episode.end - episode.start,
+            isoFromDayNumber(episode.end),
+          ].join(','),
+        );
       }
     }
     expect(actual).toEqual(expected);

@@ -66,7 +66,8 @@ export function computeTreatmentEpisodes(
     const next = followUpEvents[index + 1];
     const gap = gaps[index]!;
     const gapTooLong = gap > permissibleGap(settings, event);
-    const medicationChanges = next !== undefined && settings.medicationChangeMeansNewEpisode && next.medicationClass !== event.medicationClass;
+    const medicationChanges =
+      next !== undefined && settings.medicationChangeMeansNewEpisode && next.medicationClass !== event.medicationClass;
     if (next !== undefined && !gapTooLong && !medicationChanges) continue;
     // The supply ran out `gap` days before the end of the interval.
     let end = next === undefined && !gapTooLong ? windows.followUpEnd : event.day + intervals[index]! - gap;

@@ -7,7 +7,12 @@ import { field, groupBy, readMedicationEvents, readReference } from './test-supp
 
 const eventsByPatient = groupBy(readMedicationEvents(), (event) => event.patientId);
 const vignetteWindows = { ...DEFAULT_CMA_SETTINGS, observationStart: 182, observationDuration: 365 };
-const episodeRules = { maximumPermissibleGap: 180, maximumPermissibleGapUnit: 'days', appendMaximumGapToEpisode: false, medicationChangeMeansNewEpisode: true } as const;
+const episodeRules = {
+  maximumPermissibleGap: 180,
+  maximumPermissibleGapUnit: 'days',
+  appendMaximumGapToEpisode: false,
+  medicationChangeMeansNewEpisode: true,
+} as const;
 
 function computedValue(setting: string, patientId: string, key: string): number | null {
   const events = eventsByPatient.get(patientId) ?? [];
@@ -23,10 +28,16 @@ function computedValue(setting: string, patientId: string, key: string): number 
   const number = Number(numbered[2]);
   if (numbered[1] === 'ep') {
     expect(setting).toContain('CMA_per_episode CMA9');
-    return computeCmaPerEpisode('CMA9', events, DEFAULT_CMA_SETTINGS, episodeRules).find((episode) => episode.episode === number)?.value ?? null;
+    return (
+      computeCmaPerEpisode('CMA9', events, DEFAULT_CMA_SETTINGS, episodeRules).find((episode) => episode.episode === number)?.value ?? null
+    );
   }
   expect(setting).toContain('CMA_sliding_window CMA9 120 d step 120');
-  return computeSlidingWindowCma('CMA9', events, DEFAULT_CMA_SETTINGS, { start: 0, duration: 120, step: 120 }).find((window) => window.window === number)?.value ?? null;
+  return (
+    computeSlidingWindowCma('CMA9', events, DEFAULT_CMA_SETTINGS, { start: 0, duration: 120, step: 120 }).find(
+      (window) => window.window === number,
+    )?.value ?? null
+  );
 }
 
 describe('vignette_reference_values.csv', () => {
@@ -36,7 +47,9 @@ describe('vignette_reference_values.csv', () => {
     for (const row of rows) {
       const key = field(row, 'key');
       const actual = computedValue(field(row, 'setting'), field(row, 'PATIENT_ID'), key);
-      expect(Math.abs((actual ?? NaN) - Number(field(row, 'printed_value'))), `${field(row, 'PATIENT_ID')} ${key}`).toBeLessThanOrEqual(Number(field(row, 'tolerance')));
+      expect(Math.abs((actual ?? NaN) - Number(field(row, 'printed_value'))), `${field(row, 'PATIENT_ID')} ${key}`).toBeLessThanOrEqual(
+        Number(field(row, 'tolerance')),
+      );
     }
   });
 });

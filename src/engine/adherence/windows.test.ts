@@ -6,7 +6,9 @@ describe('patient windows', () => {
   const first = dayNumberFromCivil(2033, 4, 26);
 
   it('offset the follow-up window from the first event and the observation window from the follow-up start', () => {
-    expect(computePatientWindows(first, { followUpStart: 10, followUpDuration: 730, observationStart: 182, observationDuration: 365 })).toEqual({
+    expect(
+      computePatientWindows(first, { followUpStart: 10, followUpDuration: 730, observationStart: 182, observationDuration: 365 }),
+    ).toEqual({
       followUpStart: first + 10,
       followUpEnd: first + 740,
       observationStart: first + 192,
@@ -21,6 +23,8 @@ describe('patient windows', () => {
   });
 
   it('reject an observation window outside the follow-up window', () => {
-    expect(() => computePatientWindows(first, { followUpStart: 0, followUpDuration: 365, observationStart: 182, observationDuration: 365 })).toThrow(RangeError);
+    expect(() =>
+      computePatientWindows(first, { followUpStart: 0, followUpDuration: 365, observationStart: 182, observationDuration: 365 }),
+    ).toThrow(RangeError);
   });
 });

@@ -18,7 +18,12 @@ export type WindowSettings = {
 };
 
 /** AdhereR's package defaults: follow-up 0 + 730 days, observation 0 + 730 days. */
-export const DEFAULT_WINDOW_SETTINGS: WindowSettings = { followUpStart: 0, followUpDuration: 730, observationStart: 0, observationDuration: 730 };
+export const DEFAULT_WINDOW_SETTINGS: WindowSettings = {
+  followUpStart: 0,
+  followUpDuration: 730,
+  observationStart: 0,
+  observationDuration: 730,
+};
 
 export type PatientWindows = {
   followUpStart: number;
@@ -48,7 +53,12 @@ export function computePatientWindows(firstEventDay: number, settings: WindowSet
   const followUpEnd = addTimeSpan(followUpStart, settings.followUpDuration);
   const observationStart = addTimeSpan(followUpStart, settings.observationStart);
   const observationEnd = addTimeSpan(observationStart, settings.observationDuration);
-  if (observationStart < followUpStart || observationEnd > followUpEnd || observationEnd < observationStart || followUpEnd < followUpStart) {
+  if (
+    observationStart < followUpStart ||
+    observationEnd > followUpEnd ||
+    observationEnd < observationStart ||
+    followUpEnd < followUpStart
+  ) {
     throw new RangeError('The observation window must lie inside the follow-up window.');
   }
   return { followUpStart, followUpEnd, observationStart, observationEnd };

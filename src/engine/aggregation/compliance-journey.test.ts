@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MedicationEvent } from '@/engine/adherence/medication-event';
-import { followJourney, type JourneyLabels, type JourneyMember, MONTH_DAYS, sliceJourneyGroup, summariseJourney } from './compliance-journey';
+import {
+  followJourney,
+  type JourneyLabels,
+  type JourneyMember,
+  MONTH_DAYS,
+  sliceJourneyGroup,
+  summariseJourney,
+} from './compliance-journey';
 import type { ShownCount } from './small-cell-suppression';
 
 const period = { start: 1000, end: 1365 };
@@ -68,7 +75,11 @@ describe('followJourney', () => {
 });
 
 describe('summariseJourney', () => {
-  const cohort = [...Array.from({ length: 8 }, () => member('routine', 1)), ...Array.from({ length: 4 }, () => member('routine', 0.6, { synthetic: false })), ...Array.from({ length: 3 }, () => member('sceptic', 0.2, { stopDay: 2 * MONTH_DAYS + 5 }))];
+  const cohort = [
+    ...Array.from({ length: 8 }, () => member('routine', 1)),
+    ...Array.from({ length: 4 }, () => member('routine', 0.6, { synthetic: false })),
+    ...Array.from({ length: 3 }, () => member('sceptic', 0.2, { stopDay: 2 * MONTH_DAYS + 5 })),
+  ];
 
   it('gives monthly PDC quartiles, bands and the share with PDC ≥ 0.8, by persona too, when not suppressed', () => {
     const figures = summariseJourney(cohort, labels, false);
@@ -82,7 +93,11 @@ describe('summariseJourney', () => {
       ['Routine', 12, 8 / 12],
       ['Sceptic', 3, 0],
     ]);
-    expect(figures.cohort).toEqual({ patients: expect.objectContaining({ count: 15 }), synthetic: expect.objectContaining({ count: 11 }), hasSynthetic: true });
+    expect(figures.cohort).toEqual({
+      patients: expect.objectContaining({ count: 15 }),
+      synthetic: expect.objectContaining({ count: 11 }),
+      hasSynthetic: true,
+    });
     // Kaplan–Meier: the 3 sceptics stop in month 3, so 12 of 15 persist from then on.
     expect(figures.persistence.overall.points.map((point) => point.persisting).slice(0, 4)).toEqual([1, 1, 1, 12 / 15]);
     expect(figures.withheld).toEqual([]);
@@ -95,9 +110,19 @@ describe('summariseJourney', () => {
     const sceptics = figures.pdcByPersona.find((group) => group.key === 'sceptic')!;
     expect(sceptics.patients.display).toBe('<11');
     expect(sceptics.months[0]!.quartiles).toBeNull();
-    expectNoSingleHiddenGroup(figures.cohort.patients, figures.pdcByPersona.map((group) => group.patients));
-    for (const month of figures.pdcByMonth) expectNoSingleHiddenGroup(month.patients, month.bands.map((band) => band.patients));
-    expectNoSingleHiddenGroup(figures.persistence.overall.patients, figures.persistence.byPersona.map((curve) => curve.patients));
+    expectNoSingleHiddenGroup(
+      figures.cohort.patients,
+      figures.pdcByPersona.map((group) => group.patients),
+    );
+    for (const month of figures.pdcByMonth)
+      expectNoSingleHiddenGroup(
+        month.patients,
+        month.bands.map((band) => band.patients),
+      );
+    expectNoSingleHiddenGroup(
+      figures.persistence.overall.patients,
+      figures.persistence.byPersona.map((curve) => curve.patients),
+    );
     // The synthetic/real split would reveal 4 real patients: not shown.
     expect(figures.cohort.synthetic?.count ?? null).toBeNull();
   });
@@ -108,7 +133,11 @@ describe('summariseJourney', () => {
     expect(routine.withheld).toEqual(['bands', 'product']);
     expect(routine.pdcByMonth.every((month) => month.bands.length === 0)).toBe(true);
     expect(routine.pdcByPersona).toEqual(whole.pdcByPersona.filter((group) => group.key === 'routine'));
-    expect(routine.cohort).toEqual({ patients: whole.persistence.byPersona.find((curve) => curve.key === 'routine')!.patients, synthetic: null, hasSynthetic: true });
+    expect(routine.cohort).toEqual({
+      patients: whole.persistence.byPersona.find((curve) => curve.key === 'routine')!.patients,
+      synthetic: null,
+      hasSynthetic: true,
+    });
     expect(routine.pdcByProduct).toEqual([]);
   });
 

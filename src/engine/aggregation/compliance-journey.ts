@@ -60,7 +60,6 @@ export type PersistenceCurve = {
   points: { month: number; persisting: number | null; atRisk: ShownCount }[];
 };
 
-
 /** A breakdown a privacy role does not get within a filtered group: it would cross-tabulate two groupings. */
 export type WithheldBreakdown = 'bands' | 'persona' | 'product';
 
@@ -92,7 +91,10 @@ export type JourneyFigures = {
  * A patient's journey from their medication events (sorted by day, any before the period carrying supply
  * in): the first fill in the period starts it; null without a fill in the period (not on this journey).
  */
-export function followJourney(events: readonly MedicationEvent[], period: Period): { index: MedicationEvent; monthlyPdc: (number | null)[]; survival: SurvivalSubject } | null {
+export function followJourney(
+  events: readonly MedicationEvent[],
+  period: Period,
+): { index: MedicationEvent; monthlyPdc: (number | null)[]; survival: SurvivalSubject } | null {
   const index = events.find((event) => event.day >= period.start && event.day < period.end);
   if (index === undefined) return null;
   return {
@@ -152,7 +154,13 @@ function summariseCohort(cohort: readonly JourneyMember[], suppressed: boolean):
  * A privacy role's view of one persona or product: that group's row of the whole cohort's figures, as
  * suppressed there. Breakdowns inside the group (PDC bands, the other grouping) are withheld.
  */
-export function sliceJourneyGroup(whole: JourneyFigures, dimension: 'persona' | 'product', key: string, labels: JourneyLabels, hasSynthetic: boolean): JourneyFigures {
+export function sliceJourneyGroup(
+  whole: JourneyFigures,
+  dimension: 'persona' | 'product',
+  key: string,
+  labels: JourneyLabels,
+  hasSynthetic: boolean,
+): JourneyFigures {
   const label = labels[dimension].get(key) ?? key;
   const curves = dimension === 'persona' ? whole.persistence.byPersona : whole.persistence.byProduct;
   const monthly = dimension === 'persona' ? whole.pdcByPersona : whole.pdcByProduct;
@@ -175,7 +183,11 @@ export function sliceJourneyGroup(whole: JourneyFigures, dimension: 'persona' | 
     pdcByMonth: group.months.map((month) => ({ ...month, bands: [] })),
     pdcByPersona: dimension === 'persona' ? [group] : [],
     pdcByProduct: dimension === 'product' ? [group] : [],
-    persistence: { overall: groupCurve, byPersona: dimension === 'persona' ? [groupCurve] : [], byProduct: dimension === 'product' ? [groupCurve] : [] },
+    persistence: {
+      overall: groupCurve,
+      byPersona: dimension === 'persona' ? [groupCurve] : [],
+      byProduct: dimension === 'product' ? [groupCurve] : [],
+    },
     withheld: ['bands', dimension === 'persona' ? 'product' : 'persona'],
   };
 }
@@ -192,7 +204,11 @@ export function journeyMonthlyPdc(events: readonly MedicationEvent[], indexDay: 
 
 /** Days from the first fill to discontinuation (the first episode's end), or censored at the period's end. */
 export function journeyPersistence(events: readonly MedicationEvent[], indexDay: number, end: number): SurvivalSubject {
-  const [first] = computeTreatmentEpisodes(events, { followUpEnd: end }, { ...DEFAULT_EPISODE_SETTINGS, maximumPermissibleGap: PERMISSIBLE_GAP_DAYS });
+  const [first] = computeTreatmentEpisodes(
+    events,
+    { followUpEnd: end },
+    { ...DEFAULT_EPISODE_SETTINGS, maximumPermissibleGap: PERMISSIBLE_GAP_DAYS },
+  );
   if (first === undefined || first.end >= end) return { time: end - indexDay, event: false };
   return { time: first.end - indexDay, event: true };
 }
@@ -219,7 +235,11 @@ function monthValues(members: readonly JourneyMember[], monthIndex: number): num
 
 function summariseMonth(cohort: readonly JourneyMember[], monthIndex: number, suppressed: boolean): PdcMonth {
   const values = monthValues(cohort, monthIndex);
-  const counts = [values.filter((value) => value < 0.5).length, values.filter((value) => value >= 0.5 && value < ADHERENT_PDC).length, values.filter((value) => value >= ADHERENT_PDC).length];
+  const counts = [
+    values.filter((value) => value < 0.5).length,
+    values.filter((value) => value >= 0.5 && value < ADHERENT_PDC).length,
+    values.filter((value) => value >= ADHERENT_PDC).length,
+  ];
   const total = values.length;
   const groups = PDC_BANDS.map((band, index) => ({ key: band.key, count: counts[index]! }));
   const shown = suppressed ? suppressSmallCells({ groups, total }) : null;
@@ -230,13 +250,24 @@ function summariseMonth(cohort: readonly JourneyMember[], monthIndex: number, su
     patients: shown?.total ?? shownCount(total),
     quartiles: total === 0 || hideAll ? null : quartilesOf(values),
     adherentShare:
-      total === 0 || (suppressed && (!isShareShowable(adherent, total) || shown?.groups[2]?.suppressed === true || shown?.total?.suppressed === true)) ? null : adherent / total,
-    bands: PDC_BANDS.map((band, index) => ({ key: band.key, label: band.label, patients: shown?.groups[index] ?? shownCount(counts[index]!) })),
+      total === 0 ||
+      (suppressed && (!isShareShowable(adherent, total) || shown?.groups[2]?.suppressed === true || shown?.total?.suppressed === true))
+        ? null
+        : adherent / total,
+    bands: PDC_BANDS.map((band, index) => ({
+      key: band.key,
+      label: band.label,
+      patients: shown?.groups[index] ?? shownCount(counts[index]!),
+    })),
   };
 }
 
 /** Patients by group, in the order of the groups' labels. */
-function groupMembers(cohort: readonly JourneyMember[], groupOf: (patient: JourneyMember) => string, labels: ReadonlyMap<string, string>): Map<string, JourneyMember[]> {
+function groupMembers(
+  cohort: readonly JourneyMember[],
+  groupOf: (patient: JourneyMember) => string,
+  labels: ReadonlyMap<string, string>,
+): Map<string, JourneyMember[]> {
   const members = new Map<string, JourneyMember[]>();
   for (const patient of cohort) {
     const key = groupOf(patient);
@@ -268,7 +299,9 @@ function groupMonthlyPdc(
 ): GroupMonthlyPdc[] {
   const members = groupMembers(cohort, groupOf, labels);
   const keys = [...members.keys()];
-  const sizes = suppressed ? suppressSmallCells({ groups: keys.map((key) => ({ key, count: members.get(key)!.length })), total: cohort.length }) : null;
+  const sizes = suppressed
+    ? suppressSmallCells({ groups: keys.map((key) => ({ key, count: members.get(key)!.length })), total: cohort.length })
+    : null;
   const hideAllSizes = sizes !== null && hidesShownTotal(sizes, !isSmallCell(cohort.length));
 
   const monthRows = months.map((month, monthIndex) => {
@@ -283,19 +316,33 @@ function groupMonthlyPdc(
       }));
     }
     const monthTotal = month.patients;
-    const sizesThisMonth = suppressSmallCells({ groups: keys.map((key, index) => ({ key, count: values[index]!.length })), total: monthTotal.suppressed ? undefined : (monthTotal.count ?? undefined) });
+    const sizesThisMonth = suppressSmallCells({
+      groups: keys.map((key, index) => ({ key, count: values[index]!.length })),
+      total: monthTotal.suppressed ? undefined : (monthTotal.count ?? undefined),
+    });
     const hideAll = hidesShownTotal(sizesThisMonth, !monthTotal.suppressed);
     // The month's adherent and non-adherent totals are known to the reader exactly when its share is shown.
     const totalAdherent = month.adherentShare === null ? undefined : adherent.reduce((sum, count) => sum + count, 0);
     const totalNonAdherent = totalAdherent === undefined ? undefined : (monthTotal.count ?? 0) - totalAdherent;
-    const adherentShown = suppressSmallCells({ groups: keys.map((key, index) => ({ key, count: adherent[index]! })), total: totalAdherent });
-    const nonAdherentShown = suppressSmallCells({ groups: keys.map((key, index) => ({ key, count: values[index]!.length - adherent[index]! })), total: totalNonAdherent });
-    const hideShares = hidesShownTotal(adherentShown, totalAdherent !== undefined) || hidesShownTotal(nonAdherentShown, totalNonAdherent !== undefined);
+    const adherentShown = suppressSmallCells({
+      groups: keys.map((key, index) => ({ key, count: adherent[index]! })),
+      total: totalAdherent,
+    });
+    const nonAdherentShown = suppressSmallCells({
+      groups: keys.map((key, index) => ({ key, count: values[index]!.length - adherent[index]! })),
+      total: totalNonAdherent,
+    });
+    const hideShares =
+      hidesShownTotal(adherentShown, totalAdherent !== undefined) || hidesShownTotal(nonAdherentShown, totalNonAdherent !== undefined);
     return values.map((own, index) => {
       const patients = hideAll ? hiddenCount('small') : sizesThisMonth.groups[index]!;
       const showQuartiles = !hideAll && own.length > 0 && patients.reason !== 'small';
       const showShare =
-        showQuartiles && !patients.suppressed && !hideShares && !adherentShown.groups[index]!.suppressed && !nonAdherentShown.groups[index]!.suppressed;
+        showQuartiles &&
+        !patients.suppressed &&
+        !hideShares &&
+        !adherentShown.groups[index]!.suppressed &&
+        !nonAdherentShown.groups[index]!.suppressed;
       return {
         month: month.month,
         patients,
@@ -346,12 +393,18 @@ function groupCurves(
   const curves = [...members].map(([key, own]) => curve(key, labels.get(key) ?? key, own, false));
   if (!suppressed) return curves;
 
-  const sizes = suppressSmallCells({ groups: curves.map((entry) => ({ key: entry.key, count: entry.patients.count ?? 0 })), total: cohort.length });
+  const sizes = suppressSmallCells({
+    groups: curves.map((entry) => ({ key: entry.key, count: entry.patients.count ?? 0 })),
+    total: cohort.length,
+  });
   // The cohort size is shown; had it needed hiding to protect the groups, the groups are not shown at all.
   if (sizes.total?.suppressed === true && !overall.patients.suppressed) return [];
   const atRiskByMonth = CURVE_DAYS.map((_, month) => {
     const shownTotal = overall.points[month]!.atRisk;
-    const result = suppressSmallCells({ groups: curves.map((entry) => ({ key: entry.key, count: entry.points[month]!.atRisk.count ?? 0 })), total: shownTotal.count ?? undefined });
+    const result = suppressSmallCells({
+      groups: curves.map((entry) => ({ key: entry.key, count: entry.points[month]!.atRisk.count ?? 0 })),
+      total: shownTotal.count ?? undefined,
+    });
     // Same case month by month: then every group's number at risk, zeros too, reads "<11".
     const hideAll = result.total?.suppressed === true && !shownTotal.suppressed;
     return hideAll ? result.groups.map((group) => ({ ...group, ...hiddenCount('small') })) : result.groups;

@@ -13,7 +13,9 @@ describe('Kaplan–Meier', () => {
     ];
     const points = computeKaplanMeier(subjects, [0, 6, 7, 9, 10]);
     // At 6: 6 at risk, 2 events → 4/6. At 7: 3 at risk, 1 event → 4/6 × 2/3. At 10: 1 at risk, 1 event → 0.
-    [1, 4 / 6, (4 / 6) * (2 / 3), (4 / 6) * (2 / 3), 0].forEach((expected, index) => expect(points[index]?.survival).toBeCloseTo(expected, 12));
+    [1, 4 / 6, (4 / 6) * (2 / 3), (4 / 6) * (2 / 3), 0].forEach((expected, index) =>
+      expect(points[index]?.survival).toBeCloseTo(expected, 12),
+    );
     expect(points.map((point) => point.atRisk)).toEqual([6, 6, 3, 2, 1]);
   });
 

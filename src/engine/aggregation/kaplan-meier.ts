@@ -20,7 +20,9 @@ export function computeKaplanMeier(subjects: readonly SurvivalSubject[], times: 
   for (const subject of subjects) {
     if (!(subject.time >= 0)) throw new RangeError(`Follow-up time must be zero or more, got ${subject.time}`);
   }
-  const eventTimes = [...new Set(subjects.filter((subject) => subject.event).map((subject) => subject.time))].sort((left, right) => left - right);
+  const eventTimes = [...new Set(subjects.filter((subject) => subject.event).map((subject) => subject.time))].sort(
+    (left, right) => left - right,
+  );
   // S after each event time, in order.
   const steps: { time: number; survival: number }[] = [];
   let survival = 1;

@@ -13,7 +13,12 @@ const isSmall = (count: number) => count > 0 && count < THRESHOLD;
  */
 type RandomPage = { page: PageDescription; published: Set<string> };
 
-const countArbitrary = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 100, max: 400 }));
+const countArbitrary = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 1, max: 12 }),
+  fc.integer({ min: 0, max: 60 }),
+  fc.integer({ min: 100, max: 400 }),
+);
 
 const pageArbitrary = fc
   .record({
@@ -72,13 +77,17 @@ const pageArbitrary = fc
     }
     sums.push({ total: 'all', parts: Array.from({ length: products }, (_, q) => `product:${q}`) });
     if (productGrid) {
-      for (let m = 0; m < months; m += 1) sums.push({ total: `month:${m}`, parts: Array.from({ length: products }, (_, q) => `qm:${q}:${m}`) });
+      for (let m = 0; m < months; m += 1)
+        sums.push({ total: `month:${m}`, parts: Array.from({ length: products }, (_, q) => `qm:${q}:${m}`) });
     }
     const syntheticCount = Math.min(synthetic, grand);
     const pageCells: PageCell[] = [...cells].map(([id, count]) => ({ id, count }));
     pageCells.push({ id: 'synthetic', count: syntheticCount }, { id: 'real', count: grand - syntheticCount, display: 'never' });
     sums.push({ total: 'all', parts: ['synthetic', 'real'] });
-    return { page: { cells: pageCells, sums }, published: new Set(pageCells.filter((entry) => entry.display !== 'never').map((entry) => entry.id)) };
+    return {
+      page: { cells: pageCells, sums },
+      published: new Set(pageCells.filter((entry) => entry.display !== 'never').map((entry) => entry.id)),
+    };
   });
 
 /** The adversary of the security probe: substitutes every shown value and solves any relation left with one unknown, again and again. */
@@ -101,7 +110,10 @@ function substitute(page: PageDescription, shown: ReadonlyMap<string, number>): 
 }
 
 /** A stronger adversary: also uses the labels (“<11” is 1–10, “suppressed” at least 11) and narrows bounds relation by relation. */
-function readerIntervals(page: PageDescription, hidden: ReadonlyMap<string, 'small' | 'complementary'>): Map<string, { min: number; max: number }> {
+function readerIntervals(
+  page: PageDescription,
+  hidden: ReadonlyMap<string, 'small' | 'complementary'>,
+): Map<string, { min: number; max: number }> {
   const bounds = new Map<string, { min: number; max: number }>();
   for (const entry of page.cells) {
     const reason = hidden.get(entry.id);
@@ -119,7 +131,11 @@ function readerIntervals(page: PageDescription, hidden: ReadonlyMap<string, 'sma
         { id: relation.total, min: parts.reduce((sum, part) => sum + part.min, 0), max: parts.reduce((sum, part) => sum + part.max, 0) },
         ...relation.parts.map((id, index) => {
           const others = parts.filter((_, other) => other !== index);
-          return { id, min: total.min - others.reduce((sum, part) => sum + part.max, 0), max: total.max - others.reduce((sum, part) => sum + part.min, 0) };
+          return {
+            id,
+            min: total.min - others.reduce((sum, part) => sum + part.max, 0),
+            max: total.max - others.reduce((sum, part) => sum + part.min, 0),
+          };
         }),
       ];
       for (const next of narrowed) {
@@ -171,7 +187,9 @@ describe('whole-page small-cell suppression', () => {
           const interval = intervals.get(id)!;
           expect(interval.min).toBeLessThanOrEqual(counts.get(id)!);
           expect(interval.max).toBeGreaterThanOrEqual(counts.get(id)!);
-          expect(interval.max - interval.min + 1, `${id} narrowed to ${interval.min}–${interval.max}`).toBeGreaterThanOrEqual(isSmall(counts.get(id)!) ? 3 : 2);
+          expect(interval.max - interval.min + 1, `${id} narrowed to ${interval.min}–${interval.max}`).toBeGreaterThanOrEqual(
+            isSmall(counts.get(id)!) ? 3 : 2,
+          );
         }
         expect(auditPage(page, result.hidden)).toMatchObject({ singleHidden: [], narrow: [] });
       }),
@@ -299,7 +317,15 @@ describe('whole-page small-cell suppression', () => {
   });
 
   it('refuses relations that do not add up, and counts that are not counts', () => {
-    expect(() => suppressPage({ cells: [{ id: 'a', count: 3 }, { id: 'b', count: 4 }], sums: [{ total: 'a', parts: ['b'] }] })).toThrow(RangeError);
+    expect(() =>
+      suppressPage({
+        cells: [
+          { id: 'a', count: 3 },
+          { id: 'b', count: 4 },
+        ],
+        sums: [{ total: 'a', parts: ['b'] }],
+      }),
+    ).toThrow(RangeError);
     expect(() => suppressPage({ cells: [{ id: 'a', count: -1 }], sums: [] })).toThrow(RangeError);
     expect(() => suppressPage({ cells: [{ id: 'a', count: 1 }], sums: [{ total: 'a', parts: ['missing'] }] })).toThrow(RangeError);
   });

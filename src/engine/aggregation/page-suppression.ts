@@ -131,15 +131,20 @@ export function suppressPage(page: PageDescription, options: PageSuppressionOpti
     }
     // A relation giving a cell away: hide the smallest other cell it shows; a narrow cell: the nearest smallest.
     const candidate =
-      (single === undefined ? smallestShown(model, hidden, [...explanation(model, audit.bounds, narrow)]) : smallestShown(model, hidden, model.sums[single]!)) ??
-      nearestShown(model, hidden, narrow);
+      (single === undefined
+        ? smallestShown(model, hidden, [...explanation(model, audit.bounds, narrow)])
+        : smallestShown(model, hidden, model.sums[single]!)) ?? nearestShown(model, hidden, narrow);
     if (candidate === undefined) unresolved.add(narrow);
     else hidden.set(candidate, 'complementary');
   }
 }
 
 /** Checks a given set of hidden cells against the page (for tests and for audits of pages suppressed elsewhere). */
-export function auditPage(page: PageDescription, hidden: ReadonlyMap<string, HiddenReason> | ReadonlySet<string>, options: PageSuppressionOptions = {}): PageAudit {
+export function auditPage(
+  page: PageDescription,
+  hidden: ReadonlyMap<string, HiddenReason> | ReadonlySet<string>,
+  options: PageSuppressionOptions = {},
+): PageAudit {
   const model = buildModel(page, options);
   const hiddenCells = new Map<number, HiddenReason>();
   for (const id of hidden.keys()) {
@@ -157,7 +162,10 @@ export function auditPage(page: PageDescription, hidden: ReadonlyMap<string, Hid
  * Derived figures (shares, medians, survival) hidden because a count they rest on is hidden: a share
  * or a median of a hidden group would give the group away, or narrow it.
  */
-export function hiddenFigures<Figure extends string>(figures: Readonly<Record<Figure, readonly string[]>>, hidden: { has(id: string): boolean }): Set<Figure> {
+export function hiddenFigures<Figure extends string>(
+  figures: Readonly<Record<Figure, readonly string[]>>,
+  hidden: { has(id: string): boolean },
+): Set<Figure> {
   const result = new Set<Figure>();
   for (const figure of Object.keys(figures) as Figure[]) {
     if (figures[figure].some((cell) => hidden.has(cell))) result.add(figure);
@@ -187,7 +195,10 @@ function buildModel(page: PageDescription, options: PageSuppressionOptions): Mod
   const sums = page.sums.map((relation) => [cellOf(relation.total), ...relation.parts.map(cellOf)]);
   sums.forEach((members, position) => {
     const parts = members.slice(1).reduce((sum, cell) => sum + counts[cell]!, 0);
-    if (parts !== counts[members[0]!]) throw new RangeError(`Relation ${position} does not add up: ${page.sums[position]!.total} is ${counts[members[0]!]}, its parts ${parts}`);
+    if (parts !== counts[members[0]!])
+      throw new RangeError(
+        `Relation ${position} does not add up: ${page.sums[position]!.total} is ${counts[members[0]!]}, its parts ${parts}`,
+      );
     if (new Set(members).size !== members.length) throw new RangeError(`Relation ${position} names a cell twice`);
   });
   const orders = (page.orders ?? []).map((order): [number, number] => {
@@ -212,7 +223,8 @@ function buildModel(page: PageDescription, options: PageSuppressionOptions): Mod
   };
 }
 
-const isUnknown = (model: Model, hidden: ReadonlyMap<number, HiddenReason>, cell: number) => hidden.has(cell) || model.display[cell] === 'never';
+const isUnknown = (model: Model, hidden: ReadonlyMap<number, HiddenReason>, cell: number) =>
+  hidden.has(cell) || model.display[cell] === 'never';
 
 /** A cell shown with a hidden one (a share whose denominator is hidden) is hidden too, transitively. */
 function closeShownWith(model: Model, hidden: Map<number, HiddenReason>) {
@@ -386,7 +398,8 @@ function nearestShown(model: Model, hidden: ReadonlyMap<number, HiddenReason>, s
   let frontier = [start];
   while (frontier.length > 0) {
     const reached = new Set<number>();
-    for (const cell of frontier) for (const relation of model.relationsOf[cell]!) for (const member of membersOf(model, relation)) reached.add(member);
+    for (const cell of frontier)
+      for (const relation of model.relationsOf[cell]!) for (const member of membersOf(model, relation)) reached.add(member);
     const candidate = smallestShown(model, hidden, [...reached]);
     if (candidate !== undefined) return candidate;
     frontier = [...reached].filter((cell) => !seen.has(cell) && isUnknown(model, hidden, cell));

@@ -8,7 +8,13 @@ const fill = (day: number, duration = 30, medicationClass = 'statin'): Medicatio
 describe('periodPdc', () => {
   it('runs over the period when treatment began before it, carrying earlier supply in', () => {
     // 30 days from day 990 cover days 1000–1019 of the period; 90 from 1100 cover 1100–1189.
-    expect(periodPdc([fill(990), fill(1100, 90)], period)).toEqual({ value: 110 / 365, coveredDays: 110, periodDays: 365, start: 1000, end: 1365 });
+    expect(periodPdc([fill(990), fill(1100, 90)], period)).toEqual({
+      value: 110 / 365,
+      coveredDays: 110,
+      periodDays: 365,
+      start: 1000,
+      end: 1365,
+    });
   });
 
   it('runs from the first fill when treatment began inside the period (PQA)', () => {
@@ -70,10 +76,18 @@ describe('slidingCmaWindows', () => {
 });
 
 describe('summariseDoses', () => {
-  const dose = (day: number, status: 'taken' | 'missed' | 'skipped', late = 0) => ({ day, status, scheduledMinute: day * 1440 + 480, confirmedMinute: day * 1440 + 480 + late });
+  const dose = (day: number, status: 'taken' | 'missed' | 'skipped', late = 0) => ({
+    day,
+    status,
+    scheduledMinute: day * 1440 + 480,
+    confirmedMinute: day * 1440 + 480 + late,
+  });
 
   it('marks a day missed when any dose was missed, else skipped, else taken, and none without observed doses', () => {
-    const { calendar } = summariseDoses([dose(1001, 'taken'), dose(1001, 'missed'), dose(1002, 'taken'), dose(1002, 'skipped'), dose(1003, 'taken'), dose(1003, 'taken')], period);
+    const { calendar } = summariseDoses(
+      [dose(1001, 'taken'), dose(1001, 'missed'), dose(1002, 'taken'), dose(1002, 'skipped'), dose(1003, 'taken'), dose(1003, 'taken')],
+      period,
+    );
     expect(calendar).toHaveLength(365);
     expect(calendar.slice(0, 4)).toEqual([
       { day: 1000, status: 'none', takenDoses: 0, scheduledDoses: 0 },
@@ -84,7 +98,10 @@ describe('summariseDoses', () => {
   });
 
   it('counts dose-level adherence over the period’s doses only, on time within an hour', () => {
-    const { adherence, calendar } = summariseDoses([dose(999, 'taken'), dose(1000, 'taken', 30), dose(1001, 'taken', 90), dose(1002, 'missed'), dose(1365, 'taken')], period);
+    const { adherence, calendar } = summariseDoses(
+      [dose(999, 'taken'), dose(1000, 'taken', 30), dose(1001, 'taken', 90), dose(1002, 'missed'), dose(1365, 'taken')],
+      period,
+    );
     expect(adherence).toMatchObject({ scheduledDoses: 3, confirmedDoses: 2, onTimeDoses: 1 });
     expect(adherence.confirmedShare).toBeCloseTo(2 / 3, 12);
     expect(calendar.filter((day) => day.status !== 'none')).toHaveLength(3);

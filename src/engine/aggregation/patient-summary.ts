@@ -26,7 +26,11 @@ export function periodPdc(events: readonly MedicationEvent[], period: Period): P
   const firstDay = events.find((event) => event.day < period.end)?.day;
   if (firstDay === undefined) return null;
   const start = Math.max(period.start, firstDay);
-  const result = computePdc({ fills: events.map((event) => ({ day: event.day, daysSupply: event.duration, drug: event.medicationClass })), periodStart: start, periodEnd: period.end });
+  const result = computePdc({
+    fills: events.map((event) => ({ day: event.day, daysSupply: event.duration, drug: event.medicationClass })),
+    periodStart: start,
+    periodEnd: period.end,
+  });
   return { value: result.pdc, coveredDays: result.coveredDays, periodDays: result.periodDays, start, end: period.end };
 }
 
@@ -60,7 +64,8 @@ export function refillGaps(events: readonly MedicationEvent[], period: Period): 
     own.forEach((event, index) => {
       const gap = Math.round(model.gaps[index]!);
       const intervalEnd = event.day + model.intervals[index]!;
-      if (gap > 0 && intervalEnd > period.start) gaps.push({ medicationClass: medication, start: intervalEnd - gap, end: intervalEnd, days: gap });
+      if (gap > 0 && intervalEnd > period.start)
+        gaps.push({ medicationClass: medication, start: intervalEnd - gap, end: intervalEnd, days: gap });
     });
   }
   return gaps.sort((left, right) => left.start - right.start);
@@ -70,7 +75,11 @@ export type Episode = { episode: number; start: number; end: number; days: numbe
 
 /** Treatment episodes up to the period's end (a gap of more than 60 days ends one); `end` is exclusive, whole days. */
 export function treatmentEpisodes(events: readonly MedicationEvent[], period: Period): Episode[] {
-  return computeTreatmentEpisodes(events, { followUpEnd: period.end }, { ...DEFAULT_EPISODE_SETTINGS, maximumPermissibleGap: PERMISSIBLE_GAP_DAYS }).map((episode) => ({
+  return computeTreatmentEpisodes(
+    events,
+    { followUpEnd: period.end },
+    { ...DEFAULT_EPISODE_SETTINGS, maximumPermissibleGap: PERMISSIBLE_GAP_DAYS },
+  ).map((episode) => ({
     episode: episode.episode,
     start: episode.start,
     end: Math.ceil(episode.end),
@@ -112,7 +121,10 @@ export function summariseDoses(doses: readonly ObservedDose[], period: Period): 
     calendar.push({ day, status, takenDoses: tally?.taken ?? 0, scheduledDoses: tally?.scheduled ?? 0 });
   }
   const adherence = computeDoseAdherence(
-    inPeriod.map((dose) => ({ scheduledMinute: dose.scheduledMinute, confirmedMinute: dose.status === 'taken' ? dose.confirmedMinute : null })),
+    inPeriod.map((dose) => ({
+      scheduledMinute: dose.scheduledMinute,
+      confirmedMinute: dose.status === 'taken' ? dose.confirmedMinute : null,
+    })),
     { onTimeWindowMinutes: ON_TIME_MINUTES },
   );
   return { calendar, adherence };

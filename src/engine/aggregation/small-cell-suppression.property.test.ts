@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { hiddenCellBounds, isShareShowable, SMALL_CELL_THRESHOLD, suppressCount, suppressSmallCells } from './small-cell-suppression';
 
 const countArbitrary = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 60 }));
-const groupsArbitrary = fc.array(countArbitrary, { minLength: 0, maxLength: 6 }).map((counts) => counts.map((count, index) => ({ key: `g${index}`, count })));
+const groupsArbitrary = fc
+  .array(countArbitrary, { minLength: 0, maxLength: 6 })
+  .map((counts) => counts.map((count, index) => ({ key: `g${index}`, count })));
 
 /**
  * The values each hidden cell could take, found independently of the implementation: every sum the other
@@ -16,7 +18,8 @@ function possibleValues(bounds: { min: number; max: number }[], hiddenSum: numbe
       if (other === index) return;
       const next = new Set<number>();
       for (const partial of reachable) {
-        for (let value = bound.min; value <= Math.min(bound.max, hiddenSum); value += 1) if (partial + value <= hiddenSum) next.add(partial + value);
+        for (let value = bound.min; value <= Math.min(bound.max, hiddenSum); value += 1)
+          if (partial + value <= hiddenSum) next.add(partial + value);
       }
       reachable = next;
     });

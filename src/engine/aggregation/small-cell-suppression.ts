@@ -81,7 +81,12 @@ export function suppressSmallCells<Key extends string>(options: SuppressionOptio
     const reason = reasons.get(index);
     return { key: group.key, ...(reason === undefined ? shownCount(group.count) : hiddenCount(reason, threshold)) };
   });
-  const total = options.total === undefined ? null : totalShown ? shownCount(options.total) : hiddenCount(isSmallCell(options.total, threshold) ? 'small' : 'complementary', threshold);
+  const total =
+    options.total === undefined
+      ? null
+      : totalShown
+        ? shownCount(options.total)
+        : hiddenCount(isSmallCell(options.total, threshold) ? 'small' : 'complementary', threshold);
   return { groups, total };
 }
 

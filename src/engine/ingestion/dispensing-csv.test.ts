@@ -10,14 +10,26 @@ describe('dispensing CSV', () => {
   it("reads AdhereR's med_events the same in MM/DD/YYYY and ISO", () => {
     const rows = parseDispensingCsv(medicationEvents, { dateFormat: 'mdy' });
     expect(rows).toHaveLength(1080);
-    expect(rows[0]).toEqual({ line: 2, patientId: '1', dispensedOn: '2033-04-26', daysSupply: 50, dosesPerDay: 4, medicationClass: 'medA', sourceRecordId: '1|2033-04-26|medA|50|4|1' });
+    expect(rows[0]).toEqual({
+      line: 2,
+      patientId: '1',
+      dispensedOn: '2033-04-26',
+      daysSupply: 50,
+      dosesPerDay: 4,
+      medicationClass: 'medA',
+      sourceRecordId: '1|2033-04-26|medA|50|4|1',
+    });
     expect(parseDispensingCsv(medicationEventsIso).map((row) => row.sourceRecordId)).toEqual(rows.map((row) => row.sourceRecordId));
     // Two identical rows of patient 26 are two fills with two keys.
-    expect(rows.filter((row) => row.sourceRecordId.startsWith('26|2039-02-11|medB|30|2|')).map((row) => row.sourceRecordId)).toEqual(['26|2039-02-11|medB|30|2|1', '26|2039-02-11|medB|30|2|2']);
+    expect(rows.filter((row) => row.sourceRecordId.startsWith('26|2039-02-11|medB|30|2|')).map((row) => row.sourceRecordId)).toEqual([
+      '26|2039-02-11|medB|30|2|1',
+      '26|2039-02-11|medB|30|2|2',
+    ]);
   });
 
   it('gives the same rows and line numbers whatever the batch size, across quoted line breaks, CRLF, a BOM and blank lines', () => {
-    const text = '\ufeffid,date,days,drug\r\n1,2024-01-01,30,"a\r\nb"\r\n\r\n2,2024-01-02,30,"say ""hi"""\r\n3,2024-01-03,30,c\r\n"4\r\n",2024-01-04,30,d';
+    const text =
+      '\ufeffid,date,days,drug\r\n1,2024-01-01,30,"a\r\nb"\r\n\r\n2,2024-01-02,30,"say ""hi"""\r\n3,2024-01-03,30,c\r\n"4\r\n",2024-01-04,30,d';
     const mapping = { columns: { patientId: 'id', date: 'date', daysSupply: 'days', medicationClass: 'drug' } };
     const expected = parseDispensingCsv(text, mapping).map((row) => [row.line, row.patientId, row.medicationClass]);
     expect(expected).toEqual([
@@ -49,7 +61,11 @@ describe('dispensing CSV', () => {
   });
 
   it('reads optional columns only when present, and requires those named explicitly', () => {
-    expect(parseDispensingCsv('PATIENT_ID,DATE,DURATION\n7,2024-01-01,28\n')[0]).toMatchObject({ dosesPerDay: null, medicationClass: null, daysSupply: 28 });
+    expect(parseDispensingCsv('PATIENT_ID,DATE,DURATION\n7,2024-01-01,28\n')[0]).toMatchObject({
+      dosesPerDay: null,
+      medicationClass: null,
+      daysSupply: 28,
+    });
     expect(() => parseDispensingCsv('PATIENT_ID,DATE,DURATION\n7,2024-01-01,28\n', { columns: { dosesPerDay: 'PERDAY' } })).toThrow(
       'line 1: column "PERDAY" (--dose-col) is missing; the header has PATIENT_ID, DATE, DURATION',
     );

@@ -163,7 +163,10 @@ export class DispensingCsvReader {
     const dateText = field(this.columns.date);
     const dispensedOn = parseCivilDate(dateText, this.dateFormat);
     if (dispensedOn === null) {
-      throw new CsvInputError(line, `${this.names.date} "${dateText}" is not a date in ${dateFormatDescriptions[this.dateFormat]} format (--date-format ${this.dateFormat})`);
+      throw new CsvInputError(
+        line,
+        `${this.names.date} "${dateText}" is not a date in ${dateFormatDescriptions[this.dateFormat]} format (--date-format ${this.dateFormat})`,
+      );
     }
     const supplyText = field(this.columns.daysSupply);
     const supply = Number(supplyText);

@@ -29,7 +29,12 @@ describe('dosage', () => {
     expect(durationInDays({ value: 2, unit: 'weeks' })).toBe(14);
     expect(durationInDays({ value: 30 })).toBe(30);
     expect(durationInDays({ value: 30, unit: 'TAB' })).toBeNull();
-    const twiceDaily = [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 10, unit: 'ml', code: 'mL' } }] }];
+    const twiceDaily = [
+      {
+        timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } },
+        doseAndRate: [{ doseQuantity: { value: 10, unit: 'ml', code: 'mL' } }],
+      },
+    ];
     expect(supplyDaysOfQuantity({ value: 480, unit: 'mL', code: 'mL' }, twiceDaily)).toBe(24);
     expect(supplyDaysOfQuantity({ value: 480, unit: 'TAB', code: 'TAB' }, twiceDaily)).toBeNull();
     expect(supplyDaysOfQuantity({ value: 480 }, [{ timing: { repeat: { frequency: 2, period: 1, periodUnit: 'd' } } }])).toBeNull();

@@ -13,8 +13,21 @@ const daysPerUnit: Record<string, number> = {
 
 /** Unit names FHIR sources write in Quantity.unit instead of the UCUM code. */
 const unitAliases: Record<string, string> = {
-  second: 's', seconds: 's', minute: 'min', minutes: 'min', hour: 'h', hours: 'h', hr: 'h',
-  day: 'd', days: 'd', week: 'wk', weeks: 'wk', month: 'mo', months: 'mo', year: 'a', years: 'a',
+  second: 's',
+  seconds: 's',
+  minute: 'min',
+  minutes: 'min',
+  hour: 'h',
+  hours: 'h',
+  hr: 'h',
+  day: 'd',
+  days: 'd',
+  week: 'wk',
+  weeks: 'wk',
+  month: 'mo',
+  months: 'mo',
+  year: 'a',
+  years: 'a',
 };
 
 function timeUnitOf(quantity: Quantity): string | null {
@@ -34,8 +47,25 @@ export function durationInDays(quantity: Quantity | undefined): number | null {
 
 /** Doses a day written as HL7 timing abbreviations (v3 GTSAbbreviation). */
 const timingCodeDosesPerDay: Record<string, number> = {
-  QD: 1, QOD: 0.5, QAM: 1, QPM: 1, QHS: 1, AM: 1, PM: 1, BID: 2, TID: 3, QID: 4,
-  Q1H: 24, Q2H: 12, Q3H: 8, Q4H: 6, Q6H: 4, Q8H: 3, Q12H: 2, WK: 1 / 7, MO: 1 / 30.4375,
+  QD: 1,
+  QOD: 0.5,
+  QAM: 1,
+  QPM: 1,
+  QHS: 1,
+  AM: 1,
+  PM: 1,
+  BID: 2,
+  TID: 3,
+  QID: 4,
+  Q1H: 24,
+  Q2H: 12,
+  Q3H: 8,
+  Q4H: 6,
+  Q6H: 4,
+  Q8H: 3,
+  Q12H: 2,
+  WK: 1 / 7,
+  MO: 1 / 30.4375,
 };
 
 /** Doses a day described by a Timing, or null when it does not say (as needed, a one-off event list). */

@@ -92,10 +92,15 @@ function entriesOfDocument(document: unknown, lineNumber: number | null): FhirEn
     return [{ position: 0, fullUrl: null, method: null, requestUrl: null, resource: resource.data as FhirResource }];
   }
   const bundle = bundleSchema.safeParse(document);
-  if (!bundle.success) throw new FhirInputError(`${where}: the Bundle is malformed (${bundle.error.issues[0]?.path.join('.')}: ${bundle.error.issues[0]?.message}).`);
+  if (!bundle.success)
+    throw new FhirInputError(
+      `${where}: the Bundle is malformed (${bundle.error.issues[0]?.path.join('.')}: ${bundle.error.issues[0]?.message}).`,
+    );
   const type = bundle.data.type;
   if (type === undefined || !(supportedBundleTypes as readonly string[]).includes(type)) {
-    throw new FhirInputError(`${where}: a Bundle of type "${type ?? 'none'}" cannot be imported; expected ${supportedBundleTypes.join(', ')}.`);
+    throw new FhirInputError(
+      `${where}: a Bundle of type "${type ?? 'none'}" cannot be imported; expected ${supportedBundleTypes.join(', ')}.`,
+    );
   }
   return (bundle.data.entry ?? []).map((entry, position) => {
     const parsed = resourceSchema.safeParse(entry.resource);

@@ -2,8 +2,7 @@ import type { FhirEntry, FhirResource } from './fhir-input';
 
 /** A reference followed: to a resource of the file (or a contained one), or to one the file only names. */
 export type ResolvedReference =
-  | { kind: 'resource'; key: string; resource: FhirResource }
-  | { kind: 'external'; key: string; resourceType: string };
+  { kind: 'resource'; key: string; resource: FhirResource } | { kind: 'external'; key: string; resourceType: string };
 
 const relativePattern = /^([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/;
 const absoluteTailPattern = /\/([A-Z][A-Za-z]+)\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/;

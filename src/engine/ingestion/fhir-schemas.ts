@@ -8,7 +8,12 @@ import { z } from 'zod';
 export const codingSchema = z.object({ system: z.string().optional(), code: z.string().optional(), display: z.string().optional() });
 export const codeableConceptSchema = z.object({ coding: z.array(codingSchema).optional(), text: z.string().optional() });
 export const referenceSchema = z.object({ reference: z.string().optional(), display: z.string().optional() });
-export const quantitySchema = z.object({ value: z.number().optional(), unit: z.string().optional(), system: z.string().optional(), code: z.string().optional() });
+export const quantitySchema = z.object({
+  value: z.number().optional(),
+  unit: z.string().optional(),
+  system: z.string().optional(),
+  code: z.string().optional(),
+});
 export const periodSchema = z.object({ start: z.string().optional(), end: z.string().optional() });
 
 export const timingSchema = z.object({
@@ -34,7 +39,12 @@ export const dosageSchema = z.object({
   timing: timingSchema.optional(),
   asNeededBoolean: z.boolean().optional(),
   doseAndRate: z
-    .array(z.object({ doseQuantity: quantitySchema.optional(), doseRange: z.object({ low: quantitySchema.optional(), high: quantitySchema.optional() }).optional() }))
+    .array(
+      z.object({
+        doseQuantity: quantitySchema.optional(),
+        doseRange: z.object({ low: quantitySchema.optional(), high: quantitySchema.optional() }).optional(),
+      }),
+    )
     .optional(),
 });
 

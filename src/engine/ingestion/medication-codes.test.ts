@@ -19,9 +19,21 @@ describe('medication codes', () => {
         { system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '1807510' },
       ],
     });
-    expect(concept).toEqual({ rxnorm: '1807510', ndc: '00069258710', atc: 'J01XA01', otherCode: 'http://snomed.info/sct|430127000', text: 'Oral Form Oxycodone' });
+    expect(concept).toEqual({
+      rxnorm: '1807510',
+      ndc: '00069258710',
+      atc: 'J01XA01',
+      otherCode: 'http://snomed.info/sct|430127000',
+      text: 'Oral Form Oxycodone',
+    });
     expect(medicationCodeOf(concept!)).toBe('rxnorm:1807510');
-    expect(conceptFromCodeableConcept({ text: 'Metformin' })).toEqual({ rxnorm: null, ndc: null, atc: null, otherCode: null, text: 'Metformin' });
+    expect(conceptFromCodeableConcept({ text: 'Metformin' })).toEqual({
+      rxnorm: null,
+      ndc: null,
+      atc: null,
+      otherCode: null,
+      text: 'Metformin',
+    });
     expect(conceptFromCodeableConcept({ coding: [] })).toBeNull();
   });
 });

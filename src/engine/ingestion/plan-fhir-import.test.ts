@@ -6,7 +6,16 @@ const options = { referenceDate: '2025-06-01' };
 const rxnorm = (code: string) => ({ coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code }] });
 
 function request(id: string, extra: Record<string, unknown> = {}) {
-  return { resourceType: 'MedicationRequest', id, status: 'active', intent: 'order', authoredOn: '2024-01-01', subject: { reference: 'Patient/p1' }, medicationCodeableConcept: rxnorm('197361'), ...extra };
+  return {
+    resourceType: 'MedicationRequest',
+    id,
+    status: 'active',
+    intent: 'order',
+    authoredOn: '2024-01-01',
+    subject: { reference: 'Patient/p1' },
+    medicationCodeableConcept: rxnorm('197361'),
+    ...extra,
+  };
 }
 
 describe('planFhirImport', () => {
@@ -16,14 +25,25 @@ describe('planFhirImport', () => {
         resourceType: 'Bundle',
         type: 'searchset',
         entry: [
-          { fullUrl: 'https://ehr.example/fhir/Patient/p1', resource: { resourceType: 'Patient', id: 'p1', gender: 'female', birthDate: '1950-07-01' } },
+          {
+            fullUrl: 'https://ehr.example/fhir/Patient/p1',
+            resource: { resourceType: 'Patient', id: 'p1', gender: 'female', birthDate: '1950-07-01' },
+          },
           { fullUrl: 'urn:uuid:6f1c8b0e-0000-4000-8000-000000000001', resource: { resourceType: 'Medication', code: rxnorm('860975') } },
-          { fullUrl: 'https://ehr.example/fhir/MedicationRequest/r1', resource: request('r1', { medicationCodeableConcept: undefined, medicationReference: { reference: 'urn:uuid:6f1c8b0e-0000-4000-8000-000000000001' } }) },
+          {
+            fullUrl: 'https://ehr.example/fhir/MedicationRequest/r1',
+            resource: request('r1', {
+              medicationCodeableConcept: undefined,
+              medicationReference: { reference: 'urn:uuid:6f1c8b0e-0000-4000-8000-000000000001' },
+            }),
+          },
           {
             fullUrl: 'https://ehr.example/fhir/MedicationRequest/r2',
             resource: request('r2', {
               subject: { reference: 'https://ehr.example/fhir/Patient/p1' },
-              contained: [{ resourceType: 'Medication', id: 'm', code: { coding: [{ system: 'http://www.whocc.no/atc', code: 'A10BA02' }] } }],
+              contained: [
+                { resourceType: 'Medication', id: 'm', code: { coding: [{ system: 'http://www.whocc.no/atc', code: 'A10BA02' }] } },
+              ],
               medicationCodeableConcept: undefined,
               medicationReference: { reference: '#m' },
             }),
@@ -35,7 +55,9 @@ describe('planFhirImport', () => {
     );
     expect(plan.entries.every((entry) => entry.skipReason === null)).toBe(true);
     expect(plan.medications.map((record) => record.sourceRecordId)).toEqual(['Medication/6f1c8b0e-0000-4000-8000-000000000001']);
-    expect(plan.regimens.map((record) => [record.sourceRecordId, record.patient, record.medication.rxnorm ?? record.medication.atc])).toEqual([
+    expect(
+      plan.regimens.map((record) => [record.sourceRecordId, record.patient, record.medication.rxnorm ?? record.medication.atc]),
+    ).toEqual([
       ['MedicationRequest/r1', 'Patient/p1', '860975'],
       ['MedicationRequest/r2', 'Patient/p1', 'A10BA02'],
       ['MedicationRequest/r3', 'Patient/elsewhere', '197361'],
@@ -59,7 +81,14 @@ describe('planFhirImport', () => {
           { resource: request('e', { authoredOn: '2024' }) },
           { resource: request('f', { dispenseRequest: { numberOfRepeatsAllowed: 'two' } }) },
           { request: { method: 'DELETE', url: 'MedicationRequest/g' } },
-          { resource: { resourceType: 'MedicationAdministration', id: 'h', status: 'entered-in-error', subject: { reference: 'Patient/p1' } } },
+          {
+            resource: {
+              resourceType: 'MedicationAdministration',
+              id: 'h',
+              status: 'entered-in-error',
+              subject: { reference: 'Patient/p1' },
+            },
+          },
           { resource: { resourceType: 'MedicationDispense', id: 'i', status: 'cancelled', subject: { reference: 'Patient/p1' } } },
           { resource: { resourceType: 'Observation', id: 'j' } },
           { resource: { resourceType: 'Bundle', id: 'k', type: 'collection' } },
@@ -74,7 +103,11 @@ describe('planFhirImport', () => {
       { resourceType: 'MedicationRequest', id: 'c', reason: 'status is entered-in-error: not a prescription in force' },
       { resourceType: 'MedicationRequest', id: 'd', reason: 'the medication is not identified (no code, name or resolvable reference)' },
       { resourceType: 'MedicationRequest', id: 'e', reason: 'no start date (dosage bounds, dispenseRequest.validityPeriod or authoredOn)' },
-      { resourceType: 'MedicationRequest', id: 'f', reason: 'invalid dispenseRequest.numberOfRepeatsAllowed: Invalid input: expected number, received string' },
+      {
+        resourceType: 'MedicationRequest',
+        id: 'f',
+        reason: 'invalid dispenseRequest.numberOfRepeatsAllowed: Invalid input: expected number, received string',
+      },
       { resourceType: 'MedicationRequest', id: 'MedicationRequest/g', reason: 'DELETE entries are not applied' },
       { resourceType: 'MedicationAdministration', id: 'h', reason: 'status is entered-in-error' },
       { resourceType: 'MedicationDispense', id: 'i', reason: 'status is cancelled: nothing was handed over' },
@@ -93,7 +126,12 @@ describe('planFhirImport', () => {
       medicationCodeableConcept: rxnorm('197361'),
       effectiveDateTime: '2024-03-01T08:00:00+01:00',
     });
-    const lines = [administration('1', 'completed'), administration('2', 'not-done'), administration('3', 'on-hold'), administration('4', 'stopped')].map((resource) => JSON.stringify(resource));
+    const lines = [
+      administration('1', 'completed'),
+      administration('2', 'not-done'),
+      administration('3', 'on-hold'),
+      administration('4', 'stopped'),
+    ].map((resource) => JSON.stringify(resource));
     const plan = planFhirImport(lines.join('\n'), options);
     expect(plan.doseEvents.map((event) => [event.status, event.scheduledAt, event.confirmedAt])).toEqual([
       ['taken', '2024-03-01T07:00:00.000Z', '2024-03-01T07:00:00.000Z'],
@@ -104,8 +142,16 @@ describe('planFhirImport', () => {
   });
 
   it('reads NDJSON whose lines are Bundles, and a single resource', () => {
-    const bundle = JSON.stringify({ resourceType: 'Bundle', type: 'collection', entry: [{ resource: { resourceType: 'Patient', id: 'p1' } }, { resource: request('r1') }] });
-    expect(planFhirImport(`${bundle}\n\n${JSON.stringify(request('r2'))}\n`, options).entries.map((entry) => entry.id)).toEqual(['p1', 'r1', 'r2']);
+    const bundle = JSON.stringify({
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [{ resource: { resourceType: 'Patient', id: 'p1' } }, { resource: request('r1') }],
+    });
+    expect(planFhirImport(`${bundle}\n\n${JSON.stringify(request('r2'))}\n`, options).entries.map((entry) => entry.id)).toEqual([
+      'p1',
+      'r1',
+      'r2',
+    ]);
     expect(planFhirImport(JSON.stringify(request('r9')), options).regimens).toHaveLength(1);
   });
 });

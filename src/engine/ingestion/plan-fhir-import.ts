@@ -166,7 +166,10 @@ export class FhirImportPlanner {
     const record: PatientRecord = {
       sourceRecordId: context.key,
       entry: context.position,
-      sex: patient.gender === 'female' || patient.gender === 'male' || patient.gender === 'other' ? (patient.gender satisfies PatientSex) : null,
+      sex:
+        patient.gender === 'female' || patient.gender === 'male' || patient.gender === 'other'
+          ? (patient.gender satisfies PatientSex)
+          : null,
       ageBand: age === null || age < 0 ? null : (ageBands.find((band) => age <= band.upTo)?.band ?? null),
       // State and country only: anything finer could identify someone.
       region: [address?.state, address?.country].filter((part) => part !== undefined && part.trim() !== '').join(', ') || null,
@@ -189,7 +192,8 @@ export class FhirImportPlanner {
     }
     if (request.intent === 'proposal' || request.intent === 'option') skip(`intent is ${request.intent}: not a prescription`);
     const patient = this.patientOf(request.subject, context, 'subject');
-    const medication = this.medicationOf(request, context) ?? skip('the medication is not identified (no code, name or resolvable reference)');
+    const medication =
+      this.medicationOf(request, context) ?? skip('the medication is not identified (no code, name or resolvable reference)');
     const dosage = request.dosageInstruction;
     const bounds = dosage?.[0]?.timing?.repeat;
     const startDate =
@@ -223,10 +227,16 @@ export class FhirImportPlanner {
     const dispensedOn =
       calendarDateOf(dispense.whenHandedOver) ??
       (status === 'completed' ? calendarDateOf(dispense.whenPrepared) : null) ??
-      skip(status === 'completed' ? 'no whenHandedOver or whenPrepared date' : `status is ${status} and there is no whenHandedOver: not handed over yet`);
+      skip(
+        status === 'completed'
+          ? 'no whenHandedOver or whenPrepared date'
+          : `status is ${status} and there is no whenHandedOver: not handed over yet`,
+      );
     const patient = this.patientOf(dispense.subject, context, 'subject');
     const prescription = this.prescriptionOf(dispense.authorizingPrescription?.[0], context);
-    const medication = this.medicationOf(dispense, context) ?? (prescription === null ? null : this.medicationOf(prescription.request, prescription.context));
+    const medication =
+      this.medicationOf(dispense, context) ??
+      (prescription === null ? null : this.medicationOf(prescription.request, prescription.context));
     if (medication === null) skip('the medication is not identified (no code, name or resolvable reference)');
     const stated = durationInDays(dispense.daysSupply);
     if (stated !== null && stated <= 0) skip('daysSupply is 0');
@@ -243,7 +253,9 @@ export class FhirImportPlanner {
       dispensedOn,
       daysSupply: wholeDaysSupply(daysSupply),
       quantity: dispense.quantity?.value ?? null,
-      dosesPerDay: dosesPerDayOfDosages(dispense.dosageInstruction) ?? (prescription === null ? null : dosesPerDayOfDosages(prescription.request.dosageInstruction)),
+      dosesPerDay:
+        dosesPerDayOfDosages(dispense.dosageInstruction) ??
+        (prescription === null ? null : dosesPerDayOfDosages(prescription.request.dosageInstruction)),
     });
   }
 
@@ -251,7 +263,8 @@ export class FhirImportPlanner {
     const statement = parseWith(medicationStatementSchema, resource);
     if (statement.status === 'entered-in-error' || statement.status === 'not-taken') skip(`status is ${statement.status}`);
     const patient = this.patientOf(statement.subject, context, 'subject');
-    const medication = this.medicationOf(statement, context) ?? skip('the medication is not identified (no code, name or resolvable reference)');
+    const medication =
+      this.medicationOf(statement, context) ?? skip('the medication is not identified (no code, name or resolvable reference)');
     const startDate =
       calendarDateOf(statement.effectivePeriod?.start) ??
       calendarDateOf(statement.effectiveDateTime) ??
@@ -308,7 +321,9 @@ export class FhirImportPlanner {
     const patient = this.patientOf(claim.patient, context, 'patient');
     const prescription = this.prescriptionOf(claim.prescription, context);
     // A Claim and its ExplanationOfBenefit describe the same fill: both are stored under the claim's key.
-    const claimKey = isBenefit ? (this.references.resolve((claim as ExplanationOfBenefitResource).claim?.reference, context.from)?.key ?? context.key) : context.key;
+    const claimKey = isBenefit
+      ? (this.references.resolve((claim as ExplanationOfBenefitResource).claim?.reference, context.from)?.key ?? context.key)
+      : context.key;
     const daysSupply =
       daysSupplyOfClaim(claim) ??
       (prescription === null ? null : intendedSupplyOf(prescription.request).daysPerFill) ??
@@ -319,11 +334,18 @@ export class FhirImportPlanner {
     const claimDate = calendarDateOf(claim.billablePeriod?.start) ?? calendarDateOf(claim.created);
     const drugItems = (claim.item ?? [])
       .map((item, index) => ({ item, index, medication: conceptFromCodeableConcept(item.productOrService) }))
-      .filter((candidate): candidate is typeof candidate & { medication: MedicationConcept } => candidate.medication !== null && hasProductCode(candidate.medication));
+      .filter(
+        (candidate): candidate is typeof candidate & { medication: MedicationConcept } =>
+          candidate.medication !== null && hasProductCode(candidate.medication),
+      );
     if (drugItems.length === 0) {
       if (prescribed === null) skip('no dispensed medication (no item with an RxNorm, NDC or ATC code, and no linked prescription)');
       const firstItem = claim.item?.[0];
-      const dispensedOn = calendarDateOf(firstItem?.servicedDate) ?? calendarDateOf(firstItem?.servicedPeriod?.start) ?? claimDate ?? skip('no date of service');
+      const dispensedOn =
+        calendarDateOf(firstItem?.servicedDate) ??
+        calendarDateOf(firstItem?.servicedPeriod?.start) ??
+        claimDate ??
+        skip('no date of service');
       this.plan.dispensings.push({
         entry: context.position,
         sourceRecordId: claimKey,
@@ -337,7 +359,8 @@ export class FhirImportPlanner {
       return;
     }
     for (const { item, index, medication } of drugItems) {
-      const dispensedOn = calendarDateOf(item.servicedDate) ?? calendarDateOf(item.servicedPeriod?.start) ?? claimDate ?? skip('no date of service');
+      const dispensedOn =
+        calendarDateOf(item.servicedDate) ?? calendarDateOf(item.servicedPeriod?.start) ?? claimDate ?? skip('no date of service');
       this.plan.dispensings.push({
         entry: context.position,
         sourceRecordId: `${claimKey}/item/${item.sequence ?? index + 1}`,
@@ -384,7 +407,10 @@ export class FhirImportPlanner {
   }
 
   /** The MedicationRequest a dispense or claim points at, when it is in the file (or contained). */
-  private prescriptionOf(reference: Reference | undefined, context: EntryContext): { request: MedicationRequestResource; context: EntryContext } | null {
+  private prescriptionOf(
+    reference: Reference | undefined,
+    context: EntryContext,
+  ): { request: MedicationRequestResource; context: EntryContext } | null {
     const resolved = this.references.resolve(reference?.reference, context.from);
     if (resolved?.kind !== 'resource' || resolved.resource.resourceType !== 'MedicationRequest') return null;
     const request = medicationRequestSchema.safeParse(resolved.resource);
@@ -420,7 +446,8 @@ function hasCode(concept: CodeableConcept | undefined, code: string): boolean {
 /** What the prescription intends to be dispensed per fill (days, quantity) and how often. */
 function intendedSupplyOf(request: MedicationRequestResource): IntendedSupply {
   const dispenseRequest = request.dispenseRequest;
-  const days = durationInDays(dispenseRequest?.expectedSupplyDuration) ?? supplyDaysOfQuantity(dispenseRequest?.quantity, request.dosageInstruction);
+  const days =
+    durationInDays(dispenseRequest?.expectedSupplyDuration) ?? supplyDaysOfQuantity(dispenseRequest?.quantity, request.dosageInstruction);
   return {
     daysPerFill: days !== null && days > 0 ? days : null,
     quantityPerFill: dispenseRequest?.quantity?.value ?? null,
@@ -435,7 +462,8 @@ function endDateOf(startDate: string, dosage: Dosage[] | undefined, supply: Inte
   if (boundsEnd !== null) return boundsEnd >= startDate ? boundsEnd : null;
   const boundsDays = durationInDays(repeat?.boundsDuration);
   if (boundsDays !== null && boundsDays >= 1) return addDays(startDate, Math.ceil(boundsDays) - 1);
-  if (supply.daysPerFill !== null) return addDays(startDate, Math.max(Math.ceil(supply.daysPerFill * (1 + (supply.repeatsAllowed ?? 0))), 1) - 1);
+  if (supply.daysPerFill !== null)
+    return addDays(startDate, Math.max(Math.ceil(supply.daysPerFill * (1 + (supply.repeatsAllowed ?? 0))), 1) - 1);
   return null;
 }
 

@@ -61,8 +61,7 @@ export type DecisionContext = {
 };
 
 export type PolicyChoice =
-  | { kind: 'no-message'; propensity: number }
-  | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number };
+  { kind: 'no-message'; propensity: number } | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number };
 
 export type DecisionOutcome = {
   dosesScheduled: number;

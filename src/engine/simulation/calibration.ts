@@ -66,7 +66,9 @@ function mean(values: readonly number[]): number {
  * between the arms grows as reminders keep more patients on therapy.
  */
 export function proximalEffectByWeek(withMessages: CohortSummary, withoutMessages: CohortSummary): number[] {
-  return withMessages.availableDoseTakenShareByWeek.map((share, week) => share - (withoutMessages.availableDoseTakenShareByWeek[week] ?? NaN));
+  return withMessages.availableDoseTakenShareByWeek.map(
+    (share, week) => share - (withoutMessages.availableDoseTakenShareByWeek[week] ?? NaN),
+  );
 }
 
 /** Weeks compared: the first two, and the last quarter of the year (weeks 40–52, long habituated). */
@@ -87,12 +89,54 @@ export function runCalibration(options: { patientCount: number; seed: number; st
   const checks: CalibrationCheck[] = [
     check('baseline-mean-pdc', 'Mean 12-month PDC, no messages', withoutMessages.meanPdc, 0.5, 0.62, 'Naderi 2012 (57%); WHO 2003'),
     check('baseline-adherent-month-3', 'Share at PDC ≥ 0.8 in month 3, no messages', monthThree, 0.55, 0.65, 'Chowdhury 2013 (60%)'),
-    check('baseline-adherent-month-12', 'Share at PDC ≥ 0.8 in month 12 (below month 3)', monthTwelve, null, monthThree - 0.01, 'Naderi 2012; Chowdhury 2013'),
-    check('baseline-monthly-trend', 'Trend of monthly mean PDC, per month', linearSlope(withoutMessages.meanPdcByMonth), null, -0.001, 'Naderi 2012 (declines over time)'),
-    check('reminders-odds-ratio', 'Odds ratio of PDC ≥ 0.8, daily reminders vs none', oddsRatio(dailyReminders.shareAdherent, withoutMessages.shareAdherent), 1.3, 2.2, 'Thakkar 2016 (OR 1.68–2.11)'),
-    check('reminders-early-effect', 'Reminder effect on doses taken, weeks 1–2', earlyEffect, 0.005, null, 'HeartSteps 2019 (strong early)'),
-    check('reminders-effect-wanes', 'Share of that effect left in weeks 40–52', lateEffect / earlyEffect, null, 0.5, 'HeartSteps 2019 (wanes over weeks)'),
-    check('reminders-opt-out', 'Share replying STOP within a year, daily reminders', dailyReminders.optOutRate, 0.04, 0.08, 'Klimis 2021 (5.5%)'),
+    check(
+      'baseline-adherent-month-12',
+      'Share at PDC ≥ 0.8 in month 12 (below month 3)',
+      monthTwelve,
+      null,
+      monthThree - 0.01,
+      'Naderi 2012; Chowdhury 2013',
+    ),
+    check(
+      'baseline-monthly-trend',
+      'Trend of monthly mean PDC, per month',
+      linearSlope(withoutMessages.meanPdcByMonth),
+      null,
+      -0.001,
+      'Naderi 2012 (declines over time)',
+    ),
+    check(
+      'reminders-odds-ratio',
+      'Odds ratio of PDC ≥ 0.8, daily reminders vs none',
+      oddsRatio(dailyReminders.shareAdherent, withoutMessages.shareAdherent),
+      1.3,
+      2.2,
+      'Thakkar 2016 (OR 1.68–2.11)',
+    ),
+    check(
+      'reminders-early-effect',
+      'Reminder effect on doses taken, weeks 1–2',
+      earlyEffect,
+      0.005,
+      null,
+      'HeartSteps 2019 (strong early)',
+    ),
+    check(
+      'reminders-effect-wanes',
+      'Share of that effect left in weeks 40–52',
+      lateEffect / earlyEffect,
+      null,
+      0.5,
+      'HeartSteps 2019 (wanes over weeks)',
+    ),
+    check(
+      'reminders-opt-out',
+      'Share replying STOP within a year, daily reminders',
+      dailyReminders.optOutRate,
+      0.04,
+      0.08,
+      'Klimis 2021 (5.5%)',
+    ),
   ];
   return { patients: options.patientCount, days: calibrationDays, seed: options.seed, checks, withoutMessages, dailyReminders };
 }

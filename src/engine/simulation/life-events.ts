@@ -25,10 +25,42 @@ export type LifeEventEffect = {
 };
 
 export const lifeEventEffects: Readonly<Record<LifeEventKind, LifeEventEffect>> = {
-  travel: { weight: 4, minimumDays: 3, maximumDays: 14, forgetMultiplier: 2.5, skipMultiplier: 1, stopMultiplier: 1, refillMultiplier: 0.2 },
-  illness: { weight: 3, minimumDays: 3, maximumDays: 10, forgetMultiplier: 1.5, skipMultiplier: 2, stopMultiplier: 1.5, refillMultiplier: 0.5 },
-  'stressful-period': { weight: 2, minimumDays: 14, maximumDays: 45, forgetMultiplier: 2, skipMultiplier: 1.5, stopMultiplier: 3, refillMultiplier: 0.6 },
-  'routine-change': { weight: 1, minimumDays: 14, maximumDays: 21, forgetMultiplier: 2, skipMultiplier: 1, stopMultiplier: 1, refillMultiplier: 1 },
+  travel: {
+    weight: 4,
+    minimumDays: 3,
+    maximumDays: 14,
+    forgetMultiplier: 2.5,
+    skipMultiplier: 1,
+    stopMultiplier: 1,
+    refillMultiplier: 0.2,
+  },
+  illness: {
+    weight: 3,
+    minimumDays: 3,
+    maximumDays: 10,
+    forgetMultiplier: 1.5,
+    skipMultiplier: 2,
+    stopMultiplier: 1.5,
+    refillMultiplier: 0.5,
+  },
+  'stressful-period': {
+    weight: 2,
+    minimumDays: 14,
+    maximumDays: 45,
+    forgetMultiplier: 2,
+    skipMultiplier: 1.5,
+    stopMultiplier: 3,
+    refillMultiplier: 0.6,
+  },
+  'routine-change': {
+    weight: 1,
+    minimumDays: 14,
+    maximumDays: 21,
+    forgetMultiplier: 2,
+    skipMultiplier: 1,
+    stopMultiplier: 1,
+    refillMultiplier: 1,
+  },
 };
 
 export type LifeEvent = {

@@ -23,7 +23,13 @@ export const habituation = {
 /** Share of a message's first-time effect that is left after the exposure so far (1 = fresh). */
 export function habituationFactor(sameArmExposure: number, sameCategoryExposure: number, anyMessageExposure: number): number {
   const otherArmsOfCategory = Math.max(0, sameCategoryExposure - sameArmExposure);
-  return 1 / (1 + habituation.sameArmWeight * sameArmExposure + habituation.sameCategoryWeight * otherArmsOfCategory + habituation.anyMessageWeight * anyMessageExposure);
+  return (
+    1 /
+    (1 +
+      habituation.sameArmWeight * sameArmExposure +
+      habituation.sameCategoryWeight * otherArmsOfCategory +
+      habituation.anyMessageWeight * anyMessageExposure)
+  );
 }
 
 /** Modelling assumption: typical undelivered rates (carrier failures, app push tokens gone stale). */
@@ -81,13 +87,25 @@ export const lateDosePromptShare = 0.8;
  * before).
  */
 /** How strongly each category prompts a due refill, relative to a refill reminder. */
-export const refillPromptWeight: Readonly<Record<MessageCategory, number>> = { reminder: 0.4, refill: 1, education: 0.15, encouragement: 0.15, 'check-in': 0.6 };
+export const refillPromptWeight: Readonly<Record<MessageCategory, number>> = {
+  reminder: 0.4,
+  refill: 1,
+  education: 0.15,
+  encouragement: 0.15,
+  'check-in': 0.6,
+};
 /** A fully fresh refill reminder turns this share of "not today" into collecting today. */
 export const refillPromptStrength = 0.5;
 
 /** Chance a fresh, well-fitting message gets a patient who stopped to start again that day. */
 export const restartPromptStrength = 0.03;
-export const restartPromptWeight: Readonly<Record<MessageCategory, number>> = { reminder: 1, refill: 0.8, education: 1.2, encouragement: 0.8, 'check-in': 1 };
+export const restartPromptWeight: Readonly<Record<MessageCategory, number>> = {
+  reminder: 1,
+  refill: 0.8,
+  education: 1.2,
+  encouragement: 0.8,
+  'check-in': 1,
+};
 
 /**
  * Support that keeps patients on therapy. Each read message adds to it (scaled by fit and habituation),
@@ -99,7 +117,9 @@ export const persistenceSupport = {
   replyBonus: 0.8,
   saturation: 5,
   maximumProtection: 0.5,
-  categoryWeight: { reminder: 1, refill: 0.6, education: 1.2, encouragement: 1, 'check-in': 1.3 } as Readonly<Record<MessageCategory, number>>,
+  categoryWeight: { reminder: 1, refill: 0.6, education: 1.2, encouragement: 1, 'check-in': 1.3 } as Readonly<
+    Record<MessageCategory, number>
+  >,
 } as const;
 
 export function stopProtection(support: number): number {
@@ -140,13 +160,24 @@ export function optOutProbability(options: {
 
 // Modelling assumption: WhatsApp invites replies more than SMS; check-ins ask for one, education does not.
 const replyChannelFactor: Readonly<Record<MessageChannel, number>> = { sms: 0.8, whatsapp: 1.2, app: 1 };
-const replyCategoryFactor: Readonly<Record<MessageCategory, number>> = { reminder: 1, refill: 0.8, education: 0.3, encouragement: 0.3, 'check-in': 1.6 };
+const replyCategoryFactor: Readonly<Record<MessageCategory, number>> = {
+  reminder: 1,
+  refill: 0.8,
+  education: 0.3,
+  encouragement: 0.3,
+  'check-in': 1.6,
+};
 
 /**
  * Chance of replying to a read message. Engagement fades with the number of messages received towards
  * a floor of 12% of the first weeks' level (Klimis 2021: only ~12% stay engaged long term).
  */
-export function replyProbability(options: { propensity: number; channel: MessageChannel; category: MessageCategory; messagesReceived: number }): number {
+export function replyProbability(options: {
+  propensity: number;
+  channel: MessageChannel;
+  category: MessageCategory;
+  messagesReceived: number;
+}): number {
   const engagement = 0.12 + 0.88 * Math.exp(-options.messagesReceived / 40);
   return Math.min(0.95, options.propensity * replyChannelFactor[options.channel] * replyCategoryFactor[options.category] * engagement);
 }

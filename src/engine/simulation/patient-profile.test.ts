@@ -27,7 +27,13 @@ describe('drawPatientProfile', () => {
           expect(minute).toBeGreaterThanOrEqual(0);
           expect(minute).toBeLessThan(1440);
         }
-        for (const probability of [traits.forgetProbability, traits.skipProbability, traits.dailyStopProbability, traits.dailyRefillProbability, traits.replyProbability]) {
+        for (const probability of [
+          traits.forgetProbability,
+          traits.skipProbability,
+          traits.dailyStopProbability,
+          traits.dailyRefillProbability,
+          traits.replyProbability,
+        ]) {
           expect(probability).toBeGreaterThanOrEqual(0);
           expect(probability).toBeLessThanOrEqual(1);
         }
@@ -50,7 +56,8 @@ describe('drawPatientProfile', () => {
       const persona = profileOf(11, index).patient.persona;
       counts.set(persona, (counts.get(persona) ?? 0) + 1);
     }
-    for (const persona of personas) expect(Math.abs((counts.get(persona) ?? 0) / total - personaParameters[persona].share)).toBeLessThan(0.02);
+    for (const persona of personas)
+      expect(Math.abs((counts.get(persona) ?? 0) / total - personaParameters[persona].share)).toBeLessThan(0.02);
   });
 
   it('makes personas differ in the way they are described', () => {
@@ -64,7 +71,8 @@ describe('drawPatientProfile', () => {
       entry.count += 1;
       byPersona.set(patient.persona, entry);
     }
-    const mean = (persona: string, key: 'forget' | 'concerns' | 'cost') => (byPersona.get(persona)?.[key] ?? 0) / (byPersona.get(persona)?.count ?? 1);
+    const mean = (persona: string, key: 'forget' | 'concerns' | 'cost') =>
+      (byPersona.get(persona)?.[key] ?? 0) / (byPersona.get(persona)?.count ?? 1);
     expect(mean('forgetful-older-adult', 'forget')).toBeGreaterThan(2 * mean('engaged-self-manager', 'forget'));
     expect(mean('medication-sceptic', 'concerns')).toBeGreaterThan(2 * mean('busy-professional', 'concerns'));
     expect(mean('cost-constrained', 'cost')).toBeGreaterThan(3 * mean('engaged-self-manager', 'cost'));

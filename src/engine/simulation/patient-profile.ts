@@ -58,12 +58,20 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
   const ageBand = ageBands[ageBandIndex] ?? '55-64';
   const sex = nextUniform(stream) < 0.51 ? 'female' : 'male';
 
-  const region = regions[nextWeightedIndex(stream, regions.map((candidate) => candidate.weight))] ?? regions[0]!;
+  const region =
+    regions[
+      nextWeightedIndex(
+        stream,
+        regions.map((candidate) => candidate.weight),
+      )
+    ] ?? regions[0]!;
   const languageTags = Object.keys(region.languages);
   const language = languageTags[nextWeightedIndex(stream, Object.values(region.languages))] ?? 'en';
 
   // Older patients lean towards SMS (modelling assumption: messaging-app use falls with age).
-  const channelWeights = messageChannels.map((channel) => parameters.channelWeights[channel] * (channel === 'sms' ? 1 + 0.3 * ageBandIndex : 1));
+  const channelWeights = messageChannels.map(
+    (channel) => parameters.channelWeights[channel] * (channel === 'sms' ? 1 + 0.3 * ageBandIndex : 1),
+  );
   const preferredChannel: MessageChannel = messageChannels[nextWeightedIndex(stream, channelWeights)] ?? 'sms';
   const consent: Record<MessageChannel, boolean> = { sms: false, whatsapp: false, app: false };
   for (const channel of messageChannels) consent[channel] = channel === preferredChannel || nextUniform(stream) < 0.4;
@@ -136,11 +144,19 @@ function drawConditions(stream: RandomStream, ageBandIndex: number): Condition[]
   return chosen.length > 0 ? chosen : ['hypertension'];
 }
 
-const productsByCondition = new Map<Condition, DemoProduct[]>(conditions.map((condition) => [condition, demoProducts.filter((product) => product.condition === condition)]));
+const productsByCondition = new Map<Condition, DemoProduct[]>(
+  conditions.map((condition) => [condition, demoProducts.filter((product) => product.condition === condition)]),
+);
 
 function drawProduct(stream: RandomStream, condition: Condition): DemoProduct {
   const candidates = productsByCondition.get(condition) ?? [];
-  const product = candidates[nextWeightedIndex(stream, candidates.map((candidate) => candidate.prescribingWeight))];
+  const product =
+    candidates[
+      nextWeightedIndex(
+        stream,
+        candidates.map((candidate) => candidate.prescribingWeight),
+      )
+    ];
   if (product === undefined) throw new Error(`The demo catalogue has no product for ${condition}`);
   return product;
 }

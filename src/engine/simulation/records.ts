@@ -62,7 +62,8 @@ export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
 export type MessageStatusChange = { status: MessageStatus; day: number; minute: number };
 
 /** What a reply means, as the product's intent classifier would label it. */
-export type ReplyIntent = 'taken' | 'later' | 'skipped' | 'need-refill' | 'side-effects' | 'thanks' | 'question' | 'all-good' | 'struggling' | 'stop';
+export type ReplyIntent =
+  'taken' | 'later' | 'skipped' | 'need-refill' | 'side-effects' | 'thanks' | 'question' | 'all-good' | 'struggling' | 'stop';
 
 export type Message = {
   id: string;

@@ -21,7 +21,12 @@ export const regions: readonly Region[] = [
   { id: 'east-midlands', weight: 4.9, timezone: 'Europe/London', languages: englishMostly },
   { id: 'west-midlands', weight: 5.9, timezone: 'Europe/London', languages: englishMostly },
   { id: 'east-of-england', weight: 6.3, timezone: 'Europe/London', languages: englishMostly },
-  { id: 'london', weight: 8.8, timezone: 'Europe/London', languages: { en: 78, pl: 3, ro: 3, bn: 3, ur: 2, pt: 2, es: 2, ar: 2, tr: 2, pa: 1, so: 2 } },
+  {
+    id: 'london',
+    weight: 8.8,
+    timezone: 'Europe/London',
+    languages: { en: 78, pl: 3, ro: 3, bn: 3, ur: 2, pt: 2, es: 2, ar: 2, tr: 2, pa: 1, so: 2 },
+  },
   { id: 'south-east', weight: 9.3, timezone: 'Europe/London', languages: englishMostly },
   { id: 'south-west', weight: 5.7, timezone: 'Europe/London', languages: englishMostly },
   { id: 'wales', weight: 3.1, timezone: 'Europe/London', languages: { en: 88, cy: 10, pl: 2 } },

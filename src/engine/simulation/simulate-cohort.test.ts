@@ -103,7 +103,10 @@ describe('simulated records', () => {
         const eventsPerPatient = new Map<string, number>();
         for (const event of collected.doseEvents) eventsPerPatient.set(event.patientId, (eventsPerPatient.get(event.patientId) ?? 0) + 1);
         for (const patient of collected.patients) {
-          const expectedPerDay = patient.productIds.reduce((sum, productId) => sum + (findDemoProduct(productId)?.doseOccasions.length ?? 0), 0);
+          const expectedPerDay = patient.productIds.reduce(
+            (sum, productId) => sum + (findDemoProduct(productId)?.doseOccasions.length ?? 0),
+            0,
+          );
           expect(eventsPerPatient.get(patient.id)).toBe(expectedPerDay * days);
         }
 
@@ -147,11 +150,16 @@ describe('simulated records', () => {
     const fillsByPatient = new Map<string, Map<string, PdcFill[]>>();
     for (const dispensing of collected.dispensings) {
       const byProduct = fillsByPatient.get(dispensing.patientId) ?? new Map<string, PdcFill[]>();
-      byProduct.set(dispensing.productId, [...(byProduct.get(dispensing.productId) ?? []), { day: dispensing.day, daysSupply: dispensing.daysSupply, drug: dispensing.productId }]);
+      byProduct.set(dispensing.productId, [
+        ...(byProduct.get(dispensing.productId) ?? []),
+        { day: dispensing.day, daysSupply: dispensing.daysSupply, drug: dispensing.productId },
+      ]);
       fillsByPatient.set(dispensing.patientId, byProduct);
     }
     const patientPdc = [...fillsByPatient.values()].map((byProduct) => {
-      const perProduct = [...byProduct.values()].map((fills) => computePdc({ fills, periodStart: startDay, periodEnd: startDay + days }).pdc);
+      const perProduct = [...byProduct.values()].map(
+        (fills) => computePdc({ fills, periodStart: startDay, periodEnd: startDay + days }).pdc,
+      );
       return perProduct.reduce((sum, pdc) => sum + pdc, 0) / perProduct.length;
     });
     expect(patientPdc).toHaveLength(60);
@@ -176,7 +184,9 @@ describe('simulated records', () => {
     const confirmedBy = new Set(collected.doseEvents.filter((event) => event.status === 'taken').map((event) => event.source));
     expect([...confirmedBy].sort()).toEqual(['app', 'smart-bottle', 'whatsapp']);
     const whatsappConfirmations = collected.doseEvents.filter((event) => event.status === 'taken' && event.source === 'whatsapp');
-    const replies = new Set(collected.messages.filter((message) => message.replyIntent === 'taken').map((message) => `${message.patientId}@${message.day}`));
+    const replies = new Set(
+      collected.messages.filter((message) => message.replyIntent === 'taken').map((message) => `${message.patientId}@${message.day}`),
+    );
     for (const event of whatsappConfirmations) expect(replies.has(`${event.patientId}@${event.confirmedDay}`)).toBe(true);
   });
 });
@@ -200,7 +210,8 @@ describe('learning-policy interface', () => {
     // Every decision before an opt-out gets feedback, in day order across the cohort.
     expect(feedback.length).toBeGreaterThan(500);
     expect(feedback.filter((entry) => entry.choice.kind === 'message')).toHaveLength(outbound.length);
-    for (let index = 1; index < feedback.length; index += 1) expect(feedback[index]!.context.dayIndex).toBeGreaterThanOrEqual(feedback[index - 1]!.context.dayIndex);
+    for (let index = 1; index < feedback.length; index += 1)
+      expect(feedback[index]!.context.dayIndex).toBeGreaterThanOrEqual(feedback[index - 1]!.context.dayIndex);
     for (const entry of feedback) {
       expect(entry.reward).toBeGreaterThanOrEqual(0);
       expect(entry.reward).toBeLessThanOrEqual(1);

@@ -35,7 +35,8 @@ export function validateSimulationOptions(options: Pick<SimulationOptions, 'pati
   if (!Number.isInteger(days) || days < 1 || days > simulationLimits.maximumDays) {
     throw new RangeError(`days must be an integer from 1 to ${simulationLimits.maximumDays}, got ${days}`);
   }
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`seed must be an integer from 0 to 4294967295, got ${seed}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new RangeError(`seed must be an integer from 0 to 4294967295, got ${seed}`);
   if (!Number.isInteger(startDay)) throw new RangeError(`startDay must be an integer day number, got ${startDay}`);
 }
 
@@ -50,7 +51,17 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
   const states: PatientState[] = [];
   for (let index = 0; index < patientCount; index += 1) {
     const profile = drawPatientProfile(createRandomStream(seed, index, 'profile'), { seed, patientIndex: index, days });
-    states.push(createPatientState({ seed, index, patient: profile.patient, traits: profile.traits, products: profile.products, monthCount, weekCount }));
+    states.push(
+      createPatientState({
+        seed,
+        index,
+        patient: profile.patient,
+        traits: profile.traits,
+        products: profile.products,
+        monthCount,
+        weekCount,
+      }),
+    );
     sink.patient?.(profile.patient);
   }
   for (const state of states) startTherapy(state, startDay, sink);
@@ -64,7 +75,13 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
   for (let dayIndex = 0; dayIndex < days; dayIndex += 1) {
     while (month < monthCount && dayIndex >= (boundaries[month + 1] ?? Infinity)) month += 1;
     const day = startDay + dayIndex;
-    calendar.push({ day, dayIndex, weekday: weekdayOfDay(day), monthIndex: month < monthCount ? month : -1, weekIndex: Math.floor(dayIndex / 7) });
+    calendar.push({
+      day,
+      dayIndex,
+      weekday: weekdayOfDay(day),
+      monthIndex: month < monthCount ? month : -1,
+      weekIndex: Math.floor(dayIndex / 7),
+    });
   }
 
   // A learning policy must see the cohort's days in order, so the whole cohort advances a day at a time.

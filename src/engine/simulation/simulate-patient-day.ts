@@ -144,7 +144,10 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
 
   const lifeEvent = currentLifeEvent(state, dayIndex);
   const routine = patient.routine;
-  const morningMinute = Math.max(0, Math.min(minutesPerDay - 60, (routine.morning[weekday] ?? 480) + (isWeekend(weekday) ? 0 : state.routineShiftMinutes)));
+  const morningMinute = Math.max(
+    0,
+    Math.min(minutesPerDay - 60, (routine.morning[weekday] ?? 480) + (isWeekend(weekday) ? 0 : state.routineShiftMinutes)),
+  );
   const eveningMinute = routine.evening[weekday] ?? 1200;
   occasionMinutes[morning] = state.hasMorning ? morningMinute : -1;
   occasionMinutes[evening] = state.hasEvening ? eveningMinute : -1;
@@ -157,7 +160,8 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   if (!state.optedOut && state.channel !== null) {
     context = buildDecisionContext(state, today, state.hasMorning ? morningMinute : eveningMinute);
     choice = run.policy.decide(context, state.policyRandom);
-    if (choice.kind === 'message') sent = sendMessage(state, today, choice.arm, choice.minuteOfDay, state.hasMorning ? morningMinute : eveningMinute, run);
+    if (choice.kind === 'message')
+      sent = sendMessage(state, today, choice.arm, choice.minuteOfDay, state.hasMorning ? morningMinute : eveningMinute, run);
   }
 
   // 2. Stopping and restarting therapy (one behaviour draw per product).
@@ -165,9 +169,16 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   const stopDrift = stopDriftStart + (yearlyStopDrift * dayIndex) / 365;
   const protection = state.support > 0 ? stopProtection(state.support) : 0;
   // Eased concerns (education) halve the stop chance at most (modelling assumption).
-  const stopProbability = traits.dailyStopProbability * stopDrift * newUserMultiplier * lifeEvent.stopMultiplier * (0.5 + 0.5 * state.concernsScale) * (1 - protection);
+  const stopProbability =
+    traits.dailyStopProbability *
+    stopDrift *
+    newUserMultiplier *
+    lifeEvent.stopMultiplier *
+    (0.5 + 0.5 * state.concernsScale) *
+    (1 - protection);
   let restartProbability = traits.dailyRestartProbability;
-  if (todayEffect.arm !== null) restartProbability += restartPromptStrength * restartPromptWeight[todayEffect.arm.category] * todayEffect.strength;
+  if (todayEffect.arm !== null)
+    restartProbability += restartPromptStrength * restartPromptWeight[todayEffect.arm.category] * todayEffect.strength;
   for (const product of state.products) {
     const uniform = nextUniform(state.behaviour);
     if (product.onTherapy) {
@@ -181,7 +192,8 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   }
 
   // 3. Refills (one behaviour draw per product). New users collect their first fill on day 0.
-  const refillPrompt = todayEffect.arm === null ? 0 : refillPromptStrength * refillPromptWeight[todayEffect.arm.category] * todayEffect.strength;
+  const refillPrompt =
+    todayEffect.arm === null ? 0 : refillPromptStrength * refillPromptWeight[todayEffect.arm.category] * todayEffect.strength;
   const refillAhead = Math.max(0, traits.refillAheadDays);
   const refillSlowdown = 1 + yearlyRefillSlowdown * (dayIndex / 365) ** 2;
   let lowSupply = false;
@@ -202,7 +214,8 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   // 4. Dose occasions: morning, then evening (four behaviour draws each).
   const forgetProbability = traits.forgetProbability * (1 + (yearlyForgetDrift * dayIndex) / 365) * lifeEvent.forgetMultiplier;
   // Running low, cost-constrained patients stretch their pills: up to 5× the skipping (modelling assumption).
-  const skipProbability = traits.skipProbability * state.concernsScale * lifeEvent.skipMultiplier * (lowSupply ? 1 + 4 * traits.costBarrier : 1);
+  const skipProbability =
+    traits.skipProbability * state.concernsScale * lifeEvent.skipMultiplier * (lowSupply ? 1 + 4 * traits.costBarrier : 1);
   const responsiveness = traits.reminderResponsiveness * todayEffect.strength;
   for (let occasion = morning; occasion <= evening; occasion += 1) {
     const scheduled = occasionMinutes[occasion] ?? -1;
@@ -210,7 +223,8 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
     const forgetDraw = nextUniform(state.behaviour);
     const skipDraw = nextUniform(state.behaviour);
     const jitter = nextUniform(state.behaviour) + nextUniform(state.behaviour) - 1;
-    const prevented = todayEffect.readMinute >= 0 ? Math.min(0.95, responsiveness * reminderTimingFactor(scheduled - todayEffect.readMinute)) : 0;
+    const prevented =
+      todayEffect.readMinute >= 0 ? Math.min(0.95, responsiveness * reminderTimingFactor(scheduled - todayEffect.readMinute)) : 0;
     let outcome = taken;
     // Doses are taken within about ±45 minutes of the usual time (triangular; modelling assumption).
     let takenMinute = Math.max(0, scheduled + Math.round(jitter * 45));
@@ -283,7 +297,14 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
 
   // 7. The day's messages, then the policy's feedback.
   if (sent !== null) {
-    if (sent.optedOut) emitReply(state, today, sent, { intent: 'stop', minute: sent.readMinute + 1 + Math.floor(nextUniform(state.messaging) * 10), targetOccasion: 0 }, sink);
+    if (sent.optedOut)
+      emitReply(
+        state,
+        today,
+        sent,
+        { intent: 'stop', minute: sent.readMinute + 1 + Math.floor(nextUniform(state.messaging) * 10), targetOccasion: 0 },
+        sink,
+      );
     else if (reply !== null) emitReply(state, today, sent, reply, sink);
     else sink.message?.(sent.record);
   }
@@ -362,7 +383,14 @@ function buildDecisionContext(state: PatientState, today: SimulationDay, firstDo
   };
 }
 
-function sendMessage(state: PatientState, today: SimulationDay, arm: MessageArm, requestedMinute: number, firstDoseMinute: number, run: SimulationRun): SentMessage {
+function sendMessage(
+  state: PatientState,
+  today: SimulationDay,
+  arm: MessageArm,
+  requestedMinute: number,
+  firstDoseMinute: number,
+  run: SimulationRun,
+): SentMessage {
   const { dayIndex, day } = today;
   const channel = state.channel ?? state.patient.preferredChannel;
   const parameters = state.parameters;
@@ -371,7 +399,8 @@ function sendMessage(state: PatientState, today: SimulationDay, arm: MessageArm,
   const armSlot = armIndex(arm.category, arm.framing);
   const categorySlot = messageCategories.indexOf(arm.category);
   const armExposure = (state.armExposure[armSlot] ?? 0) * (run.retentionPowers[dayIndex - (state.armExposureDay[armSlot] ?? 0)] ?? 0);
-  const categoryExposure = (state.categoryExposure[categorySlot] ?? 0) * (run.retentionPowers[dayIndex - (state.categoryExposureDay[categorySlot] ?? 0)] ?? 0);
+  const categoryExposure =
+    (state.categoryExposure[categorySlot] ?? 0) * (run.retentionPowers[dayIndex - (state.categoryExposureDay[categorySlot] ?? 0)] ?? 0);
   const anyExposure = state.anyExposure * (run.retentionPowers[dayIndex - state.anyExposureDay] ?? 0);
   const freshness = habituationFactor(armExposure, categoryExposure, anyExposure);
   state.armExposure[armSlot] = armExposure + 1;
@@ -410,7 +439,10 @@ function sendMessage(state: PatientState, today: SimulationDay, arm: MessageArm,
     statusHistory.push({ status: 'failed', day, minute: Math.min(minutesPerDay - 1, sentMinute + 1) });
     return message;
   }
-  const deliveredMinute = Math.min(minutesPerDay - 1, sentMinute + (nextUniform(stream) < 0.9 ? 0 : 1 + Math.floor(nextUniform(stream) * 5)));
+  const deliveredMinute = Math.min(
+    minutesPerDay - 1,
+    sentMinute + (nextUniform(stream) < 0.9 ? 0 : 1 + Math.floor(nextUniform(stream) * 5)),
+  );
   statusHistory.push({ status: 'delivered', day, minute: deliveredMinute });
   if (nextUniform(stream) >= readProbability(channel, freshness)) return message;
 
@@ -478,10 +510,21 @@ function targetOccasion(readMinute: number): number {
   return (occasionMinutes[evening] ?? -1) >= 0 ? evening : morning;
 }
 
-function drawReply(state: PatientState, dayIndex: number, arm: MessageArm, sent: SentMessage, anyStopped: boolean, anyWithoutSupply: boolean): Reply | null {
+function drawReply(
+  state: PatientState,
+  dayIndex: number,
+  arm: MessageArm,
+  sent: SentMessage,
+  anyStopped: boolean,
+  anyWithoutSupply: boolean,
+): Reply | null {
   const stream = state.messaging;
   const channel = sent.record.channel;
-  if (nextUniform(stream) >= replyProbability({ propensity: state.traits.replyProbability, channel, category: arm.category, messagesReceived: state.messagesSent })) return null;
+  if (
+    nextUniform(stream) >=
+    replyProbability({ propensity: state.traits.replyProbability, channel, category: arm.category, messagesReceived: state.messagesSent })
+  )
+    return null;
   const delay = 1 + Math.floor(nextUniform(stream) * 15);
   const occasion = targetOccasion(sent.readMinute);
   let intent: ReplyIntent;
@@ -574,7 +617,12 @@ function emitDoseEvents(state: PatientState, today: SimulationDay, reply: Reply 
     if (observer === 'app') {
       logged = nextUniform(state.observation) < (occasionOutcome === skipped ? loggingProbability * 0.5 : loggingProbability);
       loggedMinute = (occasionTakenMinutes[occasion] ?? scheduledMinute) + Math.floor(nextUniform(state.observation) * 20);
-    } else if (observer === 'whatsapp' && reply !== null && reply.targetOccasion === occasion && (reply.intent === 'taken' || reply.intent === 'skipped')) {
+    } else if (
+      observer === 'whatsapp' &&
+      reply !== null &&
+      reply.targetOccasion === occasion &&
+      (reply.intent === 'taken' || reply.intent === 'skipped')
+    ) {
       logged = true;
       loggedMinute = reply.minute;
     }

@@ -7,20 +7,25 @@ const strata = ['a', 'b', 'c'] as const;
 describe('allocatePermutedBlocks', () => {
   it('keeps every stratum within blockSize / 2 of 1:1 at every point of enrolment', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...strata), { maxLength: 300 }), fc.nat(), fc.constantFrom(2, 4, 6), (participants, seed, blockSize) => {
-        const allocations = allocatePermutedBlocks({ participants, stratumOf: (stratum) => stratum, blockSize, seed });
-        const balance = new Map<string, number>();
-        for (const allocation of allocations) {
-          const next = (balance.get(allocation.stratum) ?? 0) + (allocation.arm === 'control' ? 1 : -1);
-          balance.set(allocation.stratum, next);
-          expect(Math.abs(next)).toBeLessThanOrEqual(blockSize / 2);
-        }
-        // A stratum whose enrolment ends on a block boundary is exactly 1:1.
-        for (const stratum of strata) {
-          const count = participants.filter((participant) => participant === stratum).length;
-          if (count % blockSize === 0) expect(balance.get(stratum) ?? 0).toBe(0);
-        }
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...strata), { maxLength: 300 }),
+        fc.nat(),
+        fc.constantFrom(2, 4, 6),
+        (participants, seed, blockSize) => {
+          const allocations = allocatePermutedBlocks({ participants, stratumOf: (stratum) => stratum, blockSize, seed });
+          const balance = new Map<string, number>();
+          for (const allocation of allocations) {
+            const next = (balance.get(allocation.stratum) ?? 0) + (allocation.arm === 'control' ? 1 : -1);
+            balance.set(allocation.stratum, next);
+            expect(Math.abs(next)).toBeLessThanOrEqual(blockSize / 2);
+          }
+          // A stratum whose enrolment ends on a block boundary is exactly 1:1.
+          for (const stratum of strata) {
+            const count = participants.filter((participant) => participant === stratum).length;
+            if (count % blockSize === 0) expect(balance.get(stratum) ?? 0).toBe(0);
+          }
+        },
+      ),
     );
   });
 
@@ -38,7 +43,8 @@ describe('allocatePermutedBlocks', () => {
 
   it('is deterministic for a seed and varies between seeds', () => {
     const participants = Array.from({ length: 64 }, (_, index) => `p${index}`);
-    const arms = (seed: number) => allocatePermutedBlocks({ participants, stratumOf: () => 'all', seed }).map((allocation) => allocation.arm);
+    const arms = (seed: number) =>
+      allocatePermutedBlocks({ participants, stratumOf: () => 'all', seed }).map((allocation) => allocation.arm);
     expect(arms(1)).toEqual(arms(1));
     expect(arms(1)).not.toEqual(arms(2));
   });

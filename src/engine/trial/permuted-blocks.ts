@@ -21,7 +21,8 @@ export function allocatePermutedBlocks<Participant>(options: {
   seed: number;
 }): Allocation<Participant>[] {
   const blockSize = options.blockSize ?? 4;
-  if (!Number.isInteger(blockSize) || blockSize < 2 || blockSize % 2 !== 0) throw new RangeError(`blockSize must be an even integer of at least 2, got ${blockSize}`);
+  if (!Number.isInteger(blockSize) || blockSize < 2 || blockSize % 2 !== 0)
+    throw new RangeError(`blockSize must be an even integer of at least 2, got ${blockSize}`);
   const random = xoroshiro128plus(options.seed);
   const open = new Map<string, { arms: TrialArm[]; block: number }>();
   return options.participants.map((participant) => {

@@ -56,5 +56,4 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 
 /** What GET /api/contact-us answers (seed-spec §7: the client reads `success`). */
 export type ContactResponse =
-  | { success: true }
-  | { success: false; error: { code: string; message: string; fieldErrors?: Record<string, string> } };
+  { success: true } | { success: false; error: { code: string; message: string; fieldErrors?: Record<string, string> } };

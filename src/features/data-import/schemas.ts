@@ -5,7 +5,8 @@ import { dateFormats } from '@/engine/ingestion';
 export const maximumImportBytes = 50 * 1024 * 1024;
 
 /** What to do with a file past the limit (the 413 message). */
-export const importTooLargeHint = 'Split it (NDJSON and CSV split at any line) or use the command line: npm run --silent cli -- import fhir|csv FILE.';
+export const importTooLargeHint =
+  'Split it (NDJSON and CSV split at any line) or use the command line: npm run --silent cli -- import fhir|csv FILE.';
 
 export const importFormats = ['fhir', 'csv'] as const;
 export type ImportFormat = (typeof importFormats)[number];

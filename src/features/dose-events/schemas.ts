@@ -5,7 +5,11 @@ export const maximumEventsPerBatch = 1000;
 
 /** A dose-event source (a device or app) as an admin registers it. */
 export const doseEventSourceSchema = z.object({
-  name: z.string().trim().min(1, 'Give the source a name of 1 to 100 characters.').max(100, 'Give the source a name of 1 to 100 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the source a name of 1 to 100 characters.')
+    .max(100, 'Give the source a name of 1 to 100 characters.'),
 });
 
 /** Largest dose-event request body: 1,000 events fit in a fraction of it. */

@@ -23,7 +23,9 @@ export type ProfileDocument = {
 
 export { noUserLoggedIn } from '@/lib/errors';
 
-export const roleSchema = z.enum(roles, { error: 'role must be one of: patient, clinician, drug-manufacturer, government-official, admin' });
+export const roleSchema = z.enum(roles, {
+  error: 'role must be one of: patient, clinician, drug-manufacturer, government-official, admin',
+});
 
 /** What setting a role takes (the field is named, so an error names it). */
 export const roleInputSchema = z.object({ role: roleSchema });

@@ -64,8 +64,10 @@ const messages: Record<string, string> = {
   PROVIDER_NOT_FOUND: 'Sign-in with your organisation is not set up here.',
   // better-auth's OAuth callback errors (lower case, as they arrive in /login?error=…)
   state_mismatch: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',
-  state_not_found: 'The sign-in response did not match a request from this browser (it may have been used already), so it was refused. Please start again.',
-  please_restart_the_process: 'The sign-in response did not match a request from this browser (it may have been used already), so it was refused. Please start again.',
+  state_not_found:
+    'The sign-in response did not match a request from this browser (it may have been used already), so it was refused. Please start again.',
+  please_restart_the_process:
+    'The sign-in response did not match a request from this browser (it may have been used already), so it was refused. Please start again.',
   invalid_code: 'Your organisation’s sign-in answer could not be confirmed. Please start again.',
   no_code: 'Your organisation’s sign-in did not complete. Please start again.',
   oauth_provider_not_found: 'Sign-in with your organisation is not set up here.',
@@ -78,7 +80,9 @@ const messages: Record<string, string> = {
 const fallback = 'Signing in did not work. Please try again.';
 
 /** A human sentence for a sign-in error code (or an error carrying one), never the code itself. */
-export function describeSignInError(error: { code?: string | null; status?: number; message?: string | null } | string | null | undefined): string {
+export function describeSignInError(
+  error: { code?: string | null; status?: number; message?: string | null } | string | null | undefined,
+): string {
   if (error === null || error === undefined) return fallback;
   if (typeof error === 'string') return messages[error] ?? messages[error.toUpperCase()] ?? fallback;
   if (error.code && messages[error.code]) return messages[error.code] as string;

@@ -15,12 +15,10 @@ const filterKey = (field: string) =>
     .transform((value) => (value === '' ? undefined : value));
 
 /** `?persona=…&product=…` of the compliance-journey page; "all" or an empty value means no filter. */
-export const journeyFiltersSchema = z
-  .object({ persona: filterKey('persona'), product: filterKey('product') })
-  .transform((value) => ({
-    persona: value.persona === undefined || value.persona === ALL_FILTER_VALUE ? null : value.persona,
-    product: value.product === undefined || value.product === ALL_FILTER_VALUE ? null : value.product,
-  }));
+export const journeyFiltersSchema = z.object({ persona: filterKey('persona'), product: filterKey('product') }).transform((value) => ({
+  persona: value.persona === undefined || value.persona === ALL_FILTER_VALUE ? null : value.persona,
+  product: value.product === undefined || value.product === ALL_FILTER_VALUE ? null : value.product,
+}));
 
 export type JourneyFilters = z.output<typeof journeyFiltersSchema>;
 

@@ -44,7 +44,10 @@ function wholeNumber(field: keyof typeof comparisonFieldLabels, minimum: number,
 
 function price(field: 'smsPrice' | 'whatsappPrice') {
   const message = `${comparisonFieldLabels[field]} must be an amount in pounds from 0 to ${comparisonLimits.maximumPrice}, such as 0.04.`;
-  return z.preprocess(numberFrom(/^(\d+(\.\d*)?|\.\d+)$/), z.number({ error: message }).min(0, message).max(comparisonLimits.maximumPrice, message));
+  return z.preprocess(
+    numberFrom(/^(\d+(\.\d*)?|\.\d+)$/),
+    z.number({ error: message }).min(0, message).max(comparisonLimits.maximumPrice, message),
+  );
 }
 
 export const comparisonSettingsSchema = z.object({

@@ -17,26 +17,23 @@ export const pagePlans: Record<string, string> = {
     'Reply rates, time to reply, an hour-by-weekday heatmap, reply intents, template performance and opt-outs, also for an uploaded chat export.',
   'learning-journey':
     'How the message policy learned: the share of each message type over time per persona, and cumulative regret against random and fixed baselines.',
-  'learning-visualization':
-    'The policy’s current beliefs: the posterior of each message type per persona, explorable over time.',
-  'message-data-collection':
-    'What is collected with each message and why (consent), a live feed, data quality and a CSV export.',
-  'patient-outcomes':
-    'The clinical outcomes expected from better adherence — events avoided per 1,000 patients — by group.',
+  'learning-visualization': 'The policy’s current beliefs: the posterior of each message type per persona, explorable over time.',
+  'message-data-collection': 'What is collected with each message and why (consent), a live feed, data quality and a CSV export.',
+  'patient-outcomes': 'The clinical outcomes expected from better adherence — events avoided per 1,000 patients — by group.',
   'messaging-overview': 'Message volumes, channels, delivery, read and failure rates, and the active schedules.',
   'neural-network-effect':
     'The non-adherence risk model: its discrimination and calibration against simpler baselines, and the gain from targeting messages by risk.',
-  'compliance-journey':
-    'Twelve-month journeys: monthly PDC and persistence by persona, and individual trajectories for the care team.',
+  'compliance-journey': 'Twelve-month journeys: monthly PDC and persistence by persona, and individual trajectories for the care team.',
   'persona-based-message-examples': 'The message template library by persona and category, rendered as the patient sees it.',
   'survey-evolution': 'How the micro-surveys adapt: versions, response rates and the information each question adds.',
   'lifestyle-surveys': 'Short lifestyle surveys (activity, sleep, alcohol, smoking, diet, stress): take one and see the results.',
-  'adherence-optimization':
-    'The optimisation loop end to end, with a what-if simulation from policy settings to expected adherence.',
-  login: 'Sign-in by e-mail and password, by an OpenID Connect provider (popup or redirect) and by phone with an SMS code, with two-factor authentication.',
+  'adherence-optimization': 'The optimisation loop end to end, with a what-if simulation from policy settings to expected adherence.',
+  login:
+    'Sign-in by e-mail and password, by an OpenID Connect provider (popup or redirect) and by phone with an SMS code, with two-factor authentication.',
   profile: 'Your profile document: name, phone, time zone, language and role.',
   settings: 'Security settings: password, phone number, two-factor enrolment and withdrawal, backup codes and active sessions.',
-  trial: 'The 12-week trial: protocol, randomisation, the CONSORT flow, weekly adherence by arm, and the primary endpoint with its 95% confidence interval and p-value.',
+  trial:
+    'The 12-week trial: protocol, randomisation, the CONSORT flow, weekly adherence by arm, and the primary endpoint with its 95% confidence interval and p-value.',
   'manufacturing-portal':
     'For drug manufacturers, adherence to each of your products: PDC distribution, persistence curves, refill gaps and a demand forecast; for government officials, the same across all companies by condition and region.',
   'drug-company-selector': 'Choose which of your companies the portal shows.',

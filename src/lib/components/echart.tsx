@@ -79,7 +79,15 @@ function asRgb(color: string): string {
 /** A fixed theme for rendering without a page (server-side SVG, tests). */
 export const PLAIN_CHART_THEME: ChartTheme = { text: '#18181b', fontFamily: 'sans-serif', color: (_variable, fallback) => fallback };
 
-export function EChart({ buildOption, label, className }: { buildOption: (theme: ChartTheme) => ChartOption; label: string; className?: string }) {
+export function EChart({
+  buildOption,
+  label,
+  className,
+}: {
+  buildOption: (theme: ChartTheme) => ChartOption;
+  label: string;
+  className?: string;
+}) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = container.current;

@@ -35,7 +35,14 @@ function follow(answers: (Response | Error)[]) {
   });
   const updates: JobProgress<Record<string, unknown>>[] = [];
   const ends: JobEnd<Record<string, unknown>>[] = [];
-  const stop = followJob({ jobId, fetchJob, onUpdate: (progress) => updates.push(progress), onEnd: (end) => ends.push(end), intervalMilliseconds: 1000, now: Date.now });
+  const stop = followJob({
+    jobId,
+    fetchJob,
+    onUpdate: (progress) => updates.push(progress),
+    onEnd: (end) => ends.push(end),
+    intervalMilliseconds: 1000,
+    now: Date.now,
+  });
   return { fetchJob, updates, ends, stop };
 }
 
@@ -48,7 +55,13 @@ describe('followJob (what useJobProgress runs)', () => {
   });
 
   it('polls GET /api/jobs/<id> every interval, through a failed request, and stops once the job has finished', async () => {
-    const { fetchJob, updates, ends } = follow([answer(200, jobAt('queued', 0)), new TypeError('network down'), answer(500, {}), answer(200, jobAt('running', 5)), answer(200, jobAt('succeeded', 10))]);
+    const { fetchJob, updates, ends } = follow([
+      answer(200, jobAt('queued', 0)),
+      new TypeError('network down'),
+      answer(500, {}),
+      answer(200, jobAt('running', 5)),
+      answer(200, jobAt('succeeded', 10)),
+    ]);
     await vi.advanceTimersByTimeAsync(0);
     expect(fetchJob).toHaveBeenCalledWith(`/api/jobs/${jobId}`);
     expect(updates.map((update) => update.job?.status)).toEqual(['queued']);

@@ -4,8 +4,7 @@ import { getLogger } from '@/lib/logger';
 
 /** What a server action answers: the DTO, or an error the client can show (never a stack trace). */
 export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: { code: string; message: string; fieldErrors?: Record<string, string> } };
+  { ok: true; data: T } | { ok: false; error: { code: string; message: string; fieldErrors?: Record<string, string> } };
 
 export async function toActionResult<T>(work: () => Promise<T>): Promise<ActionResult<T>> {
   try {

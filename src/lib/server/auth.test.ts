@@ -27,7 +27,12 @@ function totp(base32Key: string, stepOffset: number): string {
 
 /** The cookies a response sets, as a request Cookie header (name=value pairs only). */
 function cookiesOf(response: Response, previous = ''): string {
-  const jar = new Map(previous.split('; ').filter(Boolean).map((pair) => [pair.split('=')[0] ?? '', pair] as const));
+  const jar = new Map(
+    previous
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => [pair.split('=')[0] ?? '', pair] as const),
+  );
   for (const header of response.headers.getSetCookie()) {
     const pair = header.split(';')[0] ?? '';
     jar.set(pair.split('=')[0] ?? '', pair);
@@ -86,7 +91,9 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     expect(sends).toEqual([{ outcome: 'success', requestId: 'req-phone-form-1', clientAddress: '10.1.2.3' }]);
 
     // A second code within the minute is refused (1 per number per minute); a minute later it is sent.
-    expect(await outcomeOf(auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() }))).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');
+    expect(await outcomeOf(auth.api.sendPhoneNumberOTP({ body: { phoneNumber: phone }, headers: await phoneFormHeaders() }))).toBe(
+      'TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS',
+    );
     let second = first;
     while (second === first) {
       // Two random 6-digit codes coincide once in a million; ask again rather than assert on luck.
@@ -96,7 +103,10 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     }
 
     // Stored as a keyed hash, never as the code.
-    const stored = await database.database.select({ value: authVerifications.value }).from(authVerifications).where(eq(authVerifications.identifier, `phone-number-otp-${phone}`));
+    const stored = await database.database
+      .select({ value: authVerifications.value })
+      .from(authVerifications)
+      .where(eq(authVerifications.identifier, `phone-number-otp-${phone}`));
     expect(stored.length).toBeGreaterThan(0);
     for (const { value } of stored) {
       expect(value).toMatch(/^h\$[\w-]{43}:0$/);
@@ -124,7 +134,11 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
 
   /** Password sign-in of an account with two-factor on: the second-step cookie (a fresh challenge). */
   async function startSecondStep(email: string): Promise<Headers> {
-    const response = await auth.api.signInEmail({ body: { email, password }, asResponse: true, headers: new Headers({ [clientAddressHeader]: '10.1.2.4' }) });
+    const response = await auth.api.signInEmail({
+      body: { email, password },
+      asResponse: true,
+      headers: new Headers({ [clientAddressHeader]: '10.1.2.4' }),
+    });
     expect(await response.clone().json()).toMatchObject({ twoFactorRedirect: true });
     return new Headers({ cookie: cookiesOf(response), [clientAddressHeader]: '10.1.2.4' });
   }
@@ -179,7 +193,8 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     // Ten wrong codes in a row lock it; the eleventh try is refused even with the right code.
     for (const tries of [5, 5]) {
       challenge = await startSecondStep('locked@example.org');
-      for (let attempt = 0; attempt < tries; attempt += 1) expect(await verify(challenge, wrongCode(account))).toBe('UNAUTHORIZED:INVALID_CODE');
+      for (let attempt = 0; attempt < tries; attempt += 1)
+        expect(await verify(challenge, wrongCode(account))).toBe('UNAUTHORIZED:INVALID_CODE');
     }
     const locked = await twoFactorRow(account.userId);
     expect(locked?.failedVerificationCount).toBe(10);
@@ -189,7 +204,9 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     challenge = await startSecondStep('locked@example.org');
     expect(await verify(challenge, unusedCode(account))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
     // Backup codes are locked too (one budget across factors).
-    expect(await outcomeOf(auth.api.verifyBackupCode({ body: { code: 'abcde-fghij' }, headers: challenge }))).toBe('TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED');
+    expect(await outcomeOf(auth.api.verifyBackupCode({ body: { code: 'abcde-fghij' }, headers: challenge }))).toBe(
+      'TOO_MANY_REQUESTS:ACCOUNT_TEMPORARILY_LOCKED',
+    );
 
     // A second before the 15 minutes are up it is still locked; once they are, the right code signs in.
     const lockedUntil = locked?.lockedUntil as Date;

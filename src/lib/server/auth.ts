@@ -7,15 +7,7 @@ import { nextCookies } from 'better-auth/next-js';
 import { genericOAuth, phoneNumber, twoFactor } from 'better-auth/plugins';
 import { getDatabase } from '@/db/client';
 import type { Database } from '@/db/client';
-import {
-  authAccounts,
-  authRateLimits,
-  authSessions,
-  authTwoFactors,
-  authUsers,
-  authVerifications,
-  userProfiles,
-} from '@/db/schema';
+import { authAccounts, authRateLimits, authSessions, authTwoFactors, authUsers, authVerifications, userProfiles } from '@/db/schema';
 import { clientAddressHeader } from '@/lib/client-address';
 import { type Environment, getEnvironment, publicUrl, servedOverHttps } from '@/lib/env';
 import { isE164PhoneNumber } from '@/lib/phone-number';
@@ -23,7 +15,14 @@ import { recordAuditEvent } from './audit';
 import { type RequestContext, requestContextOf } from './request-context';
 import { loadInstanceSecret } from './instance-secret';
 import { createMailer } from './mailer';
-import { accountKeyOf, clearPasswordFailures, isCaptchaRequired, passwordStepUpPolicy, recordPasswordFailure, signInEmailOf } from './password-step-up';
+import {
+  accountKeyOf,
+  clearPasswordFailures,
+  isCaptchaRequired,
+  passwordStepUpPolicy,
+  recordPasswordFailure,
+  signInEmailOf,
+} from './password-step-up';
 import { consumeSlidingRateLimit } from './rate-limit';
 import { endSessionIfExpired, sessionPolicy } from './session-policy';
 import { spendToken } from './spent-tokens';
@@ -60,7 +59,13 @@ function auditContextOf(headers: Headers | undefined): RequestContext {
  * SMS codes to one number: 1 a minute and 5 an hour (sliding windows), whatever asks for them (phone
  * sign-in, two-factor); phone sign-in, which anyone can ask for, also 10 an hour per client.
  */
-async function consumeSmsAllowance(options: { database: Database; phone: string; clientAddress: string; perClient: boolean; audit: RequestContext }) {
+async function consumeSmsAllowance(options: {
+  database: Database;
+  phone: string;
+  clientAddress: string;
+  perClient: boolean;
+  audit: RequestContext;
+}) {
   const limits = [
     { scope: 'sms-phone-minute', subject: options.phone, limit: 1, windowSeconds: 60 },
     { scope: 'sms-phone-hour', subject: options.phone, limit: 5, windowSeconds: 3600 },
@@ -240,7 +245,11 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           const email = signInEmailOf(context.body);
           if (email !== null && (await isCaptchaRequired({ database, accountKey: accountKeyOf({ secret: options.secret, email }) }))) {
             const { verifyCaptchaPayload } = await import('./captcha');
-            const captcha = await verifyCaptchaPayload({ database, secret: options.secret, payload: context.headers?.get('x-altcha') ?? undefined });
+            const captcha = await verifyCaptchaPayload({
+              database,
+              secret: options.secret,
+              payload: context.headers?.get('x-altcha') ?? undefined,
+            });
             if (!captcha.verified) {
               throw new APIError('FORBIDDEN', { message: 'CAPTCHA_REQUIRED', code: 'CAPTCHA_REQUIRED' });
             }
@@ -260,7 +269,13 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           if (!captcha.verified) {
             throw new APIError('BAD_REQUEST', { message: 'CAPTCHA_FAILED', code: 'CAPTCHA_FAILED' });
           }
-          await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: true, audit: auditContextOf(context.headers) });
+          await consumeSmsAllowance({
+            database,
+            phone,
+            clientAddress: clientAddressOf(context.headers),
+            perClient: true,
+            audit: auditContextOf(context.headers),
+          });
         }
         if (context.path === '/phone-number/verify' || context.path === '/phone-number/reset-password') {
           const field = context.path === '/phone-number/verify' ? 'code' : 'otp';
@@ -276,7 +291,14 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         if (context.path === '/two-factor/send-otp') {
           // The same per-number cap as phone sign-in (the same counters: it is the same telephone).
           const phone = await twoFactorPhoneOf(context, sessionToken || null);
-          if (phone) await consumeSmsAllowance({ database, phone, clientAddress: clientAddressOf(context.headers), perClient: false, audit: auditContextOf(context.headers) });
+          if (phone)
+            await consumeSmsAllowance({
+              database,
+              phone,
+              clientAddress: clientAddressOf(context.headers),
+              perClient: false,
+              audit: auditContextOf(context.headers),
+            });
         }
       }),
       after: createAuthMiddleware(async (context) => {
@@ -327,14 +349,22 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         if (succeeded && (context.path === '/two-factor/enable' || context.path === '/sign-in/email')) {
           const sessionUserId = context.context.session?.user.id;
           const email = signInEmailOf(context.body);
-          const user = context.path === '/two-factor/enable' ? (sessionUserId === undefined ? null : { id: sessionUserId }) : email === null ? null : { email };
+          const user =
+            context.path === '/two-factor/enable'
+              ? sessionUserId === undefined
+                ? null
+                : { id: sessionUserId }
+              : email === null
+                ? null
+                : { email };
           if (user !== null) await ensureTwoFactorRecord({ database, user, secretConfig: context.context.secretConfig });
         }
         const action = auditedPaths[context.path];
         if (action === undefined) return;
         const failed = !succeeded;
         const userId = context.context.newSession?.user.id ?? context.context.session?.user.id ?? null;
-        const errorCode = returned instanceof APIError ? String((returned.body as { code?: string } | undefined)?.code ?? returned.status) : undefined;
+        const errorCode =
+          returned instanceof APIError ? String((returned.body as { code?: string } | undefined)?.code ?? returned.status) : undefined;
         await recordAuditEvent(database, {
           action,
           outcome: failed ? 'failure' : 'success',
@@ -353,7 +383,12 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         phoneNumberValidator: (value) => isE164PhoneNumber(value),
         sendOTP: async ({ phoneNumber: to, code }, endpoint) => {
           await sms.send({ to, body: `${code} is your ${productName} sign-in code. It expires in 5 minutes.` });
-          await recordAuditEvent(database, { action: 'sms-code.send', outcome: 'success', ...auditContextOf(endpoint?.headers), details: { channel: sms.channel } });
+          await recordAuditEvent(database, {
+            action: 'sms-code.send',
+            outcome: 'success',
+            ...auditContextOf(endpoint?.headers),
+            details: { channel: sms.channel },
+          });
         },
         // Signing in with an unknown number creates the account, so the answer never reveals whether it existed.
         signUpOnVerification: {

@@ -11,16 +11,24 @@ vi.mock('@/db/client', () => ({ getDatabase: () => ({}) }));
 
 const { authedAction } = await import('./authed-action');
 const { isSameOrigin: isSameOriginRequest } = await import('./require-same-origin');
-const isSameOrigin = (headers: Headers, publicAddress: string) => isSameOriginRequest(headers, { allowedOrigins: [publicAddress], requireBrowser: true });
+const isSameOrigin = (headers: Headers, publicAddress: string) =>
+  isSameOriginRequest(headers, { allowedOrigins: [publicAddress], requireBrowser: true });
 
 const patient: SessionUser = { id: 'u1', email: 'p@example.org', name: 'P', role: 'patient', phoneNumber: null, twoFactorEnabled: false };
 
 describe('isSameOrigin', () => {
   const from = (entries: Record<string, string>) => new Headers(entries);
   it('accepts the public address and the host the request came to', () => {
-    expect(isSameOrigin(from({ origin: 'https://medaptive.example.org', host: 'internal:3000' }), 'https://medaptive.example.org')).toBe(true);
+    expect(isSameOrigin(from({ origin: 'https://medaptive.example.org', host: 'internal:3000' }), 'https://medaptive.example.org')).toBe(
+      true,
+    );
     expect(isSameOrigin(from({ origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3000' }), 'http://localhost:3000')).toBe(true);
-    expect(isSameOrigin(from({ origin: 'https://app.example.org', host: 'internal:3000', 'x-forwarded-host': 'app.example.org' }), 'http://localhost:3000')).toBe(true);
+    expect(
+      isSameOrigin(
+        from({ origin: 'https://app.example.org', host: 'internal:3000', 'x-forwarded-host': 'app.example.org' }),
+        'http://localhost:3000',
+      ),
+    ).toBe(true);
   });
   it('refuses another site, a malformed Origin and none', () => {
     expect(isSameOrigin(from({ origin: 'https://evil.example', host: 'localhost:3000' }), 'http://localhost:3000')).toBe(false);
@@ -67,6 +75,9 @@ describe('authedAction', () => {
     run.mockRejectedValueOnce(new AppError('forbidden', 'Not yours.'));
     expect(await action({ name: 'Ada' })).toEqual({ ok: false, error: { code: 'forbidden', message: 'Not yours.' } });
     run.mockRejectedValueOnce(new Error('connection refused to 10.0.0.5'));
-    expect(await action({ name: 'Ada' })).toEqual({ ok: false, error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
+    expect(await action({ name: 'Ada' })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' },
+    });
   });
 });

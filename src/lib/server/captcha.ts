@@ -37,7 +37,12 @@ export async function verifyCaptchaPayload(options: {
   } catch {
     return { verified: false };
   }
-  if (typeof decoded.challenge !== 'object' || decoded.challenge === null || typeof decoded.solution !== 'object' || decoded.solution === null) {
+  if (
+    typeof decoded.challenge !== 'object' ||
+    decoded.challenge === null ||
+    typeof decoded.solution !== 'object' ||
+    decoded.solution === null
+  ) {
     return { verified: false };
   }
   try {

@@ -19,6 +19,7 @@ export async function getJobProgress(options: { database: Database; actor: Sessi
   const { id } = parseInput(jobIdInputSchema, { id: options.id }, { label: 'The job id' });
   const job = await getJob({ database: options.database, id });
   // Someone else's job is answered like a missing one: whether it exists is not theirs to know.
-  if (job === null || (job.createdBy !== actor.id && !hasPermission(actor.role, 'jobs:view-any'))) throw new AppError('not_found', 'There is no such job.');
+  if (job === null || (job.createdBy !== actor.id && !hasPermission(actor.role, 'jobs:view-any')))
+    throw new AppError('not_found', 'There is no such job.');
   return toJobDto(job);
 }

@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobs } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { AppError } from '@/lib/errors';
-import { claimNextJob, enqueueJob, getJob, maximumAttempts, registerJobHandler, retryDelayMilliseconds, runClaimedJob, startJobWorker } from './jobs';
+import {
+  claimNextJob,
+  enqueueJob,
+  getJob,
+  maximumAttempts,
+  registerJobHandler,
+  retryDelayMilliseconds,
+  runClaimedJob,
+  startJobWorker,
+} from './jobs';
 
 const genericFailure = 'The job failed on our side. Please try again.';
 
@@ -86,7 +95,9 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
         finishedAt: null,
       });
       // Not before its backoff has passed.
-      expect(await claimNextJob({ database: database.database, kinds: ['test-flaky'], now: new Date(now.getTime() + delay - 1) })).toBeNull();
+      expect(
+        await claimNextJob({ database: database.database, kinds: ['test-flaky'], now: new Date(now.getTime() + delay - 1) }),
+      ).toBeNull();
       now = new Date(now.getTime() + delay);
     }
     const last = await claimNextJob({ database: database.database, kinds: ['test-flaky'], now });
@@ -98,7 +109,9 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
       error: genericFailure,
       finishedAt: now.toISOString(),
     });
-    expect(await claimNextJob({ database: database.database, kinds: ['test-flaky'], now: new Date(now.getTime() + 86_400_000) })).toBeNull();
+    expect(
+      await claimNextJob({ database: database.database, kinds: ['test-flaky'], now: new Date(now.getTime() + 86_400_000) }),
+    ).toBeNull();
   });
 
   it('does not claim a job before its run_at, and claims it once due', async () => {
@@ -107,7 +120,11 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
     const { id } = await enqueueJob({ database: database.database, kind: 'test-scheduled', runAt: due });
     expect(await claimNextJob({ database: database.database, kinds: ['test-scheduled'], now })).toBeNull();
     expect(await claimNextJob({ database: database.database, kinds: ['test-scheduled'], now: new Date(due.getTime() - 1) })).toBeNull();
-    expect(await claimNextJob({ database: database.database, kinds: ['test-scheduled'], now: due })).toMatchObject({ id, status: 'running', attempts: 1 });
+    expect(await claimNextJob({ database: database.database, kinds: ['test-scheduled'], now: due })).toMatchObject({
+      id,
+      status: 'running',
+      attempts: 1,
+    });
     expect(await claimNextJob({ database: database.database, kinds: ['test-scheduled'], now: due })).toBeNull();
   });
 
@@ -115,21 +132,32 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
     const key = 'message-send:patient-1:2026-11-24';
     const first = await enqueueJob({ database: database.database, kind: 'test-dedupe', payload: { text: 'first' }, dedupeKey: key });
     expect(first.created).toBe(true);
-    expect(await enqueueJob({ database: database.database, kind: 'test-dedupe', payload: { text: 'second' }, dedupeKey: key })).toEqual({ id: first.id, created: false });
+    expect(await enqueueJob({ database: database.database, kind: 'test-dedupe', payload: { text: 'second' }, dedupeKey: key })).toEqual({
+      id: first.id,
+      created: false,
+    });
     // Still one job, even once it has run.
     await database.database.update(jobs).set({ status: 'succeeded' }).where(eq(jobs.id, first.id));
     expect((await enqueueJob({ database: database.database, kind: 'test-dedupe', dedupeKey: key })).id).toBe(first.id);
     expect((await getJob({ database: database.database, id: first.id }))?.payload).toEqual({ text: 'first' });
 
     const racing = await Promise.all(
-      Array.from({ length: 2 }, () => enqueueJob({ database: database.database, kind: 'test-dedupe', dedupeKey: 'message-send:patient-2:2026-11-24' })),
+      Array.from({ length: 2 }, () =>
+        enqueueJob({ database: database.database, kind: 'test-dedupe', dedupeKey: 'message-send:patient-2:2026-11-24' }),
+      ),
     );
     expect(racing[0]?.id).toBe(racing[1]?.id);
     expect(racing.filter((outcome) => outcome.created)).toHaveLength(1);
-    const stored = await database.database.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, 'message-send:patient-2:2026-11-24'));
+    const stored = await database.database
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, 'message-send:patient-2:2026-11-24'));
     expect(stored).toHaveLength(1);
     // Without a key, nothing is deduplicated.
-    const plain = await Promise.all([enqueueJob({ database: database.database, kind: 'test-dedupe' }), enqueueJob({ database: database.database, kind: 'test-dedupe' })]);
+    const plain = await Promise.all([
+      enqueueJob({ database: database.database, kind: 'test-dedupe' }),
+      enqueueJob({ database: database.database, kind: 'test-dedupe' }),
+    ]);
     expect(plain[0].id).not.toBe(plain[1].id);
   });
 
@@ -138,10 +166,14 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
     const importsHeld = new Promise<void>((resolve) => {
       releaseImports = resolve;
     });
-    registerJobHandler('test-queue-import', async () => {
-      await importsHeld;
-      return { imported: true };
-    }, { queue: 'imports' });
+    registerJobHandler(
+      'test-queue-import',
+      async () => {
+        await importsHeld;
+        return { imported: true };
+      },
+      { queue: 'imports' },
+    );
     registerJobHandler('test-queue-message', async () => ({ sent: true }), { queue: 'messages' });
     const firstImport = await enqueueJob({ database: database.database, kind: 'test-queue-import' });
     const secondImport = await enqueueJob({ database: database.database, kind: 'test-queue-import' });
@@ -162,9 +194,13 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
   });
 
   it('hands a job back to the queue, not counting the attempt, when the worker stops during it', async () => {
-    registerJobHandler('test-interrupted', (_job, context) => new Promise((_resolve, reject) => {
-      context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
-    }));
+    registerJobHandler(
+      'test-interrupted',
+      (_job, context) =>
+        new Promise((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+        }),
+    );
     const { id } = await enqueueJob({ database: database.database, kind: 'test-interrupted' });
     const worker = startJobWorker({ database: database.database, pollMilliseconds: 20 });
     try {
@@ -185,7 +221,10 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
     // A first run claimed it, saved a checkpoint, and its process died (no heartbeat since).
     const first = await claimNextJob({ database: database.database, kinds: ['test-resume'] });
     expect(first?.id).toBe(id);
-    await database.database.update(jobs).set({ checkpoint: { row: 5000 } }).where(eq(jobs.id, id));
+    await database.database
+      .update(jobs)
+      .set({ checkpoint: { row: 5000 } })
+      .where(eq(jobs.id, id));
     expect(await claimNextJob({ database: database.database, kinds: ['test-resume'] })).toBeNull(); // still alive
     const later = new Date(Date.now() + 61_000);
     const again = await claimNextJob({ database: database.database, kinds: ['test-resume'], now: later });
@@ -196,11 +235,17 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
     expect(await getJob({ database: database.database, id })).toMatchObject({ status: 'succeeded', result: { resumedFrom: 5000 } });
 
     const { id: dying } = await enqueueJob({ database: database.database, kind: 'test-resume' });
-    await database.database.update(jobs).set({ status: 'running', attempts: 3, heartbeatAt: new Date(0) }).where(eq(jobs.id, dying));
+    await database.database
+      .update(jobs)
+      .set({ status: 'running', attempts: 3, heartbeatAt: new Date(0) })
+      .where(eq(jobs.id, dying));
     const last = await claimNextJob({ database: database.database, kinds: ['test-resume'] });
     if (last === null) throw new Error('not claimed');
     await runClaimedJob({ database: database.database, job: last });
-    expect(await getJob({ database: database.database, id: dying })).toMatchObject({ status: 'failed', error: 'Stopped after 3 attempts that did not finish.' });
+    expect(await getJob({ database: database.database, id: dying })).toMatchObject({
+      status: 'failed',
+      error: 'Stopped after 3 attempts that did not finish.',
+    });
   });
 
   // Concurrent claims only race on PostgreSQL: PGlite has one connection, so its claims run one after another

@@ -174,7 +174,11 @@ export async function enqueueJob(options: {
   }
   // ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit, then skips; the
   // select that follows (a new snapshot) sees that row.
-  const [inserted] = await options.database.insert(jobs).values(values).onConflictDoNothing({ target: jobs.dedupeKey }).returning({ id: jobs.id });
+  const [inserted] = await options.database
+    .insert(jobs)
+    .values(values)
+    .onConflictDoNothing({ target: jobs.dedupeKey })
+    .returning({ id: jobs.id });
   if (inserted !== undefined) return { id: inserted.id, created: true };
   const [existing] = await options.database.select({ id: jobs.id }).from(jobs).where(eq(jobs.dedupeKey, options.dedupeKey));
   if (existing === undefined) throw new Error('The job could not be stored.');
@@ -229,7 +233,12 @@ export async function claimNextJob(options: { database: Database; kinds: string[
 // over as orphaned must not overwrite the run that took it.
 const ofThisRun = (job: JobRecord) => and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts));
 
-async function finish(database: Database, job: JobRecord, at: Date, outcome: { result?: Record<string, unknown> | null; error?: string }): Promise<void> {
+async function finish(
+  database: Database,
+  job: JobRecord,
+  at: Date,
+  outcome: { result?: Record<string, unknown> | null; error?: string },
+): Promise<void> {
   await database
     .update(jobs)
     .set({
@@ -243,7 +252,12 @@ async function finish(database: Database, job: JobRecord, at: Date, outcome: { r
 }
 
 /** Puts the job back in the queue, due at `runAt`, keeping the last error for whoever looks. */
-async function requeue(database: Database, job: JobRecord, runAt: Date, changes: { error?: string; attempts?: number } = {}): Promise<void> {
+async function requeue(
+  database: Database,
+  job: JobRecord,
+  runAt: Date,
+  changes: { error?: string; attempts?: number } = {},
+): Promise<void> {
   await database
     .update(jobs)
     .set({ status: 'queued', runAt, heartbeatAt: null, ...changes })
@@ -255,7 +269,12 @@ async function requeue(database: Database, job: JobRecord, runAt: Date, changes:
  * cure (anything but an AppError meant for people, or an AppError marked passing) puts the job back with
  * exponential backoff until `maximumAttempts`, then fails it. `clock` is injectable for tests.
  */
-export async function runClaimedJob(options: { database: Database; job: JobRecord; signal?: AbortSignal; clock?: () => Date }): Promise<void> {
+export async function runClaimedJob(options: {
+  database: Database;
+  job: JobRecord;
+  signal?: AbortSignal;
+  clock?: () => Date;
+}): Promise<void> {
   const { database, job } = options;
   const clock = options.clock ?? (() => new Date());
   const registered = registry().get(job.kind);
@@ -269,9 +288,16 @@ export async function runClaimedJob(options: { database: Database; job: JobRecor
   }
   const signal = options.signal ?? new AbortController().signal;
   const startedAt = Date.now();
-  const heartbeat = setInterval(() => {
-    void database.update(jobs).set({ heartbeatAt: new Date() }).where(eq(jobs.id, job.id)).catch(() => undefined);
-  }, (staleAfterSeconds * 1000) / 4);
+  const heartbeat = setInterval(
+    () => {
+      void database
+        .update(jobs)
+        .set({ heartbeatAt: new Date() })
+        .where(eq(jobs.id, job.id))
+        .catch(() => undefined);
+    },
+    (staleAfterSeconds * 1000) / 4,
+  );
   const context: JobContext = {
     checkpoint: job.checkpoint,
     signal,
@@ -279,12 +305,16 @@ export async function runClaimedJob(options: { database: Database; job: JobRecor
       const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001);
       await database
         .update(jobs)
-        .set({ progressDone: done, ...(total === undefined ? {} : { progressTotal: total }), rate: done / seconds, heartbeatAt: new Date() })
+        .set({
+          progressDone: done,
+          ...(total === undefined ? {} : { progressTotal: total }),
+          rate: done / seconds,
+          heartbeatAt: new Date(),
+        })
         .where(eq(jobs.id, job.id));
     },
     saveCheckpoint: async (value, saveOptions) => {
-      await (saveOptions?.through ?? database)
-        .update(jobs).set({ checkpoint: value, heartbeatAt: new Date() }).where(eq(jobs.id, job.id));
+      await (saveOptions?.through ?? database).update(jobs).set({ checkpoint: value, heartbeatAt: new Date() }).where(eq(jobs.id, job.id));
     },
   };
   try {
@@ -299,10 +329,12 @@ export async function runClaimedJob(options: { database: Database; job: JobRecor
     }
     // AppErrors carry messages meant for people; anything else is logged and summarised.
     const message = isAppError(error) ? error.message : 'The job failed on our side. Please try again.';
-    if (!isAppError(error)) getLogger().error({ jobId: job.id, kind: job.kind, attempt: job.attempts, errorName: (error as Error)?.name }, 'job failed');
+    if (!isAppError(error))
+      getLogger().error({ jobId: job.id, kind: job.kind, attempt: job.attempts, errorName: (error as Error)?.name }, 'job failed');
     const retried = !isAppError(error) || retriedErrorCodes.has(error.code);
     const now = clock();
-    if (retried && job.attempts < maximumAttempts) await requeue(database, job, new Date(now.getTime() + retryDelayMilliseconds(job.attempts)), { error: message });
+    if (retried && job.attempts < maximumAttempts)
+      await requeue(database, job, new Date(now.getTime() + retryDelayMilliseconds(job.attempts)), { error: message });
     else await finish(database, job, now, { error: message });
   } finally {
     clearInterval(heartbeat);

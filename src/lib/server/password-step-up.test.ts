@@ -83,7 +83,8 @@ describe.each(testDatabaseBackends())('password step-up on $name', (backend) => 
 
     expect(await signIn('target@example.org', password, { captcha: true })).toBe('ok');
     // Reset: the next attempts need no captcha, and 4 new failures do not bring it back.
-    for (let attempt = 0; attempt < 4; attempt += 1) expect(await signIn('target@example.org', wrongPassword)).toBe('UNAUTHORIZED:INVALID_EMAIL_OR_PASSWORD');
+    for (let attempt = 0; attempt < 4; attempt += 1)
+      expect(await signIn('target@example.org', wrongPassword)).toBe('UNAUTHORIZED:INVALID_EMAIL_OR_PASSWORD');
     expect(await signIn('target@example.org', password)).toBe('ok');
 
     // Other accounts are not affected.
@@ -93,7 +94,11 @@ describe.each(testDatabaseBackends())('password step-up on $name', (backend) => 
     // One audit event when the step-up starts, with the keyed hash and never the address.
     const events = await database.database.select().from(auditLog).where(eq(auditLog.action, 'sign-in.password.step-up'));
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ outcome: 'denied', targetUserId: null, details: { accountKey: accountKeyOf({ secret, email: 'target@example.org' }), failures: 5 } });
+    expect(events[0]).toMatchObject({
+      outcome: 'denied',
+      targetUserId: null,
+      details: { accountKey: accountKeyOf({ secret, email: 'target@example.org' }), failures: 5 },
+    });
     expect(JSON.stringify(events)).not.toMatch(/example\.org/i);
   });
 
@@ -112,7 +117,8 @@ describe.each(testDatabaseBackends())('password step-up on $name', (backend) => 
 
   it('ends the step-up once the failures are an hour old', async () => {
     await confirmedAccount('patient@example.org');
-    for (let attempt = 0; attempt < 5; attempt += 1) expect(await signIn('patient@example.org', wrongPassword)).toBe('UNAUTHORIZED:INVALID_EMAIL_OR_PASSWORD');
+    for (let attempt = 0; attempt < 5; attempt += 1)
+      expect(await signIn('patient@example.org', wrongPassword)).toBe('UNAUTHORIZED:INVALID_EMAIL_OR_PASSWORD');
     expect(await signIn('patient@example.org', password)).toBe('FORBIDDEN:CAPTCHA_REQUIRED');
 
     // 58 minutes later the failures still count; after the hour they do not.

@@ -43,7 +43,11 @@ export async function isCaptchaRequired(options: { database: Database; accountKe
 }
 
 /** Counts one wrong password; says whether this failure is the one that starts the step-up. */
-export async function recordPasswordFailure(options: { database: Database; accountKey: string; now?: Date }): Promise<{ stepUpStarted: boolean }> {
+export async function recordPasswordFailure(options: {
+  database: Database;
+  accountKey: string;
+  now?: Date;
+}): Promise<{ stepUpStarted: boolean }> {
   const result = await consumeSlidingRateLimit({
     database: options.database,
     scope,

@@ -45,7 +45,14 @@ describe.each(testDatabaseBackends())('consumeRateLimit on $name', (backend) => 
 
   it('a sliding limit of 1 a minute refuses a second hit across a minute boundary, and allows it 60 s later', async () => {
     const at = (iso: string) =>
-      consumeSlidingRateLimit({ database: database.database, scope: 'sms', subject: '+447700900001', limit: 1, windowSeconds: 60, now: new Date(iso) });
+      consumeSlidingRateLimit({
+        database: database.database,
+        scope: 'sms',
+        subject: '+447700900001',
+        limit: 1,
+        windowSeconds: 60,
+        now: new Date(iso),
+      });
     expect((await at('2026-11-22T10:00:59Z')).allowed).toBe(true);
     expect((await at('2026-11-22T10:01:01Z')).allowed).toBe(false); // a fixed window would have allowed this
     expect((await at('2026-11-22T10:02:00Z')).allowed).toBe(true);
@@ -53,7 +60,14 @@ describe.each(testDatabaseBackends())('consumeRateLimit on $name', (backend) => 
 
   it('a sliding limit of 5 an hour counts the last 60 minutes', async () => {
     const at = (minute: number) =>
-      consumeSlidingRateLimit({ database: database.database, scope: 'sms-hour', subject: '+447700900002', limit: 5, windowSeconds: 3600, now: new Date(Date.UTC(2026, 10, 22, 10, minute)) });
+      consumeSlidingRateLimit({
+        database: database.database,
+        scope: 'sms-hour',
+        subject: '+447700900002',
+        limit: 5,
+        windowSeconds: 3600,
+        now: new Date(Date.UTC(2026, 10, 22, 10, minute)),
+      });
     for (const minute of [50, 52, 54, 56, 58]) expect((await at(minute)).allowed).toBe(true);
     expect((await at(62)).allowed).toBe(false);
     expect((await at(111)).allowed).toBe(true);

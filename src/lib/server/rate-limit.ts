@@ -69,7 +69,13 @@ export async function consumeSlidingRateLimit(options: {
 }): Promise<RateLimitResult> {
   const now = options.now ?? new Date();
   const bucketSeconds = Math.max(1, Math.floor(options.windowSeconds / 60));
-  await consumeRateLimit({ ...options, scope: `${options.scope}:sliding`, limit: Number.MAX_SAFE_INTEGER, windowSeconds: bucketSeconds, now });
+  await consumeRateLimit({
+    ...options,
+    scope: `${options.scope}:sliding`,
+    limit: Number.MAX_SAFE_INTEGER,
+    windowSeconds: bucketSeconds,
+    now,
+  });
   const key = counterKey(`${options.scope}:sliding`, options.subject);
   const hits = await countSlidingHits({ ...options, now }); // this bucket included
   if (hits > options.limit) {
@@ -98,11 +104,15 @@ export async function countSlidingHits(options: {
   const [row] = await options.database
     .select({ hits: sql<number>`coalesce(sum(${rateLimitCounters.hits}), 0)::int` })
     .from(rateLimitCounters)
-    .where(and(eq(rateLimitCounters.key, counterKey(`${options.scope}:sliding`, options.subject)), gt(rateLimitCounters.windowStart, since)));
+    .where(
+      and(eq(rateLimitCounters.key, counterKey(`${options.scope}:sliding`, options.subject)), gt(rateLimitCounters.windowStart, since)),
+    );
   return row?.hits ?? 0;
 }
 
 /** Forgets every hit `subject` has in a sliding limit (a success that ends a run of failures). */
 export async function clearSlidingHits(options: { database: Database; scope: string; subject: string }): Promise<void> {
-  await options.database.delete(rateLimitCounters).where(eq(rateLimitCounters.key, counterKey(`${options.scope}:sliding`, options.subject)));
+  await options.database
+    .delete(rateLimitCounters)
+    .where(eq(rateLimitCounters.key, counterKey(`${options.scope}:sliding`, options.subject)));
 }

@@ -25,7 +25,11 @@ function post(body: BodyInit | null, headers: Record<string, string> = {}): Requ
   return new Request('http://app.test/api/x', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 }
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: AppError) => ({ status: error.httpStatus, message: error.message }));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: AppError) => ({ status: error.httpStatus, message: error.message }),
+  );
 
 describe('readBoundedBody', () => {
   it('refuses a declared Content-Length past the limit without reading the body (413)', async () => {
@@ -46,8 +50,13 @@ describe('readBoundedBody', () => {
   });
 
   it('checks the media type before anything else (415) and ignores its parameters', async () => {
-    expect((await refusal(readBoundedText(post('a,b', { 'content-type': 'text/plain' }), { limitBytes: 10, contentTypes: ['text/csv'] })))?.status).toBe(415);
-    expect(await readBoundedText(post('a,b', { 'content-type': 'Text/CSV; charset=utf-8' }), { limitBytes: 10, contentTypes: ['text/csv'] })).toBe('a,b');
+    expect(
+      (await refusal(readBoundedText(post('a,b', { 'content-type': 'text/plain' }), { limitBytes: 10, contentTypes: ['text/csv'] })))
+        ?.status,
+    ).toBe(415);
+    expect(
+      await readBoundedText(post('a,b', { 'content-type': 'Text/CSV; charset=utf-8' }), { limitBytes: 10, contentTypes: ['text/csv'] }),
+    ).toBe('a,b');
   });
 
   it('reads a body within the limit, an empty one, and JSON', async () => {

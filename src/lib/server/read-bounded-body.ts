@@ -15,7 +15,10 @@ function megabytes(bytes: number): string {
 }
 
 function tooLarge(limit: BodyLimit): AppError {
-  return new AppError('payload_too_large', `The body is larger than ${megabytes(limit.limitBytes)}.${limit.tooLargeHint ? ` ${limit.tooLargeHint}` : ''}`);
+  return new AppError(
+    'payload_too_large',
+    `The body is larger than ${megabytes(limit.limitBytes)}.${limit.tooLargeHint ? ` ${limit.tooLargeHint}` : ''}`,
+  );
 }
 
 /** The request's media type in lower case without parameters ("application/json"), or '' when absent. */

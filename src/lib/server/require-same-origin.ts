@@ -32,7 +32,10 @@ export function isSameOrigin(headers: Headers, options: { allowedOrigins?: reado
 }
 
 /** Cross-site request forgery guard for state-changing calls: throws 'forbidden' (403) unless `isSameOrigin`. */
-export function requireSameOrigin(source: Request | Headers, options: { allowedOrigins?: readonly string[]; requireBrowser?: boolean } = {}): void {
+export function requireSameOrigin(
+  source: Request | Headers,
+  options: { allowedOrigins?: readonly string[]; requireBrowser?: boolean } = {},
+): void {
   const headers = source instanceof Headers ? source : source.headers;
   if (!isSameOrigin(headers, options)) throw new AppError('forbidden', 'This request came from another site and was refused.');
 }

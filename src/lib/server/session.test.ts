@@ -50,7 +50,8 @@ describe.each(testDatabaseBackends())('session policy on $name', (backend) => {
     return rows.length;
   }
 
-  const sessionUser = (headers: Headers, recordActivity?: boolean) => getSessionUser(headers, { auth, database: database.database, recordActivity });
+  const sessionUser = (headers: Headers, recordActivity?: boolean) =>
+    getSessionUser(headers, { auth, database: database.database, recordActivity });
 
   it('ends a staff session after 15 minutes without activity, but not a patient session', async () => {
     const clinician = await signedInHeaders('clinician@medaptive.test');

@@ -12,7 +12,12 @@ async function startTwilioCounterpart(status: number): Promise<{ url: string; re
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      received.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization ?? '', body: new URLSearchParams(body) });
+      received.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        authorization: request.headers.authorization ?? '',
+        body: new URLSearchParams(body),
+      });
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(status === 201 ? { sid: 'SM123', status: 'queued' } : { code: 21211, message: 'Invalid To' }));
     });

@@ -27,7 +27,9 @@ export async function ensureTwoFactorRecord(options: {
     .leftJoin(authTwoFactors, eq(authTwoFactors.userId, authUsers.id))
     .where(
       and(
-        'id' in options.user ? eq(authUsers.id, options.user.id) : eq(sql`lower(${authUsers.email})`, options.user.email.trim().toLowerCase()),
+        'id' in options.user
+          ? eq(authUsers.id, options.user.id)
+          : eq(sql`lower(${authUsers.email})`, options.user.email.trim().toLowerCase()),
         eq(authUsers.twoFactorEnabled, true),
         isNull(authTwoFactors.id),
       ),
@@ -45,7 +47,11 @@ export async function ensureTwoFactorRecord(options: {
       .where(eq(authUsers.id, userId))
       .for('update');
     if (user?.twoFactorEnabled !== true) return;
-    const [existing] = await transaction.select({ id: authTwoFactors.id }).from(authTwoFactors).where(eq(authTwoFactors.userId, userId)).limit(1);
+    const [existing] = await transaction
+      .select({ id: authTwoFactors.id })
+      .from(authTwoFactors)
+      .where(eq(authTwoFactors.userId, userId))
+      .limit(1);
     if (existing !== undefined) return;
     await transaction.insert(authTwoFactors).values({ id: crypto.randomUUID(), userId, secret, backupCodes, verified: false });
   });

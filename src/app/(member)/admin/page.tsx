@@ -26,8 +26,15 @@ export default async function AdminPage() {
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Administration</h1>
-      <p className="text-muted">Grant roles and company memberships. A change applies on the user’s next request and reaches their open pages at once.</p>
-      <UserAdministration users={listing.users} companies={listing.companies} grantRole={grantRoleAction} setCompanyMembership={setCompanyMembershipAction} />
+      <p className="text-muted">
+        Grant roles and company memberships. A change applies on the user’s next request and reaches their open pages at once.
+      </p>
+      <UserAdministration
+        users={listing.users}
+        companies={listing.companies}
+        grantRole={grantRoleAction}
+        setCompanyMembership={setCompanyMembershipAction}
+      />
     </article>
   );
 }

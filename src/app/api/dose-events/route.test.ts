@@ -43,7 +43,10 @@ describe.each(testDatabaseBackends())('POST /api/dose-events on $name', (backend
     ] as const) {
       const response = await POST(batchRequest(apiKey, JSON.stringify({ events: [event('first'), bad] })));
       expect(response.status).toBe(400);
-      const body = (await response.json()) as { error: { fieldErrors: Record<string, string> }; rejected: { index: number; field: string }[] };
+      const body = (await response.json()) as {
+        error: { fieldErrors: Record<string, string> };
+        rejected: { index: number; field: string }[];
+      };
       expect(Object.keys(body.error.fieldErrors)).toEqual([field]);
       expect(body.rejected.map((rejected) => rejected.index)).toEqual([1]);
     }

@@ -9,7 +9,11 @@ import { POST as postFhir } from '../import/fhir/route';
 import { POST as postImport } from './route';
 
 const csv = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,2026-01-01,1,medA,30\n';
-const bundle = JSON.stringify({ resourceType: 'Bundle', type: 'collection', entry: [{ resource: { resourceType: 'Patient', id: 'p1', gender: 'female' } }] });
+const bundle = JSON.stringify({
+  resourceType: 'Bundle',
+  type: 'collection',
+  entry: [{ resource: { resourceType: 'Patient', id: 'p1', gender: 'female' } }],
+});
 
 /** A body that counts how much of it the server pulled: 300 chunks of 1 MB. */
 function hugeBody() {
@@ -54,18 +58,31 @@ describe.each(testDatabaseBackends())('upload routes on $name', (backend) => {
   it('refuses before reading: signed out, another site, a patient (audited), a form-encodable type, past 50 MB', async () => {
     for (const route of [postImport, postFhir]) {
       const { stream, counter } = hugeBody();
-      const signedOut = await route(upload('/api/imports?format=csv', stream, { 'content-type': 'text/csv', 'content-length': String(300 * 1024 * 1024) }));
+      const signedOut = await route(
+        upload('/api/imports?format=csv', stream, { 'content-type': 'text/csv', 'content-length': String(300 * 1024 * 1024) }),
+      );
       expect(signedOut.status).toBe(401);
       expect(counter.pulled).toBeLessThanOrEqual(1);
     }
     const clinician = await server.signIn('clinician');
     // A cross-site form (text/plain) or no-cors fetch, with the clinician's cookie.
-    const forged = await postFhir(upload('/api/import/fhir', bundle, { cookie: clinician, 'content-type': 'text/plain', origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }));
+    const forged = await postFhir(
+      upload('/api/import/fhir', bundle, {
+        cookie: clinician,
+        'content-type': 'text/plain',
+        origin: 'https://evil.test',
+        'sec-fetch-site': 'cross-site',
+      }),
+    );
     expect(forged.status).toBe(403);
-    const noCors = await postImport(upload('/api/imports?format=csv', csv, { cookie: clinician, 'content-type': 'text/plain', origin: 'https://evil.test' }));
+    const noCors = await postImport(
+      upload('/api/imports?format=csv', csv, { cookie: clinician, 'content-type': 'text/plain', origin: 'https://evil.test' }),
+    );
     expect(noCors.status).toBe(403);
     // Even from our own origin, a type a form could send is refused: the upload must be sent as its type.
-    const plain = await postImport(upload('/api/imports?format=csv', csv, { cookie: clinician, 'content-type': 'text/plain', 'sec-fetch-site': 'same-origin' }));
+    const plain = await postImport(
+      upload('/api/imports?format=csv', csv, { cookie: clinician, 'content-type': 'text/plain', 'sec-fetch-site': 'same-origin' }),
+    );
     expect(plain.status).toBe(415);
     const { stream, counter } = hugeBody();
     const tooLarge = await postImport(upload('/api/imports?format=csv', stream, { cookie: clinician, 'content-type': 'text/csv' }));
@@ -76,7 +93,9 @@ describe.each(testDatabaseBackends())('upload routes on $name', (backend) => {
     const patient = await server.signIn('patient');
     const refused = await postImport(upload('/api/imports?format=csv', csv, { cookie: patient, 'content-type': 'text/csv' }));
     expect(refused.status).toBe(403);
-    expect(await auditRows()).toEqual([{ action: 'data-import.queue', outcome: 'denied', requestId: 'req-imports-0001', clientAddress: '198.51.100.4' }]);
+    expect(await auditRows()).toEqual([
+      { action: 'data-import.queue', outcome: 'denied', requestId: 'req-imports-0001', clientAddress: '198.51.100.4' },
+    ]);
     expect(await database.database.select({ id: jobs.id }).from(jobs)).toEqual([]);
     expect(await database.database.select({ id: patients.id }).from(patients)).toEqual([]);
   });
@@ -84,20 +103,35 @@ describe.each(testDatabaseBackends())('upload routes on $name', (backend) => {
   it('queues a clinician’s CSV through the import tail (job + audit row with request id and address), and imports FHIR directly', async () => {
     const clinician = await server.signIn('clinician');
     const queued = await postImport(
-      upload('/api/imports?format=csv&name=fills.csv&dateFormat=iso', csv, { cookie: clinician, 'content-type': 'text/csv', 'sec-fetch-site': 'same-origin' }),
+      upload('/api/imports?format=csv&name=fills.csv&dateFormat=iso', csv, {
+        cookie: clinician,
+        'content-type': 'text/csv',
+        'sec-fetch-site': 'same-origin',
+      }),
     );
     expect(queued.status).toBe(202);
     const { jobId } = (await queued.json()) as { jobId: string };
     const [job] = await database.database.select({ kind: jobs.kind, payload: jobs.payload }).from(jobs).where(eq(jobs.id, jobId));
     expect(job?.kind).toBe('import-csv');
-    expect(job?.payload).toMatchObject({ fileName: 'fills.csv', text: csv, mapping: { dateFormat: 'iso' }, request: { requestId: 'req-imports-0001' } });
-    expect(await auditRows()).toEqual([{ action: 'data-import.queue', outcome: 'success', requestId: 'req-imports-0001', clientAddress: '198.51.100.4' }]);
+    expect(job?.payload).toMatchObject({
+      fileName: 'fills.csv',
+      text: csv,
+      mapping: { dateFormat: 'iso' },
+      request: { requestId: 'req-imports-0001' },
+    });
+    expect(await auditRows()).toEqual([
+      { action: 'data-import.queue', outcome: 'success', requestId: 'req-imports-0001', clientAddress: '198.51.100.4' },
+    ]);
 
     const badFormat = await postImport(upload('/api/imports?format=xml', csv, { cookie: clinician, 'content-type': 'text/csv' }));
     expect(badFormat.status).toBe(400);
-    expect(((await badFormat.json()) as { error: { fieldErrors: Record<string, string> } }).error.fieldErrors).toEqual({ format: 'Choose FHIR or pharmacy CSV.' });
+    expect(((await badFormat.json()) as { error: { fieldErrors: Record<string, string> } }).error.fieldErrors).toEqual({
+      format: 'Choose FHIR or pharmacy CSV.',
+    });
 
-    const imported = await postFhir(upload('/api/import/fhir', bundle, { cookie: clinician, 'content-type': 'application/fhir+json', origin: 'http://localhost:3000' }));
+    const imported = await postFhir(
+      upload('/api/import/fhir', bundle, { cookie: clinician, 'content-type': 'application/fhir+json', origin: 'http://localhost:3000' }),
+    );
     expect(imported.status).toBe(200);
     expect(((await imported.json()) as { created: Record<string, number> }).created).toEqual({ Patient: 1 });
     const [fhirAudit] = await database.database

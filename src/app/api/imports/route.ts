@@ -17,7 +17,12 @@ export async function POST(request: NextRequest) {
     const context = requestContextOf(request.headers);
     const database = getDatabase();
     // Refuse before reading up to 50 MB from someone who may not import.
-    const actor = await authoriseImport({ database, actor: await getSessionUser(request.headers), action: 'data-import.queue', request: context });
+    const actor = await authoriseImport({
+      database,
+      actor: await getSessionUser(request.headers),
+      action: 'data-import.queue',
+      request: context,
+    });
     const text = await readBoundedText(request, {
       limitBytes: maximumImportBytes,
       contentTypes: [...importContentTypes.fhir, ...importContentTypes.csv],
@@ -25,10 +30,12 @@ export async function POST(request: NextRequest) {
     });
     const parameters = request.nextUrl.searchParams;
     const dateFormat = parameters.get('dateFormat');
-    const columns = Object.fromEntries(csvColumns.flatMap((column) => {
-      const value = parameters.get(`${column}Column`);
-      return value ? [[column, value]] : [];
-    }));
+    const columns = Object.fromEntries(
+      csvColumns.flatMap((column) => {
+        const value = parameters.get(`${column}Column`);
+        return value ? [[column, value]] : [];
+      }),
+    );
     const queued = await queueImport({
       database,
       actor,

@@ -9,7 +9,14 @@ function contextOn(weekday: number): DecisionContext {
   return {
     patientId: 'sim-1-000001',
     persona: 'busy-professional',
-    features: { ageBand: '35-44', sex: 'female', conditions: ['hypertension'], productCount: 1, preferredChannel: 'whatsapp', doseObserver: 'app' },
+    features: {
+      ageBand: '35-44',
+      sex: 'female',
+      conditions: ['hypertension'],
+      productCount: 1,
+      preferredChannel: 'whatsapp',
+      doseObserver: 'app',
+    },
     day: 20_089 + weekday,
     dayIndex: weekday,
     weekday,
@@ -33,7 +40,12 @@ describe('fixed policies', () => {
   it('fixed-daily sends the same neutral reminder every day at the same time', () => {
     const policy = createFixedDailyPolicy();
     for (const context of week) {
-      expect(policy.decide(context, random)).toEqual({ kind: 'message', arm: { category: 'reminder', framing: 'neutral' }, minuteOfDay: defaultDailyReminderMinute, propensity: 1 });
+      expect(policy.decide(context, random)).toEqual({
+        kind: 'message',
+        arm: { category: 'reminder', framing: 'neutral' },
+        minuteOfDay: defaultDailyReminderMinute,
+        propensity: 1,
+      });
     }
     expect(createFixedDailyPolicy({ minuteOfDay: 1200 }).decide(contextOn(3), random)).toMatchObject({ minuteOfDay: 1200 });
   });

@@ -96,7 +96,9 @@ describe.each(testDatabaseBackends())('sendContactMessage on $name', (backend) =
   it('delivers through a real SMTP server when one is configured', async () => {
     const smtp = await startSmtpServer();
     try {
-      const result = await send(validInput, { mailer: createSmtpMailer({ smtpUrl: smtp.url, from: 'Medaptive <no-reply@medaptive.test>' }) });
+      const result = await send(validInput, {
+        mailer: createSmtpMailer({ smtpUrl: smtp.url, from: 'Medaptive <no-reply@medaptive.test>' }),
+      });
       expect(result.delivery).toBe('sent');
       expect(smtp.received).toHaveLength(1);
       expect(smtp.received[0]).toContain('To: team@medaptive.test');

@@ -60,12 +60,9 @@ export async function sendContactMessage(options: {
       to: options.recipient,
       replyTo: input.contactEmail,
       subject: `[Contact] ${input.subject}`,
-      text: [
-        `From: ${input.contactName} <${input.contactEmail}>`,
-        `Phone: ${input.contactNumber ?? 'not given'}`,
-        '',
-        input.message,
-      ].join('\n'),
+      text: [`From: ${input.contactName} <${input.contactEmail}>`, `Phone: ${input.contactNumber ?? 'not given'}`, '', input.message].join(
+        '\n',
+      ),
     });
   } catch (error) {
     delivery = 'failed';
@@ -75,10 +72,7 @@ export async function sendContactMessage(options: {
       'contact message stored but not delivered',
     );
   }
-  await options.database
-    .update(contactMessages)
-    .set({ deliveryStatus: delivery })
-    .where(eq(contactMessages.id, stored.id));
+  await options.database.update(contactMessages).set({ deliveryStatus: delivery }).where(eq(contactMessages.id, stored.id));
 
   return { id: stored.id, delivery };
 }

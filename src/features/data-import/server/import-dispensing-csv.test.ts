@@ -34,9 +34,18 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
     expect(first).toEqual({ resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
     expect(await countRows()).toEqual({ patients: 100, dispensings: 1080 });
 
-    const [patient] = await database.database.select({ id: patients.id }).from(patients).where(and(eq(patients.source, 'pharmacy-csv'), eq(patients.sourceRecordId, '1')));
+    const [patient] = await database.database
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.source, 'pharmacy-csv'), eq(patients.sourceRecordId, '1')));
     const fills = await database.database
-      .select({ dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, dosesPerDay: dispensings.dosesPerDay, medicationCode: dispensings.medicationCode, productId: dispensings.productId })
+      .select({
+        dispensedOn: dispensings.dispensedOn,
+        daysSupply: dispensings.daysSupply,
+        dosesPerDay: dispensings.dosesPerDay,
+        medicationCode: dispensings.medicationCode,
+        productId: dispensings.productId,
+      })
       .from(dispensings)
       .where(eq(dispensings.patientId, patient?.id ?? ''))
       .orderBy(dispensings.dispensedOn);
@@ -107,7 +116,10 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
 
   it('does not hold the embedded database: other statements run between chunks', async () => {
     const header = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n';
-    const body = Array.from({ length: 5_000 }, (_, index) => `${index % 300},${String((index % 12) + 1).padStart(2, '0')}/15/2030,1,medA,30`).join('\n');
+    const body = Array.from(
+      { length: 5_000 },
+      (_, index) => `${index % 300},${String((index % 12) + 1).padStart(2, '0')}/15/2030,1,medA,30`,
+    ).join('\n');
     const seenDuringImport: number[] = [];
     await importText(header + body, {
       onProgress: async (done) => {
@@ -119,15 +131,24 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
   });
 
   it('maps other layouts: column names, day-first dates, semicolons, quoted fields, a matching product', async () => {
-    await database.database.insert(products).values({ id: 'catalogue-metformin', name: 'Glucohal', genericName: 'metformin', atcCode: 'A10BA02' });
-    const text = 'Member;Fill date;Days;Drug\r\nA-1;31/01/2024;30;Metformin\r\nA-1;01/03/2024;30;"Metformin"\r\n"A;2";15/02/2024;90;Other\r\n';
+    await database.database
+      .insert(products)
+      .values({ id: 'catalogue-metformin', name: 'Glucohal', genericName: 'metformin', atcCode: 'A10BA02' });
+    const text =
+      'Member;Fill date;Days;Drug\r\nA-1;31/01/2024;30;Metformin\r\nA-1;01/03/2024;30;"Metformin"\r\n"A;2";15/02/2024;90;Other\r\n';
     const report = await importText(text, {
       mapping: { columns: { patientId: 'Member', date: 'Fill date', daysSupply: 'Days', medicationClass: 'Drug' }, dateFormat: 'dmy' },
       source: 'pharmacy-north',
     });
     expect(report).toEqual({ resources: 3, created: { Dispensing: 3 }, unchanged: {}, skipped: [] });
     const rows = await database.database
-      .select({ source: dispensings.source, dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, dosesPerDay: dispensings.dosesPerDay, productId: dispensings.productId })
+      .select({
+        source: dispensings.source,
+        dispensedOn: dispensings.dispensedOn,
+        daysSupply: dispensings.daysSupply,
+        dosesPerDay: dispensings.dosesPerDay,
+        productId: dispensings.productId,
+      })
       .from(dispensings)
       .orderBy(dispensings.dispensedOn);
     expect(rows).toEqual([
@@ -135,13 +156,18 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
       { source: 'pharmacy-north', dispensedOn: '2024-02-15', daysSupply: 90, dosesPerDay: null, productId: null },
       { source: 'pharmacy-north', dispensedOn: '2024-03-01', daysSupply: 30, dosesPerDay: null, productId: 'catalogue-metformin' },
     ]);
-    const patientIds = await database.database.select({ sourceRecordId: patients.sourceRecordId }).from(patients).orderBy(patients.sourceRecordId);
+    const patientIds = await database.database
+      .select({ sourceRecordId: patients.sourceRecordId })
+      .from(patients)
+      .orderBy(patients.sourceRecordId);
     expect(patientIds).toEqual([{ sourceRecordId: 'A-1' }, { sourceRecordId: 'A;2' }]);
   });
 
   it('names a missing column and an invalid mapping', async () => {
     const missing = await importText(medicationEvents, { mapping: { columns: { daysSupply: 'DAYS' } } }).catch((error: unknown) => error);
-    expect((missing as AppError).message).toBe('line 1: column "DAYS" (--duration-col) is missing; the header has PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION');
+    expect((missing as AppError).message).toBe(
+      'line 1: column "DAYS" (--duration-col) is missing; the header has PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION',
+    );
     const invalid = await importText(medicationEvents, { mapping: { dateFormat: 'ymd' } }).catch((error: unknown) => error);
     expect((invalid as AppError).message).toBe('Date format must be iso, mdy or dmy.');
   });
@@ -154,7 +180,10 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
 
   it('yields to the event loop while it works, and reports progress', async () => {
     const header = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n';
-    const body = Array.from({ length: 12_000 }, (_, index) => `${index % 700},${String((index % 12) + 1).padStart(2, '0')}/15/2030,1,medA,30`).join('\n');
+    const body = Array.from(
+      { length: 12_000 },
+      (_, index) => `${index % 700},${String((index % 12) + 1).padStart(2, '0')}/15/2030,1,medA,30`,
+    ).join('\n');
     let ticks = 0;
     const timer = setInterval(() => (ticks += 1), 1);
     const progress: number[] = [];

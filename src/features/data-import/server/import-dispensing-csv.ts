@@ -1,6 +1,13 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { CsvInputError, DispensingCsvReader, type DispensingRecord, type ImportPlan, type ImportReport, buildImportReport } from '@/engine/ingestion';
+import {
+  CsvInputError,
+  DispensingCsvReader,
+  type DispensingRecord,
+  type ImportPlan,
+  type ImportReport,
+  buildImportReport,
+} from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
@@ -40,7 +47,10 @@ export async function importDispensingCsv(options: {
   const mapping = dispensingCsvMappingSchema.safeParse(options.mapping ?? {});
   if (!mapping.success) throw new AppError('validation', mapping.error.issues[0]?.message ?? 'The column mapping is not valid.');
   const source = sourceNameSchema.safeParse(options.source ?? 'pharmacy-csv');
-  if (!source.success) throw new AppError('validation', source.error.issues[0]?.message ?? 'The source is not valid.', { fieldErrors: { source: 'Invalid source.' } });
+  if (!source.success)
+    throw new AppError('validation', source.error.issues[0]?.message ?? 'The source is not valid.', {
+      fieldErrors: { source: 'Invalid source.' },
+    });
 
   const plan: ImportPlan = { entries: [], patients: [], medications: [], regimens: [], dispensings: [], doseEvents: [] };
   const patientIds = new Set<string>();
@@ -52,7 +62,8 @@ export async function importDispensingCsv(options: {
           entry: plan.entries.length,
           sourceRecordId: row.sourceRecordId,
           patient: row.patientId,
-          medication: row.medicationClass === null ? null : { rxnorm: null, ndc: null, atc: null, otherCode: null, text: row.medicationClass },
+          medication:
+            row.medicationClass === null ? null : { rxnorm: null, ndc: null, atc: null, otherCode: null, text: row.medicationClass },
           dispensedOn: row.dispensedOn,
           daysSupply: row.daysSupply,
           quantity: null,
@@ -65,10 +76,12 @@ export async function importDispensingCsv(options: {
       await yieldToEventLoop();
     }
   } catch (error) {
-    if (error instanceof CsvInputError) throw new AppError('validation', error.message, { cause: error, fieldErrors: { line: String(error.line) } });
+    if (error instanceof CsvInputError)
+      throw new AppError('validation', error.message, { cause: error, fieldErrors: { line: String(error.line) } });
     throw error;
   }
-  for (const patientId of patientIds) plan.patients.push({ sourceRecordId: patientId, entry: null, sex: null, ageBand: null, region: null, language: null });
+  for (const patientId of patientIds)
+    plan.patients.push({ sourceRecordId: patientId, entry: null, sex: null, ageBand: null, region: null, language: null });
 
   const written = await writeImportPlan({
     database: options.database,
@@ -86,7 +99,12 @@ export async function importDispensingCsv(options: {
     outcome: 'success',
     actorUserId: options.actor === 'operator' ? null : (options.actor?.id ?? null),
     ...options.request,
-    details: { via: options.actor === 'operator' ? 'cli' : 'web', source: source.data, resources: report.resources, created: report.created },
+    details: {
+      via: options.actor === 'operator' ? 'cli' : 'web',
+      source: source.data,
+      resources: report.resources,
+      created: report.created,
+    },
   });
   return report;
 }

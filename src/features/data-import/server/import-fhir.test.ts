@@ -43,15 +43,51 @@ const conformance: {
 }[] = [
   // Synthea: 1 Patient, 34 MedicationRequest; 89 Claims (34 pharmacy claims carry no days supply), 55 EOBs
   // (institutional), and 169 resources of other types.
-  { file: synthea, resources: 348, created: { Patient: 1, MedicationRequest: 34 }, skipped: 313, rows: { patients: 1, regimens: 34, dispensings: 0, doseEvents: 0 } },
+  {
+    file: synthea,
+    resources: 348,
+    created: { Patient: 1, MedicationRequest: 34 },
+    skipped: 313,
+    rows: { patients: 1, regimens: 34, dispensings: 0, doseEvents: 0 },
+  },
   // US Core: 1 Patient, 13 MedicationRequest, 1 Medication, 2 MedicationDispense (one without any days supply).
-  { file: usCore, resources: 264, created: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 }, skipped: 248, rows: { patients: 1, regimens: 13, dispensings: 1, doseEvents: 0 } },
+  {
+    file: usCore,
+    resources: 264,
+    created: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 },
+    skipped: 248,
+    rows: { patients: 1, regimens: 13, dispensings: 1, doseEvents: 0 },
+  },
   // HL7 examples: subjects are Patient/pat1, which the files only refer to.
-  { file: 'medicationrequest0301.json', resources: 1, created: { MedicationRequest: 1 }, skipped: 0, rows: { patients: 1, regimens: 1, dispensings: 0, doseEvents: 0 } },
+  {
+    file: 'medicationrequest0301.json',
+    resources: 1,
+    created: { MedicationRequest: 1 },
+    skipped: 0,
+    rows: { patients: 1, regimens: 1, dispensings: 0, doseEvents: 0 },
+  },
   // In progress and not handed over yet: not a fill.
-  { file: 'medicationdispense0301.json', resources: 1, created: {}, skipped: 1, rows: { patients: 0, regimens: 0, dispensings: 0, doseEvents: 0 } },
-  { file: 'medicationstatementexample1.json', resources: 1, created: { MedicationStatement: 1 }, skipped: 0, rows: { patients: 1, regimens: 1, dispensings: 0, doseEvents: 0 } },
-  { file: 'medicationadministration0301.json', resources: 1, created: { MedicationAdministration: 1 }, skipped: 0, rows: { patients: 1, regimens: 0, dispensings: 0, doseEvents: 1 } },
+  {
+    file: 'medicationdispense0301.json',
+    resources: 1,
+    created: {},
+    skipped: 1,
+    rows: { patients: 0, regimens: 0, dispensings: 0, doseEvents: 0 },
+  },
+  {
+    file: 'medicationstatementexample1.json',
+    resources: 1,
+    created: { MedicationStatement: 1 },
+    skipped: 0,
+    rows: { patients: 1, regimens: 1, dispensings: 0, doseEvents: 0 },
+  },
+  {
+    file: 'medicationadministration0301.json',
+    resources: 1,
+    created: { MedicationAdministration: 1 },
+    skipped: 0,
+    rows: { patients: 1, regimens: 0, dispensings: 0, doseEvents: 1 },
+  },
 ];
 
 describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
@@ -76,22 +112,25 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     };
   }
 
-  it.each(conformance)('$file: accounts for every entry, writes the expected rows, and a second import creates nothing', async (expected) => {
-    const text = readFhir(expected.file);
-    const first = await importText(text);
-    expect(first.resources).toBe(expected.resources);
-    expect(first.created).toEqual(expected.created);
-    expect(first.unchanged).toEqual({});
-    expect(first.skipped).toHaveLength(expected.skipped);
-    expectEveryEntryAccountedFor(first);
-    expect(await countRows()).toEqual(expected.rows);
+  it.each(conformance)(
+    '$file: accounts for every entry, writes the expected rows, and a second import creates nothing',
+    async (expected) => {
+      const text = readFhir(expected.file);
+      const first = await importText(text);
+      expect(first.resources).toBe(expected.resources);
+      expect(first.created).toEqual(expected.created);
+      expect(first.unchanged).toEqual({});
+      expect(first.skipped).toHaveLength(expected.skipped);
+      expectEveryEntryAccountedFor(first);
+      expect(await countRows()).toEqual(expected.rows);
 
-    const second = await importText(text);
-    expect(second.created).toEqual({});
-    expect(second.unchanged).toEqual(expected.created);
-    expect(second.skipped).toEqual(first.skipped);
-    expect(await countRows()).toEqual(expected.rows);
-  });
+      const second = await importText(text);
+      expect(second.created).toEqual({});
+      expect(second.unchanged).toEqual(expected.created);
+      expect(second.skipped).toEqual(first.skipped);
+      expect(await countRows()).toEqual(expected.rows);
+    },
+  );
 
   it('Synthea: skips what is not a medication record, with reasons, and keeps RxNorm codes on the regimens', async () => {
     const report = await importText(readFhir(synthea));
@@ -103,24 +142,49 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       'Encounter: resource type not imported': 55,
     });
     const rows = await database.database
-      .select({ productId: regimens.productId, medicationCode: regimens.medicationCode, startDate: regimens.startDate, dosesPerDay: regimens.dosesPerDay })
+      .select({
+        productId: regimens.productId,
+        medicationCode: regimens.medicationCode,
+        startDate: regimens.startDate,
+        dosesPerDay: regimens.dosesPerDay,
+      })
       .from(regimens)
       .where(eq(regimens.sourceRecordId, 'MedicationRequest/f150b162-12bf-4c21-92be-61a8ffdd73fa'));
     expect(rows).toEqual([{ productId: 'rxnorm-1860154', medicationCode: 'rxnorm:1860154', startDate: '2011-05-21', dosesPerDay: 1 }]);
-    const [product] = await database.database.select({ rxnormCode: products.rxnormCode, name: products.name }).from(products).where(eq(products.id, 'rxnorm-1860154'));
-    expect(product).toEqual({ rxnormCode: '1860154', name: 'Abuse-Deterrent 12 HR Oxycodone Hydrochloride 15 MG Extended Release Oral Tablet' });
+    const [product] = await database.database
+      .select({ rxnormCode: products.rxnormCode, name: products.name })
+      .from(products)
+      .where(eq(products.id, 'rxnorm-1860154'));
+    expect(product).toEqual({
+      rxnormCode: '1860154',
+      name: 'Abuse-Deterrent 12 HR Oxycodone Hydrochloride 15 MG Extended Release Oral Tablet',
+    });
   });
 
   it('stores no names or other identifiers of the patient, only a pseudonym and coarse demographics', async () => {
     await importText(readFhir(synthea));
     const rows = await database.database
-      .select({ pseudonym: patients.pseudonym, sourceRecordId: patients.sourceRecordId, sex: patients.sex, ageBand: patients.ageBand, region: patients.region, language: patients.language })
+      .select({
+        pseudonym: patients.pseudonym,
+        sourceRecordId: patients.sourceRecordId,
+        sex: patients.sex,
+        ageBand: patients.ageBand,
+        region: patients.region,
+        language: patients.language,
+      })
       .from(patients);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ sourceRecordId: 'Patient/326b4675-0bc8-4dbd-b406-a5564c282401', sex: 'male', ageBand: '18-34', region: 'Massachusetts, US', language: 'en-US' });
+    expect(rows[0]).toMatchObject({
+      sourceRecordId: 'Patient/326b4675-0bc8-4dbd-b406-a5564c282401',
+      sex: 'male',
+      ageBand: '18-34',
+      region: 'Massachusetts, US',
+      language: 'en-US',
+    });
     expect(rows[0]?.pseudonym).toMatch(/^P-[0-9A-Z]{12}$/);
     const everything = JSON.stringify(await database.database.select().from(patients));
-    for (const identifying of ['Bradly', 'Douglas', '999-18-6861', '555-159-8421', 'Haag', '1993-05-21']) expect(everything).not.toContain(identifying);
+    for (const identifying of ['Bradly', 'Douglas', '999-18-6861', '555-159-8421', 'Haag', '1993-05-21'])
+      expect(everything).not.toContain(identifying);
   });
 
   it('US Core: resolves urn:uuid references to the Patient and the Medication, and derives days supply from quantity and dosage', async () => {
@@ -128,10 +192,24 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     const [patient] = await database.database.select({ id: patients.id, sourceRecordId: patients.sourceRecordId }).from(patients);
     expect(patient?.sourceRecordId).toBe('Patient/85');
     const [dispensing] = await database.database
-      .select({ patientId: dispensings.patientId, productId: dispensings.productId, dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, quantity: dispensings.quantity, dosesPerDay: dispensings.dosesPerDay })
+      .select({
+        patientId: dispensings.patientId,
+        productId: dispensings.productId,
+        dispensedOn: dispensings.dispensedOn,
+        daysSupply: dispensings.daysSupply,
+        quantity: dispensings.quantity,
+        dosesPerDay: dispensings.dosesPerDay,
+      })
       .from(dispensings);
     // 480 mL at 10 mL twice a day.
-    expect(dispensing).toEqual({ patientId: patient?.id, productId: 'rxnorm-313988', dispensedOn: '2016-12-08', daysSupply: 24, quantity: 480, dosesPerDay: 2 });
+    expect(dispensing).toEqual({
+      patientId: patient?.id,
+      productId: 'rxnorm-313988',
+      dispensedOn: '2016-12-08',
+      daysSupply: 24,
+      quantity: 480,
+      dosesPerDay: 2,
+    });
     // The MedicationRequest with medicationReference points at the bundle's Medication (RxNorm 1719286).
     const [referenced] = await database.database
       .select({ productId: regimens.productId })
@@ -140,11 +218,23 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     expect(referenced?.productId).toBe('rxnorm-1719286');
     // dispenseRequest: four a day, one repeat; the intended supply per fill is kept on the regimen.
     const [withDispenseRequest] = await database.database
-      .select({ dosesPerDay: regimens.dosesPerDay, startDate: regimens.startDate, daysPerFill: regimens.daysPerFill, quantityPerFill: regimens.quantityPerFill, repeatsAllowed: regimens.repeatsAllowed })
+      .select({
+        dosesPerDay: regimens.dosesPerDay,
+        startDate: regimens.startDate,
+        daysPerFill: regimens.daysPerFill,
+        quantityPerFill: regimens.quantityPerFill,
+        repeatsAllowed: regimens.repeatsAllowed,
+      })
       .from(regimens)
       .where(eq(regimens.sourceRecordId, 'MedicationRequest/1d8ed63d-3d0e-8b03-4f1d-5a2d86abe786'));
     // Quantity 1 at a dose of 1 four times a day: a quarter of a day per fill, as the record states it.
-    expect(withDispenseRequest).toEqual({ dosesPerDay: 4, startDate: '1947-11-01', daysPerFill: 0.25, quantityPerFill: 1, repeatsAllowed: 1 });
+    expect(withDispenseRequest).toEqual({
+      dosesPerDay: 4,
+      startDate: '1947-11-01',
+      daysPerFill: 0.25,
+      quantityPerFill: 1,
+      repeatsAllowed: 1,
+    });
     const report = await importText(readFhir(usCore));
     expect(report.skipped.filter((entry) => entry.resourceType === 'MedicationDispense')).toEqual([
       {
@@ -194,7 +284,14 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     expect(statement).toEqual({ productId: 'ndc-50580050602', dosesPerDay: 1, startDate: '2015-01-23' });
 
     const [dose] = await database.database
-      .select({ patientId: doseEvents.patientId, productId: doseEvents.productId, status: doseEvents.status, scheduledAt: doseEvents.scheduledAt, confirmedAt: doseEvents.confirmedAt, source: doseEvents.source })
+      .select({
+        patientId: doseEvents.patientId,
+        productId: doseEvents.productId,
+        status: doseEvents.status,
+        scheduledAt: doseEvents.scheduledAt,
+        confirmedAt: doseEvents.confirmedAt,
+        source: doseEvents.source,
+      })
       .from(doseEvents);
     expect(dose).toEqual({
       patientId: patientRows[0]?.id,
@@ -210,14 +307,26 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     const example = JSON.parse(readFhir('medicationdispense0301.json')) as Record<string, unknown>;
     const first = await importText(JSON.stringify(example));
     expect(first.skipped).toEqual([
-      { resourceType: 'MedicationDispense', id: 'meddisp0301', reason: 'status is in-progress and there is no whenHandedOver: not handed over yet' },
+      {
+        resourceType: 'MedicationDispense',
+        id: 'meddisp0301',
+        reason: 'status is in-progress and there is no whenHandedOver: not handed over yet',
+      },
     ]);
     const handedOver = await importText(JSON.stringify({ ...example, status: 'completed', whenHandedOver: '2015-01-15T16:20:00Z' }));
     expect(handedOver.created).toEqual({ MedicationDispense: 1 });
     const rows = await database.database
-      .select({ dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, quantity: dispensings.quantity, productId: dispensings.productId, medicationCode: dispensings.medicationCode })
+      .select({
+        dispensedOn: dispensings.dispensedOn,
+        daysSupply: dispensings.daysSupply,
+        quantity: dispensings.quantity,
+        productId: dispensings.productId,
+        medicationCode: dispensings.medicationCode,
+      })
       .from(dispensings);
-    expect(rows).toEqual([{ dispensedOn: '2015-01-15', daysSupply: 3, quantity: 12, productId: 'ndc-00069258710', medicationCode: 'ndc:00069258710' }]);
+    expect(rows).toEqual([
+      { dispensedOn: '2015-01-15', daysSupply: 3, quantity: 12, productId: 'ndc-00069258710', medicationCode: 'ndc:00069258710' },
+    ]);
   });
 
   it('matches existing products by RxNorm, NDC (however hyphenated) and ATC instead of creating new ones', async () => {
@@ -226,7 +335,9 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       { id: 'catalogue-vancomycin', name: 'Vancomycin', genericName: 'vancomycin', ndcCode: '0069-2587-10' },
     ]);
     await importText(readFhir(usCore));
-    await importText(JSON.stringify({ ...JSON.parse(readFhir('medicationdispense0301.json')), status: 'completed', whenHandedOver: '2015-01-15' }));
+    await importText(
+      JSON.stringify({ ...JSON.parse(readFhir('medicationdispense0301.json')), status: 'completed', whenHandedOver: '2015-01-15' }),
+    );
     const rows = await database.database.select({ productId: dispensings.productId }).from(dispensings).orderBy(dispensings.dispensedOn);
     expect(rows.map((row) => row.productId)).toEqual(['catalogue-vancomycin', 'catalogue-furosemide']);
     const created = await database.database.select({ id: products.id }).from(products).where(eq(products.id, 'rxnorm-313988'));
@@ -242,14 +353,24 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       medicationCodeableConcept: { coding: [{ system: 'http://www.whocc.no/atc', code: 'c03ca01' }] },
     };
     await importText(JSON.stringify(byAtc));
-    const [regimen] = await database.database.select({ productId: regimens.productId }).from(regimens).where(eq(regimens.sourceRecordId, 'MedicationRequest/atc-1'));
+    const [regimen] = await database.database
+      .select({ productId: regimens.productId })
+      .from(regimens)
+      .where(eq(regimens.sourceRecordId, 'MedicationRequest/atc-1'));
     expect(regimen?.productId).toBe('catalogue-furosemide');
   });
 
   it('reads NDJSON (one resource per line) like a Bundle', async () => {
-    const lines = ['medicationrequest0301.json', 'medicationstatementexample1.json', 'medicationadministration0301.json'].map((name) => JSON.stringify(JSON.parse(readFhir(name))));
+    const lines = ['medicationrequest0301.json', 'medicationstatementexample1.json', 'medicationadministration0301.json'].map((name) =>
+      JSON.stringify(JSON.parse(readFhir(name))),
+    );
     const report = await importText(`${lines.join('\n')}\n`);
-    expect(report).toEqual({ resources: 3, created: { MedicationRequest: 1, MedicationStatement: 1, MedicationAdministration: 1 }, unchanged: {}, skipped: [] });
+    expect(report).toEqual({
+      resources: 3,
+      created: { MedicationRequest: 1, MedicationStatement: 1, MedicationAdministration: 1 },
+      unchanged: {},
+      skipped: [],
+    });
   });
 
   it('pharmacy Claim and its ExplanationOfBenefit: one dispensing per drug item, stored once', async () => {
@@ -257,7 +378,10 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       resourceType: 'Bundle',
       type: 'collection',
       entry: [
-        { fullUrl: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000001', resource: { resourceType: 'Patient', id: 'p1', gender: 'female', birthDate: '1960-03-04' } },
+        {
+          fullUrl: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000001',
+          resource: { resourceType: 'Patient', id: 'p1', gender: 'female', birthDate: '1960-03-04' },
+        },
         {
           fullUrl: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000002',
           resource: {
@@ -267,9 +391,17 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
             intent: 'order',
             subject: { reference: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000001' },
             authoredOn: '2024-01-02',
-            medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '197361', display: 'Amlodipine 5 MG Oral Tablet' }] },
-            dosageInstruction: [{ timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] }],
-            dispenseRequest: { numberOfRepeatsAllowed: 2, quantity: { value: 30 }, expectedSupplyDuration: { value: 30, unit: 'days', system: 'http://unitsofmeasure.org', code: 'd' } },
+            medicationCodeableConcept: {
+              coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '197361', display: 'Amlodipine 5 MG Oral Tablet' }],
+            },
+            dosageInstruction: [
+              { timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd' } }, doseAndRate: [{ doseQuantity: { value: 1 } }] },
+            ],
+            dispenseRequest: {
+              numberOfRepeatsAllowed: 2,
+              quantity: { value: 30 },
+              expectedSupplyDuration: { value: 30, unit: 'days', system: 'http://unitsofmeasure.org', code: 'd' },
+            },
           },
         },
         {
@@ -282,8 +414,21 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
             patient: { reference: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000001' },
             prescription: { reference: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000002' },
             created: '2024-01-03',
-            supportingInfo: [{ sequence: 1, category: { coding: [{ system: 'http://hl7.org/fhir/us/carin-bb/CodeSystem/C4BBSupportingInfoType', code: 'dayssupply' }] }, valueQuantity: { value: 28 } }],
-            item: [{ sequence: 1, productOrService: { coding: [{ system: 'http://hl7.org/fhir/sid/ndc', code: '00069-1520-30' }] }, servicedDate: '2024-01-03', quantity: { value: 28 } }],
+            supportingInfo: [
+              {
+                sequence: 1,
+                category: { coding: [{ system: 'http://hl7.org/fhir/us/carin-bb/CodeSystem/C4BBSupportingInfoType', code: 'dayssupply' }] },
+                valueQuantity: { value: 28 },
+              },
+            ],
+            item: [
+              {
+                sequence: 1,
+                productOrService: { coding: [{ system: 'http://hl7.org/fhir/sid/ndc', code: '00069-1520-30' }] },
+                servicedDate: '2024-01-03',
+                quantity: { value: 28 },
+              },
+            ],
           },
         },
         {
@@ -297,7 +442,14 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
             patient: { reference: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000001' },
             claim: { reference: 'urn:uuid:0a0a0a0a-0000-4000-8000-000000000003' },
             supportingInfo: [{ sequence: 1, category: { coding: [{ code: 'dayssupply' }] }, valueQuantity: { value: 28 } }],
-            item: [{ sequence: 1, productOrService: { coding: [{ system: 'http://hl7.org/fhir/sid/ndc', code: '00069-1520-30' }] }, servicedDate: '2024-01-03', quantity: { value: 28 } }],
+            item: [
+              {
+                sequence: 1,
+                productOrService: { coding: [{ system: 'http://hl7.org/fhir/sid/ndc', code: '00069-1520-30' }] },
+                servicedDate: '2024-01-03',
+                quantity: { value: 28 },
+              },
+            ],
           },
         },
         {
@@ -323,12 +475,24 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       skipped: [],
     });
     const rows = await database.database
-      .select({ sourceRecordId: dispensings.sourceRecordId, dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply, productId: dispensings.productId, dosesPerDay: dispensings.dosesPerDay })
+      .select({
+        sourceRecordId: dispensings.sourceRecordId,
+        dispensedOn: dispensings.dispensedOn,
+        daysSupply: dispensings.daysSupply,
+        productId: dispensings.productId,
+        dosesPerDay: dispensings.dosesPerDay,
+      })
       .from(dispensings)
       .orderBy(dispensings.dispensedOn);
     expect(rows).toEqual([
       { sourceRecordId: 'Claim/claim1/item/1', dispensedOn: '2024-01-03', daysSupply: 28, productId: 'ndc-00069152030', dosesPerDay: 1 },
-      { sourceRecordId: 'ExplanationOfBenefit/eob2', dispensedOn: '2024-02-01', daysSupply: 30, productId: 'rxnorm-197361', dosesPerDay: 1 },
+      {
+        sourceRecordId: 'ExplanationOfBenefit/eob2',
+        dispensedOn: '2024-02-01',
+        daysSupply: 30,
+        productId: 'rxnorm-197361',
+        dosesPerDay: 1,
+      },
     ]);
     const [regimen] = await database.database.select({ endDate: regimens.endDate }).from(regimens);
     expect(regimen?.endDate).toBe('2024-03-31'); // 30 days × (1 + 2 repeats) from 2024-01-02
@@ -350,13 +514,19 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     const anonymous = await importText(readFhir(usCore), { actor: null }).catch((error: unknown) => error);
     expect((anonymous as AppError).httpStatus).toBe(401);
     expect(await countRows()).toEqual({ patients: 0, regimens: 0, dispensings: 0, doseEvents: 0 });
-    const audit = await database.database.select({ action: auditLog.action, outcome: auditLog.outcome, actorUserId: auditLog.actorUserId }).from(auditLog);
+    const audit = await database.database
+      .select({ action: auditLog.action, outcome: auditLog.outcome, actorUserId: auditLog.actorUserId })
+      .from(auditLog);
     expect(audit).toEqual([{ action: 'data-import.fhir', outcome: 'denied', actorUserId: 'patient-1' }]);
   });
 
   it('lets an administrator and the command-line operator import', async () => {
-    await expect(importText(readFhir('medicationrequest0301.json'), { actor: { id: 'admin-1', role: 'admin' } })).resolves.toMatchObject({ created: { MedicationRequest: 1 } });
-    await expect(importText(readFhir('medicationstatementexample1.json'), { actor: 'operator' })).resolves.toMatchObject({ created: { MedicationStatement: 1 } });
+    await expect(importText(readFhir('medicationrequest0301.json'), { actor: { id: 'admin-1', role: 'admin' } })).resolves.toMatchObject({
+      created: { MedicationRequest: 1 },
+    });
+    await expect(importText(readFhir('medicationstatementexample1.json'), { actor: 'operator' })).resolves.toMatchObject({
+      created: { MedicationStatement: 1 },
+    });
   });
 
   it('rejects what is not FHIR with a clear validation error, storing nothing', async () => {

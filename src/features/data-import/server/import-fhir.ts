@@ -36,7 +36,10 @@ export async function importFhir(options: {
   const text = importTextSchema.safeParse(options.text);
   if (!text.success) throw new AppError('validation', text.error.issues[0]?.message ?? 'The file is not valid.');
   const source = sourceNameSchema.safeParse(options.source ?? 'fhir');
-  if (!source.success) throw new AppError('validation', source.error.issues[0]?.message ?? 'The source is not valid.', { fieldErrors: { source: 'Invalid source.' } });
+  if (!source.success)
+    throw new AppError('validation', source.error.issues[0]?.message ?? 'The source is not valid.', {
+      fieldErrors: { source: 'Invalid source.' },
+    });
 
   let planner: FhirImportPlanner;
   try {
@@ -67,7 +70,13 @@ export async function importFhir(options: {
     outcome: 'success',
     actorUserId: options.actor === 'operator' ? null : (options.actor?.id ?? null),
     ...options.request,
-    details: { via: options.actor === 'operator' ? 'cli' : 'web', source: source.data, resources: report.resources, created: report.created, skipped: report.skipped.length },
+    details: {
+      via: options.actor === 'operator' ? 'cli' : 'web',
+      source: source.data,
+      resources: report.resources,
+      created: report.created,
+      skipped: report.skipped.length,
+    },
   });
   return report;
 }

@@ -40,7 +40,11 @@ describe.each(testDatabaseBackends())('import job handlers on $name', (backend) 
   }
 
   it('imports a queued CSV with its mapping, reporting progress and the report as the result', async () => {
-    const job = await runJob(`test-import-csv-${backend.name}`, { fileName: 'med_events.csv', text: medicationEvents, mapping: { dateFormat: 'mdy' } }, 'clinician-1');
+    const job = await runJob(
+      `test-import-csv-${backend.name}`,
+      { fileName: 'med_events.csv', text: medicationEvents, mapping: { dateFormat: 'mdy' } },
+      'clinician-1',
+    );
     expect(job).toMatchObject({ status: 'succeeded', error: null });
     expect(job?.result).toEqual({ fileName: 'med_events.csv', resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
     expect(job?.progressTotal).toBeGreaterThan(0);
@@ -50,11 +54,21 @@ describe.each(testDatabaseBackends())('import job handlers on $name', (backend) 
   it('imports a queued FHIR bundle; a job by a patient fails with the refusal', async () => {
     const fhir = await runJob(`test-import-fhir-${backend.name}`, { fileName: 'bundle.json', text: usCore }, 'clinician-1');
     expect(fhir?.status).toBe('succeeded');
-    expect(fhir?.result).toMatchObject({ resources: 264, created: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 } });
+    expect(fhir?.result).toMatchObject({
+      resources: 264,
+      created: { Patient: 1, MedicationRequest: 13, Medication: 1, MedicationDispense: 1 },
+    });
     const refused = await runJob(`test-import-fhir-${backend.name}`, { fileName: 'bundle.json', text: usCore }, 'patient-1');
     expect(refused).toMatchObject({ status: 'failed', error: 'Only administrators and clinicians can import data.' });
-    const broken = await runJob(`test-import-csv-${backend.name}`, { fileName: 'x.csv', text: 'PATIENT_ID,DATE,DURATION\n1,2024-13-01,30\n' }, null);
-    expect(broken).toMatchObject({ status: 'failed', error: 'line 2: DATE "2024-13-01" is not a date in YYYY-MM-DD format (--date-format iso)' });
+    const broken = await runJob(
+      `test-import-csv-${backend.name}`,
+      { fileName: 'x.csv', text: 'PATIENT_ID,DATE,DURATION\n1,2024-13-01,30\n' },
+      null,
+    );
+    expect(broken).toMatchObject({
+      status: 'failed',
+      error: 'line 2: DATE "2024-13-01" is not a date in YYYY-MM-DD format (--date-format iso)',
+    });
   });
 
   it('a job whose process stopped part-way resumes after the last committed chunk; its report counts every row once', async () => {
@@ -73,12 +87,23 @@ describe.each(testDatabaseBackends())('import job handlers on $name', (backend) 
         },
       });
     });
-    const { id } = await enqueueJob({ database: database.database, kind, payload: { fileName: 'med_events.csv', text: medicationEvents, mapping: { dateFormat: 'mdy' } }, createdBy: 'clinician-1' });
+    const { id } = await enqueueJob({
+      database: database.database,
+      kind,
+      payload: { fileName: 'med_events.csv', text: medicationEvents, mapping: { dateFormat: 'mdy' } },
+      createdBy: 'clinician-1',
+    });
     const first = await claimNextJob({ database: database.database, kinds: [kind] });
     await runClaimedJob({ database: database.database, job: first! });
     // A process that dies leaves its job running with a heartbeat that goes stale.
-    await database.database.update(jobs).set({ status: 'running', error: null, heartbeatAt: new Date(Date.now() - 2 * staleAfterSeconds * 1000) }).where(eq(jobs.id, id));
-    expect((await getJob({ database: database.database, id }))?.checkpoint).toEqual({ createdEntries: [[0, 999]], written: { regimens: 0, dispensings: 1000, doseEvents: 0 } });
+    await database.database
+      .update(jobs)
+      .set({ status: 'running', error: null, heartbeatAt: new Date(Date.now() - 2 * staleAfterSeconds * 1000) })
+      .where(eq(jobs.id, id));
+    expect((await getJob({ database: database.database, id }))?.checkpoint).toEqual({
+      createdEntries: [[0, 999]],
+      written: { regimens: 0, dispensings: 1000, doseEvents: 0 },
+    });
     expect(await database.database.select({ id: dispensings.id }).from(dispensings)).toHaveLength(1000);
 
     stopAfterProgressReports = null;

@@ -42,7 +42,11 @@ function payloadOf(job: JobRecord) {
 
 const checkpointSchema = z.object({
   createdEntries: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
-  written: z.object({ regimens: z.number().int().nonnegative(), dispensings: z.number().int().nonnegative(), doseEvents: z.number().int().nonnegative() }),
+  written: z.object({
+    regimens: z.number().int().nonnegative(),
+    dispensings: z.number().int().nonnegative(),
+    doseEvents: z.number().int().nonnegative(),
+  }),
 });
 
 /** Resume state for the import: what the previous run of this job saved, if it is one of ours. */
@@ -50,7 +54,8 @@ function resumeStateOf(context: JobContext) {
   const parsed = checkpointSchema.safeParse(context.checkpoint);
   return {
     resumeFrom: parsed.success ? parsed.data : null,
-    saveCheckpoint: (transaction: Database, checkpoint: z.infer<typeof checkpointSchema>) => context.saveCheckpoint(checkpoint, { through: transaction }),
+    saveCheckpoint: (transaction: Database, checkpoint: z.infer<typeof checkpointSchema>) =>
+      context.saveCheckpoint(checkpoint, { through: transaction }),
     onProgress: (done: number, total: number) => context.reportProgress(done, total),
   };
 }

@@ -5,7 +5,14 @@ import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { enqueueJob } from '@/lib/server/jobs';
 import type { RequestContext } from '@/lib/server/request-context';
-import { dispensingCsvMappingSchema, importFormats, importJobKinds, importTextSchema, maximumImportBytes, sourceNameSchema } from '../schemas';
+import {
+  dispensingCsvMappingSchema,
+  importFormats,
+  importJobKinds,
+  importTextSchema,
+  maximumImportBytes,
+  sourceNameSchema,
+} from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
 
 const queuedImportSchema = z.object({
@@ -34,7 +41,12 @@ export async function queueImport(options: {
   input: unknown;
   request: RequestContext;
 }): Promise<{ jobId: string }> {
-  const actor = await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.queue', request: options.request });
+  const actor = await authoriseImport({
+    database: options.database,
+    actor: options.actor,
+    action: 'data-import.queue',
+    request: options.request,
+  });
   const input = parseInput(queuedImportSchema, options.input, { label: 'The upload' });
   const { id: jobId } = await enqueueJob({
     database: options.database,

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dataSources, patients, products, regimens } from '@/db/schema';
-import { type ImportPlan, type MedicationConcept, type PatientRecord, hasProductCode, medicationCodeOf, normaliseNdc } from '@/engine/ingestion';
+import {
+  type ImportPlan,
+  type MedicationConcept,
+  type PatientRecord,
+  hasProductCode,
+  medicationCodeOf,
+  normaliseNdc,
+} from '@/engine/ingestion';
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
 const chunkSize = 1000;
@@ -75,7 +82,10 @@ export async function writeImportPlan(options: {
   saveCheckpoint?: CheckpointSaver;
 }): Promise<WriteImportPlanResult> {
   const { database, source, plan } = options;
-  const result: WriteImportPlanResult = { createdEntries: new Set(entriesOfRanges(options.resumeFrom?.createdEntries ?? [])), lateSkips: new Map() };
+  const result: WriteImportPlanResult = {
+    createdEntries: new Set(entriesOfRanges(options.resumeFrom?.createdEntries ?? [])),
+    lateSkips: new Map(),
+  };
   const written = { regimens: 0, dispensings: 0, doseEvents: 0, ...options.resumeFrom?.written };
   const total = plan.patients.length + plan.medications.length + plan.regimens.length + plan.dispensings.length + plan.doseEvents.length;
   let done = 0;
@@ -109,7 +119,8 @@ export async function writeImportPlan(options: {
     },
   });
   for (const record of plan.medications) {
-    if (!resolvedProducts.has(conceptKey(record.medication))) result.lateSkips.set(record.entry, 'no RxNorm, NDC or ATC code, and no product of that name');
+    if (!resolvedProducts.has(conceptKey(record.medication)))
+      result.lateSkips.set(record.entry, 'no RxNorm, NDC or ATC code, and no product of that name');
   }
   await advance(plan.medications.length);
 
@@ -126,7 +137,16 @@ export async function writeImportPlan(options: {
     kind: keyof ImportCheckpoint['written'],
     records: T[],
     insert: (transaction: Database, chunk: T[]) => Promise<{ sourceRecordId: string }[]>,
-  ) => insertRecords({ records, alreadyWritten: written[kind], result, advance, inChunkTransaction, insert, onChunkWritten: (count) => (written[kind] += count) });
+  ) =>
+    insertRecords({
+      records,
+      alreadyWritten: written[kind],
+      result,
+      advance,
+      inChunkTransaction,
+      insert,
+      onChunkWritten: (count) => (written[kind] += count),
+    });
 
   await insertChunks('regimens', plan.regimens, async (transaction, chunk) =>
     transaction
@@ -320,7 +340,8 @@ async function writePatients(options: {
           union all
           select patients.id, patients.source_record_id from patients join wanted using (source_record_id) where patients.source = ${source}`),
       (found) => {
-        for (const row of (found as unknown as { rows: { id: string; source_record_id: string }[] }).rows) ids.set(row.source_record_id, row.id);
+        for (const row of (found as unknown as { rows: { id: string; source_record_id: string }[] }).rows)
+          ids.set(row.source_record_id, row.id);
       },
     );
     await advance(chunk.length);
@@ -355,7 +376,14 @@ async function resolveProducts(options: {
 
   // The catalogue is small (thousands of rows): matching in memory lets NDCs compare normalised.
   const catalogue = await database
-    .select({ id: products.id, rxnormCode: products.rxnormCode, ndcCode: products.ndcCode, atcCode: products.atcCode, name: products.name, genericName: products.genericName })
+    .select({
+      id: products.id,
+      rxnormCode: products.rxnormCode,
+      ndcCode: products.ndcCode,
+      atcCode: products.atcCode,
+      name: products.name,
+      genericName: products.genericName,
+    })
     .from(products);
   const byRxnorm = new Map<string, string>();
   const byNdc = new Map<string, string>();
@@ -383,7 +411,14 @@ async function resolveProducts(options: {
       const name = concept.text ?? code;
       toCreate.push({
         key,
-        row: { id: code.replace(':', '-'), name, genericName: name, rxnormCode: concept.rxnorm, ndcCode: concept.ndc, atcCode: concept.atc },
+        row: {
+          id: code.replace(':', '-'),
+          name,
+          genericName: name,
+          rxnormCode: concept.rxnorm,
+          ndcCode: concept.ndc,
+          atcCode: concept.atc,
+        },
       });
     }
   }
@@ -391,7 +426,8 @@ async function resolveProducts(options: {
     const chunk = toCreate.slice(start, start + chunkSize);
     const unique = [...new Map(chunk.map((item) => [item.row.id, item.row])).values()];
     await inChunkTransaction(
-      (transaction) => transaction.insert(products).values(unique).onConflictDoNothing({ target: products.id }).returning({ id: products.id }),
+      (transaction) =>
+        transaction.insert(products).values(unique).onConflictDoNothing({ target: products.id }).returning({ id: products.id }),
       (rows) => {
         const created = new Set(rows.map((row) => row.id));
         const createdKeys = new Set<string>();

@@ -26,7 +26,9 @@ const sourceNames: Record<string, string> = {
 function reportSummary(result: Record<string, unknown> | null): string {
   if (result === null) return '';
   const sum = (value: unknown) =>
-    typeof value === 'object' && value !== null ? Object.values(value as Record<string, number>).reduce((total, count) => total + Number(count || 0), 0) : 0;
+    typeof value === 'object' && value !== null
+      ? Object.values(value as Record<string, number>).reduce((total, count) => total + Number(count || 0), 0)
+      : 0;
   const skipped = Array.isArray(result.skipped) ? result.skipped.length : 0;
   return `${formatCount(Number(result.resources ?? 0))} records: ${formatCount(sum(result.created))} created, ${formatCount(sum(result.unchanged))} unchanged, ${formatCount(skipped)} skipped`;
 }
@@ -83,9 +85,11 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
     }
     // The server takes only these media types (a file's own type is often empty or text/plain).
     const contentType = format === 'csv' ? 'text/csv' : /\.ndjson$/i.test(file.name) ? 'application/fhir+ndjson' : 'application/fhir+json';
-    const response = await fetch(`/api/imports?${query.toString()}`, { method: 'POST', body: file, headers: { 'Content-Type': contentType } }).catch(
-      () => null,
-    );
+    const response = await fetch(`/api/imports?${query.toString()}`, {
+      method: 'POST',
+      body: file,
+      headers: { 'Content-Type': contentType },
+    }).catch(() => null);
     setBusy(false);
     if (response === null) {
       setError('We could not reach the server. Nothing was imported.');
@@ -128,7 +132,12 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
           ).map(([name, label, placeholder]) => (
             <label key={name} className="flex flex-col gap-1">
               {label}
-              <input name={name} placeholder={placeholder} maxLength={100} className="rounded-lg border border-separator bg-background px-2 py-1" />
+              <input
+                name={name}
+                placeholder={placeholder}
+                maxLength={100}
+                className="rounded-lg border border-separator bg-background px-2 py-1"
+              />
             </label>
           ))}
         </div>
@@ -179,7 +188,8 @@ function ApiKeys({ overview, createApiKey, revokeApiKey }: Props) {
             <span className="font-medium">{source.name}</span>
             <span>{source.status}</span>
             <span className="text-muted">
-              {formatCount(source.doseEvents)} events · last activity {source.lastActivityAt ? formatDateTime(source.lastActivityAt) : 'never'}
+              {formatCount(source.doseEvents)} events · last activity{' '}
+              {source.lastActivityAt ? formatDateTime(source.lastActivityAt) : 'never'}
             </span>
             {source.status === 'active' ? (
               <Button size="sm" variant="danger-soft" onPress={() => void revokeApiKey(source.id).then(() => router.refresh())}>
@@ -221,9 +231,12 @@ export function DataSourcesPanel(props: Props) {
   const router = useRouter();
   const [jobId, setJobId] = useState<string | null>(null);
   // A finished import changes the volumes above: reload them. (The import keeps running if the page is left; it shows here again.)
-  const refresh = useCallback((end: JobEnd<Record<string, unknown>>) => {
-    if (end.kind === 'finished') router.refresh();
-  }, [router]);
+  const refresh = useCallback(
+    (end: JobEnd<Record<string, unknown>>) => {
+      if (end.kind === 'finished') router.refresh();
+    },
+    [router],
+  );
   const current = useJobProgress(jobId, { onEnd: refresh }).job;
 
   return (
@@ -240,12 +253,24 @@ export function DataSourcesPanel(props: Props) {
               <caption className="sr-only">Records per source</caption>
               <thead>
                 <tr className="border-b border-separator">
-                  <th scope="col" className="py-2 pr-4">Source</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Patients</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Dispensings</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Dose events</th>
-                  <th scope="col" className="py-2 pr-4 text-right">Messages</th>
-                  <th scope="col" className="py-2">Latest dispensing</th>
+                  <th scope="col" className="py-2 pr-4">
+                    Source
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Patients
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Dispensings
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Dose events
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right">
+                    Messages
+                  </th>
+                  <th scope="col" className="py-2">
+                    Latest dispensing
+                  </th>
                 </tr>
               </thead>
               <tbody>

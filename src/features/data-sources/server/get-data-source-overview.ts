@@ -8,10 +8,20 @@ import { hasPermission } from '@/lib/permissions';
 import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
 
-export type SourceVolume = { source: string; patients: number; dispensings: number; doseEvents: number; messages: number; lastRecord: string | null };
+export type SourceVolume = {
+  source: string;
+  patients: number;
+  dispensings: number;
+  doseEvents: number;
+  messages: number;
+  lastRecord: string | null;
+};
 export type ApiSource = { id: string; name: string; status: string; lastActivityAt: string | null; createdAt: string; doseEvents: number };
 /** A recent import as the page lists it: the parts of the one job DTO (GET /api/jobs/[id]) the list needs. */
-export type ImportJobSummary = Pick<JobDto, 'id' | 'kind' | 'status' | 'progressDone' | 'progressTotal' | 'rate' | 'error' | 'result' | 'createdAt'>;
+export type ImportJobSummary = Pick<
+  JobDto,
+  'id' | 'kind' | 'status' | 'progressDone' | 'progressTotal' | 'rate' | 'error' | 'result' | 'createdAt'
+>;
 
 export type DataSourceOverview = {
   volumes: SourceVolume[];
@@ -54,7 +64,13 @@ export async function getDataSourceOverview(options: { database: Database; actor
   }));
 
   const apiRows = await database
-    .select({ id: dataSources.id, name: dataSources.name, status: dataSources.status, lastActivityAt: dataSources.lastActivityAt, createdAt: dataSources.createdAt })
+    .select({
+      id: dataSources.id,
+      name: dataSources.name,
+      status: dataSources.status,
+      lastActivityAt: dataSources.lastActivityAt,
+      createdAt: dataSources.createdAt,
+    })
     .from(dataSources)
     .where(eq(dataSources.kind, 'dose-event-api'))
     .orderBy(desc(dataSources.createdAt));

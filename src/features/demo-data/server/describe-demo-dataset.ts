@@ -2,7 +2,6 @@ import 'server-only';
 import { formatCount, formatDecimal } from '@/lib/format';
 import type { SeedDemoDatasetResult } from './seed-demo-dataset';
 
-
 /** One line for the start-up log and the seed command. */
 export function describeDemoDataset(result: SeedDemoDatasetResult): string {
   if (!result.seeded) return `Demo dataset: already loaded (${formatCount(result.syntheticPatients)} synthetic patients); nothing changed.`;

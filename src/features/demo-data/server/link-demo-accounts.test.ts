@@ -28,11 +28,17 @@ describe.each(testDatabaseBackends())('linkDemoAccounts on $name', (backend) => 
 
   it('links the demo patient to a synthetic patient of the demo clinic and the clinician to the clinic, once', async () => {
     expect(await linkDemoAccounts({ database: database.database })).toEqual({ patientLinked: true, clinicPatients: 200 });
-    const [linked] = await database.database.select({ pseudonym: patients.pseudonym, organisationId: patients.organisationId }).from(patients).where(eq(patients.userId, 'user-patient'));
+    const [linked] = await database.database
+      .select({ pseudonym: patients.pseudonym, organisationId: patients.organisationId })
+      .from(patients)
+      .where(eq(patients.userId, 'user-patient'));
     expect(linked).toEqual({ pseudonym: 'P-0000', organisationId: demoClinic.id });
     const memberships = await database.database.select().from(organisationMemberships);
     expect(memberships).toEqual([{ userId: 'user-clinician', organisationId: demoClinic.id }]);
-    const [real] = await database.database.select({ organisationId: patients.organisationId }).from(patients).where(eq(patients.pseudonym, 'A-real'));
+    const [real] = await database.database
+      .select({ organisationId: patients.organisationId })
+      .from(patients)
+      .where(eq(patients.pseudonym, 'A-real'));
     expect(real?.organisationId).toBeNull();
 
     expect(await linkDemoAccounts({ database: database.database })).toEqual({ patientLinked: true, clinicPatients: 200 });

@@ -36,11 +36,22 @@ export async function linkDemoAccounts(options: { database: Database }): Promise
       .orderBy(asc(patients.pseudonym))
       .limit(demoClinicSize);
     if (chosen.length > 0) {
-      await database.update(patients).set({ organisationId: demoClinic.id }).where(inArray(patients.id, chosen.map((row) => row.id)));
+      await database
+        .update(patients)
+        .set({ organisationId: demoClinic.id })
+        .where(
+          inArray(
+            patients.id,
+            chosen.map((row) => row.id),
+          ),
+        );
     }
   }
   if (clinicianAccount) {
-    await database.insert(organisationMemberships).values({ userId: clinicianAccount.id, organisationId: demoClinic.id }).onConflictDoNothing();
+    await database
+      .insert(organisationMemberships)
+      .values({ userId: clinicianAccount.id, organisationId: demoClinic.id })
+      .onConflictDoNothing();
   }
 
   let patientLinked = false;

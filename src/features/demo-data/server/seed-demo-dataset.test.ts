@@ -59,7 +59,12 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     const result = await seedDemoDataset({ database, ...small });
     if (!result.seeded) throw new Error('expected the dataset to be loaded');
     const counts = await tableCounts(database);
-    expect(counts).toMatchObject({ companies: demoCompanies.length, products: demoProducts.length, patients: small.patientCount, trials: 1 });
+    expect(counts).toMatchObject({
+      companies: demoCompanies.length,
+      products: demoProducts.length,
+      patients: small.patientCount,
+      trials: 1,
+    });
     expect(result.inserted).toEqual({
       companies: demoCompanies.length,
       products: demoProducts.length,
@@ -90,7 +95,10 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
       sql`select id, name, weeks, start_date::text, protocol from trials`,
     );
     expect(trial).toMatchObject({ id: 'cohort-a', name: trialCohortA.name, weeks: 12, start_date: '2026-01-01' });
-    expect(trial?.protocol).toMatchObject({ allocation: { ratio: '1:1', method: 'permuted blocks', blockSize: 4, stratifiedBy: 'persona' }, primaryEndpoint: { measure: 'PDC', weeks: 12 } });
+    expect(trial?.protocol).toMatchObject({
+      allocation: { ratio: '1:1', method: 'permuted blocks', blockSize: 4, stratifiedBy: 'persona' },
+      primaryEndpoint: { measure: 'PDC', weeks: 12 },
+    });
     expect(counts.enrolments).toBe(small.trialSize);
     expect(result.arms.control + result.arms.intervention).toBe(small.trialSize);
   });
@@ -115,7 +123,8 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
       sql`select stratum, block, count(*) filter (where arm = 'control')::int as control, count(*)::int as size,
         max(block) over (partition by stratum)::int as last from trial_enrolments group by stratum, block`,
     );
-    for (const block of blocks.filter((candidate) => candidate.block < candidate.last)) expect(block).toMatchObject({ size: 4, control: 2 });
+    for (const block of blocks.filter((candidate) => candidate.block < candidate.last))
+      expect(block).toMatchObject({ size: 4, control: 2 });
   });
 
   it('loads only into a database without synthetic patients, and loading again changes nothing', { timeout: 180_000 }, async () => {

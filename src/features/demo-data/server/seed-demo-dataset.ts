@@ -13,7 +13,18 @@ import { sql } from 'drizzle-orm';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { Database } from '@/db/client';
-import { dataSources, dispensings, doseEvents, drugCompanies, messages, patients, products, regimens, trialEnrolments, trials } from '@/db/schema';
+import {
+  dataSources,
+  dispensings,
+  doseEvents,
+  drugCompanies,
+  messages,
+  patients,
+  products,
+  regimens,
+  trialEnrolments,
+  trials,
+} from '@/db/schema';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageChannels } from '@/engine/policy/message-arms';
@@ -85,7 +96,10 @@ function parseHistoryStart(value: string): number {
 }
 
 async function countSyntheticPatients(database: DatabaseExecutor): Promise<number> {
-  const [row] = await database.select({ count: sql<number>`count(*)::int` }).from(patients).where(sql`${patients.synthetic}`);
+  const [row] = await database
+    .select({ count: sql<number>`count(*)::int` })
+    .from(patients)
+    .where(sql`${patients.synthetic}`);
   return row?.count ?? 0;
 }
 
@@ -95,7 +109,9 @@ function minutesAsTime(minute: number): string {
 
 /** Consent per channel and purpose; a STOP reply withdrew it on that channel. */
 function consentOf(patient: SimulatedPatient, optedOut: ReadonlySet<string> | undefined): Record<string, Record<string, boolean>> {
-  return Object.fromEntries(messageChannels.map((channel) => [channel, { reminders: patient.consent[channel] && !(optedOut?.has(channel) ?? false) }]));
+  return Object.fromEntries(
+    messageChannels.map((channel) => [channel, { reminders: patient.consent[channel] && !(optedOut?.has(channel) ?? false) }]),
+  );
 }
 
 async function writeCatalogue(database: DatabaseExecutor): Promise<{ companies: number; products: number }> {
@@ -121,7 +137,13 @@ async function writeCatalogue(database: DatabaseExecutor): Promise<{ companies: 
     .returning({ id: products.id });
   await database
     .insert(dataSources)
-    .values({ id: demoSource, kind: 'simulation', name: 'Cohort simulator (synthetic demo data)', status: 'active', lastActivityAt: new Date() })
+    .values({
+      id: demoSource,
+      kind: 'simulation',
+      name: 'Cohort simulator (synthetic demo data)',
+      status: 'active',
+      lastActivityAt: new Date(),
+    })
     .onConflictDoNothing();
   return { companies: companies.length, products: productRows.length };
 }
@@ -158,7 +180,8 @@ async function writeRegimens(database: DatabaseExecutor, cohort: DemoCohort, his
   cohort.dispensings.patient.forEach((patient, row) => {
     const key = `${patient}/${cohort.dispensings.product[row]}`;
     firstFill.set(key, Math.min(firstFill.get(key) ?? Infinity, cohort.dispensings.day[row]!));
-    if (!supplyPerFill.has(key)) supplyPerFill.set(key, { days: cohort.dispensings.daysSupply[row]!, quantity: cohort.dispensings.quantity[row]! });
+    if (!supplyPerFill.has(key))
+      supplyPerFill.set(key, { days: cohort.dispensings.daysSupply[row]!, quantity: cohort.dispensings.quantity[row]! });
   });
   const rows = cohort.patients.flatMap((patient, patientIndex) =>
     patient.productIds.map((productId) => {
@@ -182,7 +205,13 @@ async function writeRegimens(database: DatabaseExecutor, cohort: DemoCohort, his
   );
   let inserted = 0;
   for (let start = 0; start < rows.length; start += batchSize) {
-    inserted += (await database.insert(regimens).values(rows.slice(start, start + batchSize)).onConflictDoNothing().returning({ id: regimens.id })).length;
+    inserted += (
+      await database
+        .insert(regimens)
+        .values(rows.slice(start, start + batchSize))
+        .onConflictDoNothing()
+        .returning({ id: regimens.id })
+    ).length;
   }
   return inserted;
 }
@@ -212,7 +241,8 @@ async function assertReferencesHold(database: DatabaseExecutor): Promise<void> {
         (select count(*) from ${trialEnrolments} where not exists (select 1 from ${patients} where ${patients.id} = ${trialEnrolments.patientId})))::int`,
     })
     .from(sql`(select 1) as session`);
-  if ((row?.count ?? 0) > 0) throw new Error(`The demo dataset would leave ${row?.count} records pointing at missing patients or products; nothing was loaded.`);
+  if ((row?.count ?? 0) > 0)
+    throw new Error(`The demo dataset would leave ${row?.count} records pointing at missing patients or products; nothing was loaded.`);
 }
 
 /**
@@ -262,7 +292,14 @@ async function writeTrial(options: {
           control: 'Usual care: no study messages',
           intervention: 'Personalised messages chosen by the learning policy',
         },
-        allocation: { ratio: '1:1', method: 'permuted blocks', blockSize: trialCohortA.blockSize, stratifiedBy: 'persona', strata: [...personas], seed: options.seed },
+        allocation: {
+          ratio: '1:1',
+          method: 'permuted blocks',
+          blockSize: trialCohortA.blockSize,
+          stratifiedBy: 'persona',
+          strata: [...personas],
+          seed: options.seed,
+        },
         eligibility: [
           `On treatment at enrolment: dispensed supply covering at least one of the last ${onTreatmentWindowDays} days`,
           'Has not replied STOP to any message',
@@ -271,11 +308,16 @@ async function writeTrial(options: {
         targetEnrolment: options.trialSize,
         primaryEndpoint: {
           measure: 'PDC',
-          definition: 'Proportion of days covered (PQA, refill-based, averaged over the patient’s products) over the 12 weeks from the start date',
+          definition:
+            'Proportion of days covered (PQA, refill-based, averaged over the patient’s products) over the 12 weeks from the start date',
           weeks: trialCohortA.weeks,
           analysis: 'Difference in mean PDC, intervention minus control, with a Welch 95% confidence interval',
         },
-        secondaryEndpoints: ['Share of patients with PDC ≥ 0.8 (Newcombe 95% CI)', 'Share of scheduled doses confirmed taken', 'Opt-outs (STOP replies)'],
+        secondaryEndpoints: [
+          'Share of patients with PDC ≥ 0.8 (Newcombe 95% CI)',
+          'Share of scheduled doses confirmed taken',
+          'Opt-outs (STOP replies)',
+        ],
       },
     })
     .onConflictDoNothing();
@@ -289,7 +331,9 @@ async function writeTrial(options: {
       block: allocation.block,
       enrolledOn: startDate,
     }));
-    enrolled = (await options.database.insert(trialEnrolments).values(rows).onConflictDoNothing().returning({ patientId: trialEnrolments.patientId })).length;
+    enrolled = (
+      await options.database.insert(trialEnrolments).values(rows).onConflictDoNothing().returning({ patientId: trialEnrolments.patientId })
+    ).length;
   }
   const control = allocations.filter((allocation) => allocation.arm === 'control').length;
   return { enrolled, control, intervention: allocations.length - control };

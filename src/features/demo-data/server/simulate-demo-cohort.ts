@@ -53,13 +53,25 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
     suppliedUntilDay: [],
     dispensings: { patient: [], product: [], day: [], daysSupply: [], quantity: [], sequence: [] },
     doseEvents: { patient: [], product: [], scheduledAt: [], confirmedAt: [], status: [], sequence: [] },
-    messages: { id: [], patient: [], channel: [], direction: [], category: [], framing: [], templateId: [], replyText: [], firstChange: [], changeCount: [] },
+    messages: {
+      id: [],
+      patient: [],
+      channel: [],
+      direction: [],
+      category: [],
+      framing: [],
+      templateId: [],
+      replyText: [],
+      firstChange: [],
+      changeCount: [],
+    },
     changes: { status: [], at: [] },
   };
   const patientIndexes = new Map<string, number>();
   const dispensingCounts: number[] = [];
   const doseEventCounts: number[] = [];
-  const epochMinute = (patient: number, day: number, minute: number) => toEpochSeconds(cohort.patients[patient]!.timezone, day, minute) / 60;
+  const epochMinute = (patient: number, day: number, minute: number) =>
+    toEpochSeconds(cohort.patients[patient]!.timezone, day, minute) / 60;
 
   const summary = simulateCohort({
     patientCount: options.patientCount,
@@ -97,7 +109,11 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
         doseEvents.patient.push(patient);
         doseEvents.product.push(productIndexes.get(record.productId) ?? -1);
         doseEvents.scheduledAt.push(epochMinute(patient, record.scheduledDay, record.scheduledMinute));
-        doseEvents.confirmedAt.push(record.confirmedDay === null || record.confirmedMinute === null ? -1 : epochMinute(patient, record.confirmedDay, record.confirmedMinute));
+        doseEvents.confirmedAt.push(
+          record.confirmedDay === null || record.confirmedMinute === null
+            ? -1
+            : epochMinute(patient, record.confirmedDay, record.confirmedMinute),
+        );
         doseEvents.status.push(status);
         doseEvents.sequence.push(doseEventCounts[patient]!);
       },

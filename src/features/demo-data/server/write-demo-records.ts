@@ -158,7 +158,8 @@ export async function writeMessages(options: { database: DatabaseExecutor; cohor
         sentAt.push(changes.at[first]!);
         statuses.push(messageStatuses[changes.status[last]!]!);
         const history: { status: string; at: string }[] = [];
-        for (let change = first; change <= last; change += 1) history.push({ status: messageStatuses[changes.status[change]!]!, at: isoInstant(changes.at[change]!) });
+        for (let change = first; change <= last; change += 1)
+          history.push({ status: messageStatuses[changes.status[change]!]!, at: isoInstant(changes.at[change]!) });
         histories.push(JSON.stringify(history));
       }
       return sql`insert into ${messages} (${columnList(messages.id, messages.patientId, messages.channel, messages.direction, messages.category, messages.framing, messages.templateId, messages.sentAt, messages.status, messages.statusHistory, messages.replyText, messages.source, messages.sourceRecordId)})

@@ -27,6 +27,12 @@ export async function createDoseEventSource(options: {
   const apiKey = newApiKey();
   const id = `dose-api-${randomUUID().slice(0, 8)}`;
   await options.database.insert(dataSources).values({ id, kind: 'dose-event-api', name, apiKeyHash: hashApiKey(apiKey) });
-  await recordAuditEvent(options.database, { action: 'api-key.create', outcome: 'success', actorUserId: actor.id, ...options.request, details: { sourceId: id } });
+  await recordAuditEvent(options.database, {
+    action: 'api-key.create',
+    outcome: 'success',
+    actorUserId: actor.id,
+    ...options.request,
+    details: { sourceId: id },
+  });
   return { id, name, apiKey };
 }

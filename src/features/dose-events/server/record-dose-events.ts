@@ -13,9 +13,13 @@ export class DoseEventBatchRejected extends AppError {
   constructor(rejected: RejectedDoseEvent[]) {
     const fieldErrors = Object.fromEntries(rejected.map((event) => [`events.${event.index}.${event.field}`, event.message]));
     const count = rejected.length === 1 ? 'One event is' : `${rejected.length} events are`;
-    super('validation', `${count} not valid, so nothing of this batch was stored: ${rejected.map((event) => `events.${event.index}.${event.field}: ${event.message}`).join('; ')}`, {
-      fieldErrors,
-    });
+    super(
+      'validation',
+      `${count} not valid, so nothing of this batch was stored: ${rejected.map((event) => `events.${event.index}.${event.field}: ${event.message}`).join('; ')}`,
+      {
+        fieldErrors,
+      },
+    );
     this.rejected = rejected;
   }
 }
@@ -27,7 +31,11 @@ export class DoseEventBatchRejected extends AppError {
  * dropped connection leaves nothing behind and the sender can retry the whole batch. Each event carries an
  * idempotency key, so a retried batch changes nothing.
  */
-export async function recordDoseEvents(options: { database: Database; source: { id: string }; body: unknown }): Promise<DoseEventBatchResult> {
+export async function recordDoseEvents(options: {
+  database: Database;
+  source: { id: string };
+  body: unknown;
+}): Promise<DoseEventBatchResult> {
   const batch = parseInput(doseEventBatchSchema, options.body, { label: 'The dose-event batch' });
 
   const rejected: RejectedDoseEvent[] = [];
@@ -53,9 +61,12 @@ export async function recordDoseEvents(options: { database: Database; source: { 
   const knownPatients = new Map(
     pseudonyms.length === 0
       ? []
-      : (await options.database.select({ id: patients.id, pseudonym: patients.pseudonym }).from(patients).where(inArray(patients.pseudonym, pseudonyms))).map(
-          (row) => [row.pseudonym, row.id] as const,
-        ),
+      : (
+          await options.database
+            .select({ id: patients.id, pseudonym: patients.pseudonym })
+            .from(patients)
+            .where(inArray(patients.pseudonym, pseudonyms))
+        ).map((row) => [row.pseudonym, row.id] as const),
   );
   const knownProducts = new Set(
     productIds.length === 0

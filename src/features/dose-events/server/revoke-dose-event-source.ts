@@ -27,5 +27,11 @@ export async function revokeDoseEventSource(options: {
     .where(and(eq(dataSources.id, options.sourceId), eq(dataSources.kind, 'dose-event-api')))
     .returning({ id: dataSources.id });
   if (updated.length === 0) throw new AppError('not_found', 'There is no such source.');
-  await recordAuditEvent(options.database, { action: 'api-key.revoke', outcome: 'success', actorUserId: actor.id, ...options.request, details: { sourceId: options.sourceId } });
+  await recordAuditEvent(options.database, {
+    action: 'api-key.revoke',
+    outcome: 'success',
+    actorUserId: actor.id,
+    ...options.request,
+    details: { sourceId: options.sourceId },
+  });
 }

@@ -83,8 +83,8 @@ export function HomePage({ productName, figures }: { productName: string; figure
           {productName} helps people take the medicines that keep them well — and shows whether it works.
         </h1>
         <p className="max-w-2xl text-lg text-muted">
-          About half of the medicines prescribed for long-term conditions are not taken as prescribed (World Health Organization, 2003). {productName}{' '}
-          watches for the signs — missed confirmations, late refills — and reaches each patient on WhatsApp or SMS with a
+          About half of the medicines prescribed for long-term conditions are not taken as prescribed (World Health Organization, 2003).{' '}
+          {productName} watches for the signs — missed confirmations, late refills — and reaches each patient on WhatsApp or SMS with a
           message chosen for them by an algorithm that learns from every reply.
         </p>
         <div className="flex flex-wrap gap-3">
@@ -138,14 +138,14 @@ export function HomePage({ productName, figures }: { productName: string; figure
           Built for health data
         </h2>
         <p className="max-w-3xl text-muted">
-          Patients consent per channel and purpose and can stop messages with one word. Reports for manufacturers and
-          officials never show a group of fewer than 11 patients. Nothing that identifies a patient is written to logs,
-          and the whole platform runs on your own infrastructure, with no third-party trackers.
+          Patients consent per channel and purpose and can stop messages with one word. Reports for manufacturers and officials never show a
+          group of fewer than 11 patients. Nothing that identifies a patient is written to logs, and the whole platform runs on your own
+          infrastructure, with no third-party trackers.
         </p>
         {figures === null ? (
           <p className="max-w-3xl text-muted">
-            Live figures — patients monitored, mean adherence and the trial effect — appear here once records of at least 11
-            patients are connected; none are shown until they are computed from those records.
+            Live figures — patients monitored, mean adherence and the trial effect — appear here once records of at least 11 patients are
+            connected; none are shown until they are computed from those records.
           </p>
         ) : null}
       </section>

@@ -15,7 +15,14 @@ describe.each(testDatabaseBackends())('getHeadlineFigures on $name', (backend) =
   });
 
   /** `count` patients with `fillsEach` 30-day fills, `every` days apart from `first` (a UTC date). */
-  async function addPatients(options: { first: number; count: number; fillsEach: number; start?: [number, number, number]; every?: number; synthetic?: boolean }) {
+  async function addPatients(options: {
+    first: number;
+    count: number;
+    fillsEach: number;
+    start?: [number, number, number];
+    every?: number;
+    synthetic?: boolean;
+  }) {
     const [year, month, day] = options.start ?? [2026, 0, 1];
     for (let index = options.first; index < options.first + options.count; index += 1) {
       const [patient] = await database.database
@@ -44,7 +51,13 @@ describe.each(testDatabaseBackends())('getHeadlineFigures on $name', (backend) =
     const figures = await getHeadlineFigures({ database: database.database, now });
     // 30-day fills on days 0, 30, …, 150 of 2026: supply lasts to 29 June, so the period (the compliance
     // journey's) ends that day. Treatment began inside it, so each PDC runs from the first fill (PQA): 180/180.
-    expect(figures).toMatchObject({ patientsMonitored: 11, periodStart: '2025-06-30', periodEnd: '2026-06-29', periodDays: 365, synthetic: true });
+    expect(figures).toMatchObject({
+      patientsMonitored: 11,
+      periodStart: '2025-06-30',
+      periodEnd: '2026-06-29',
+      periodDays: 365,
+      synthetic: true,
+    });
     expect(figures?.meanPdc).toBeCloseTo(1, 10);
   });
 

@@ -29,7 +29,10 @@ export async function getHeadlineFigures(options: { database: Database; now?: Da
   const { database } = options;
   const scope = { kind: 'all' } as const;
   const period = await findReportingPeriod({ database, now: options.now ?? new Date() });
-  const [cohort, fillsByPatient] = await Promise.all([findCohortPatients({ database, scope }), loadCohortDispensings({ database, scope, from: lookbackStart(period), to: period.end })]);
+  const [cohort, fillsByPatient] = await Promise.all([
+    findCohortPatients({ database, scope }),
+    loadCohortDispensings({ database, scope, from: lookbackStart(period), to: period.end }),
+  ]);
 
   const pdcs: number[] = [];
   let allSynthetic = true;

@@ -25,17 +25,20 @@ const noFieldErrors: Record<string, string> = {};
 /** /profile: the live profile document and the fields a user edits. */
 export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknown) => Promise<ActionResult<ProfileDocument>> }) {
   const { user, userData, userDataLoading } = useAuthState();
-  const [saved, save, saving] = useActionState(async (_previous: SaveState, data: FormData): Promise<SaveState> => {
-    const result = await updateProfile({
-      displayName: String(data.get('displayName') ?? ''),
-      phone: String(data.get('phone') ?? ''),
-      timezone: String(data.get('timezone') ?? ''),
-      language: String(data.get('language') ?? ''),
-    }).catch(() => null);
-    if (result === null) return { fieldErrors: {}, error: 'We could not reach the server. Your changes were not saved.' };
-    if (!result.ok) return { fieldErrors: result.error.fieldErrors ?? {}, error: result.error.message };
-    return { fieldErrors: {}, notice: 'Saved.' };
-  }, { fieldErrors: noFieldErrors });
+  const [saved, save, saving] = useActionState(
+    async (_previous: SaveState, data: FormData): Promise<SaveState> => {
+      const result = await updateProfile({
+        displayName: String(data.get('displayName') ?? ''),
+        phone: String(data.get('phone') ?? ''),
+        timezone: String(data.get('timezone') ?? ''),
+        language: String(data.get('language') ?? ''),
+      }).catch(() => null);
+      if (result === null) return { fieldErrors: {}, error: 'We could not reach the server. Your changes were not saved.' };
+      if (!result.ok) return { fieldErrors: result.error.fieldErrors ?? {}, error: result.error.message };
+      return { fieldErrors: {}, notice: 'Saved.' };
+    },
+    { fieldErrors: noFieldErrors },
+  );
 
   if (userDataLoading) return <p role="status">Loading your profile…</p>;
   if (userData === null) return <FormMessage error="Your profile could not be loaded. Reload the page to try again." />;

@@ -45,7 +45,8 @@ function PasswordSection() {
       })
       .catch(() => ({ error: { code: 'network-request-failed' } }));
     setBusy(false);
-    if (result.error) setMessage({ error: result.error.code === 'INVALID_PASSWORD' ? 'Your current password is not right.' : errorText(result.error) });
+    if (result.error)
+      setMessage({ error: result.error.code === 'INVALID_PASSWORD' ? 'Your current password is not right.' : errorText(result.error) });
     else {
       form.reset();
       setMessage({ notice: 'Your password was changed, and your other sessions were signed out.' });
@@ -163,7 +164,9 @@ function TwoFactorSection() {
     // Which of the two submit buttons was pressed: an authenticator app (totp) or SMS codes (otp).
     const method = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'otp' ? 'otp' : 'totp';
     setMessage({});
-    const result = await authClient.twoFactor.enable({ password, method }).catch(() => ({ data: null, error: { code: 'network-request-failed' } }));
+    const result = await authClient.twoFactor
+      .enable({ password, method })
+      .catch(() => ({ data: null, error: { code: 'network-request-failed' } }));
     if (result.error || !result.data) {
       setMessage({ error: result.error?.code === 'INVALID_PASSWORD' ? 'Your password is not right.' : errorText(result.error) });
       return;
@@ -197,14 +200,17 @@ function TwoFactorSection() {
     setMessage({});
     if (action === 'disable') {
       const result = await authClient.twoFactor.disable({ password }).catch(() => ({ error: { code: 'network-request-failed' } }));
-      if (result.error) setMessage({ error: result.error.code === 'INVALID_PASSWORD' ? 'Your password is not right.' : errorText(result.error) });
+      if (result.error)
+        setMessage({ error: result.error.code === 'INVALID_PASSWORD' ? 'Your password is not right.' : errorText(result.error) });
       else {
         setBackupCodes(null);
         setMessage({ notice: 'Two-factor sign-in is off.' });
         await session.refetch();
       }
     } else {
-      const result = await authClient.twoFactor.generateBackupCodes({ password }).catch(() => ({ data: null, error: { code: 'network-request-failed' } }));
+      const result = await authClient.twoFactor
+        .generateBackupCodes({ password })
+        .catch(() => ({ data: null, error: { code: 'network-request-failed' } }));
       if (result.error || !result.data) setMessage({ error: errorText(result.error) });
       else setBackupCodes(result.data.backupCodes);
     }
@@ -243,7 +249,11 @@ function TwoFactorSection() {
               New backup codes
             </Button>
           </Form>
-          <Form className="flex flex-col gap-2" onSubmit={(event) => void withPassword(event, 'disable')} aria-label="Turn off two-factor sign-in">
+          <Form
+            className="flex flex-col gap-2"
+            onSubmit={(event) => void withPassword(event, 'disable')}
+            aria-label="Turn off two-factor sign-in"
+          >
             <TextField name="password" type="password" isRequired autoComplete="current-password">
               <Label>Password</Label>
               <Input />

@@ -40,9 +40,15 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
           <caption className="sr-only">Users, their roles and companies</caption>
           <thead>
             <tr className="border-b border-separator">
-              <th scope="col" className="py-2 pr-4">User</th>
-              <th scope="col" className="py-2 pr-4">Role</th>
-              <th scope="col" className="py-2">Companies</th>
+              <th scope="col" className="py-2 pr-4">
+                User
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Role
+              </th>
+              <th scope="col" className="py-2">
+                Companies
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -58,7 +64,12 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
                     className="rounded-lg border border-separator bg-background px-2 py-1"
                     value={user.role}
                     disabled={busy}
-                    onChange={(event) => void run(() => grantRole({ targetUserId: user.id, role: event.target.value }), `${user.email} is now ${event.target.value}.`)}
+                    onChange={(event) =>
+                      void run(
+                        () => grantRole({ targetUserId: user.id, role: event.target.value }),
+                        `${user.email} is now ${event.target.value}.`,
+                      )
+                    }
                   >
                     {roles.map((role) => (
                       <option key={role} value={role}>

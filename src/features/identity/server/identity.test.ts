@@ -30,7 +30,9 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
   });
 
   async function actorFor(email: string): Promise<SessionUser> {
-    const document = await database.database.execute(sql`select u.id, u.email, u.name, p.role from auth_users u join user_profiles p on p.uid = u.id where u.email = ${email}`);
+    const document = await database.database.execute(
+      sql`select u.id, u.email, u.name, p.role from auth_users u join user_profiles p on p.uid = u.id where u.email = ${email}`,
+    );
     const row = (document as unknown as { rows: { id: string; email: string; name: string; role: SessionUser['role'] }[] }).rows[0];
     if (row === undefined) throw new Error(`no user ${email}`);
     return { ...row, phoneNumber: null, twoFactorEnabled: false };
@@ -46,12 +48,18 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
 
   it('ignores a role smuggled into the sign-up body (mass assignment)', async () => {
     const body = { email: 'sneaky@example.org', password, name: 'Sneaky', role: 'admin', selectedDrugCompanies: { x: 'X' } };
-    const { user } = await auth.api.signUpEmail({ body: body as { email: string; password: string; name: string } }).catch(() => ({ user: null }));
+    const { user } = await auth.api
+      .signUpEmail({ body: body as { email: string; password: string; name: string } })
+      .catch(() => ({ user: null }));
     if (user !== null) {
       const document = await getProfileDocument({ database: database.database, uid: user.id });
       expect(document).toMatchObject({ role: 'patient', selectedDrugCompanies: {} });
     }
-    const [row] = (await database.database.execute(sql`select count(*)::int as admins from user_profiles where role = 'admin'`) as unknown as { rows: { admins: number }[] }).rows;
+    const [row] = (
+      (await database.database.execute(sql`select count(*)::int as admins from user_profiles where role = 'admin'`)) as unknown as {
+        rows: { admins: number }[];
+      }
+    ).rows;
     expect(row?.admins).toBe(0);
   });
 
@@ -82,7 +90,9 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
 
   it('fails with "No user logged in" without a user', async () => {
     await expect(updateRole({ database: database.database, actor: null, role: 'patient' })).rejects.toThrow('No user logged in');
-    await expect(updateSelectedDrugCompanies({ database: database.database, actor: null, companies: [] })).rejects.toThrow('No user logged in');
+    await expect(updateSelectedDrugCompanies({ database: database.database, actor: null, companies: [] })).rejects.toThrow(
+      'No user logged in',
+    );
   });
 
   it('lets a user set their own role only to patient, and audits a refusal', async () => {
@@ -92,7 +102,10 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
     expect((refused as AppError).httpStatus).toBe(403);
     const document = await updateRole({ database: database.database, actor: clinician, role: 'patient' });
     expect(document.role).toBe('patient');
-    const audit = await database.database.select({ action: auditLog.action, outcome: auditLog.outcome }).from(auditLog).where(eq(auditLog.actorUserId, clinician.id));
+    const audit = await database.database
+      .select({ action: auditLog.action, outcome: auditLog.outcome })
+      .from(auditLog)
+      .where(eq(auditLog.actorUserId, clinician.id));
     expect(audit).toEqual(
       expect.arrayContaining([
         { action: 'role.self-assign', outcome: 'denied' },
@@ -110,36 +123,77 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
     const fromList = await updateSelectedDrugCompanies({ database: database.database, actor: manufacturer, companies: [first.id] });
     expect(fromList.selectedDrugCompanies).toEqual({ [first.id]: first.name });
     expect(fromList.updatedUnix).toBeGreaterThanOrEqual(before?.updatedUnix ?? 0);
-    const fromMap = await updateSelectedDrugCompanies({ database: database.database, actor: manufacturer, companies: { [second.id]: 'a name the caller made up' } });
+    const fromMap = await updateSelectedDrugCompanies({
+      database: database.database,
+      actor: manufacturer,
+      companies: { [second.id]: 'a name the caller made up' },
+    });
     expect(fromMap.selectedDrugCompanies).toEqual({ [second.id]: second.name });
-    const foreign = await updateSelectedDrugCompanies({ database: database.database, actor: manufacturer, companies: ['meridian-biolabs'] }).catch((error: unknown) => error);
+    const foreign = await updateSelectedDrugCompanies({
+      database: database.database,
+      actor: manufacturer,
+      companies: ['meridian-biolabs'],
+    }).catch((error: unknown) => error);
     expect((foreign as AppError).httpStatus).toBe(403);
   });
 
   it('refuses role and company fields in a profile update (mass assignment) and names bad fields', async () => {
     await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
     const patient = await actorFor('patient@medaptive.test');
-    const massAssignment = await updateProfile({ database: database.database, actor: patient, input: { displayName: 'X', role: 'admin' } }).catch((error: unknown) => error);
+    const massAssignment = await updateProfile({
+      database: database.database,
+      actor: patient,
+      input: { displayName: 'X', role: 'admin' },
+    }).catch((error: unknown) => error);
     expect((massAssignment as AppError).fieldErrors).toEqual({ role: 'role cannot be changed here.' });
-    const badZone = await updateProfile({ database: database.database, actor: patient, input: { timezone: 'Mars/Olympus' } }).catch((error: unknown) => error);
+    const badZone = await updateProfile({ database: database.database, actor: patient, input: { timezone: 'Mars/Olympus' } }).catch(
+      (error: unknown) => error,
+    );
     expect((badZone as AppError).message).toMatch(/Time zone must be an IANA time zone/);
-    const updated = await updateProfile({ database: database.database, actor: patient, input: { displayName: 'Ada', timezone: 'Europe/London', language: 'en-GB', phone: '+447700900123' } });
-    expect(updated).toMatchObject({ displayName: 'Ada', timezone: 'Europe/London', language: 'en-GB', phone: '+447700900123', role: 'patient' });
+    const updated = await updateProfile({
+      database: database.database,
+      actor: patient,
+      input: { displayName: 'Ada', timezone: 'Europe/London', language: 'en-GB', phone: '+447700900123' },
+    });
+    expect(updated).toMatchObject({
+      displayName: 'Ada',
+      timezone: 'Europe/London',
+      language: 'en-GB',
+      phone: '+447700900123',
+      role: 'patient',
+    });
   });
 
   it('lets only an admin grant roles and memberships', async () => {
     await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
     const admin = await actorFor('admin@medaptive.test');
     const patient = await actorFor('patient@medaptive.test');
-    const denied = await grantRole({ database: database.database, actor: patient, targetUserId: patient.id, role: 'admin' }).catch((error: unknown) => error);
+    const denied = await grantRole({ database: database.database, actor: patient, targetUserId: patient.id, role: 'admin' }).catch(
+      (error: unknown) => error,
+    );
     expect((denied as AppError).httpStatus).toBe(403);
     await grantRole({ database: database.database, actor: admin, targetUserId: patient.id, role: 'drug-manufacturer' });
-    await setCompanyMembership({ database: database.database, actor: admin, targetUserId: patient.id, companyId: 'meridian-biolabs', member: true });
+    await setCompanyMembership({
+      database: database.database,
+      actor: admin,
+      targetUserId: patient.id,
+      companyId: 'meridian-biolabs',
+      member: true,
+    });
     const { users } = await listUsers({ database: database.database, actor: admin });
-    expect(users.find((user) => user.id === patient.id)).toMatchObject({ role: 'drug-manufacturer', companies: [{ id: 'meridian-biolabs', name: 'Meridian Biolabs' }] });
+    expect(users.find((user) => user.id === patient.id)).toMatchObject({
+      role: 'drug-manufacturer',
+      companies: [{ id: 'meridian-biolabs', name: 'Meridian Biolabs' }],
+    });
     const manufacturer = await actorFor('patient@medaptive.test');
     await updateSelectedDrugCompanies({ database: database.database, actor: manufacturer, companies: ['meridian-biolabs'] });
-    await setCompanyMembership({ database: database.database, actor: admin, targetUserId: patient.id, companyId: 'meridian-biolabs', member: false });
+    await setCompanyMembership({
+      database: database.database,
+      actor: admin,
+      targetUserId: patient.id,
+      companyId: 'meridian-biolabs',
+      member: false,
+    });
     const document = await getProfileDocument({ database: database.database, uid: patient.id });
     expect(document?.selectedDrugCompanies).toEqual({});
     expect(await database.database.select().from(companyMemberships).where(eq(companyMemberships.userId, patient.id))).toEqual([]);
@@ -155,12 +209,18 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
   });
 
   it('announces every profile change to live subscribers', async () => {
-    const hub = await createProfileChangeHub(database, database.kind === 'postgres' ? (database.driver as { options: { connectionString: string } }).options.connectionString : undefined);
+    const hub = await createProfileChangeHub(
+      database,
+      database.kind === 'postgres' ? (database.driver as { options: { connectionString: string } }).options.connectionString : undefined,
+    );
     try {
       const { user } = await auth.api.signUpEmail({ body: { email: 'live@example.org', password, name: 'Live' } });
       let changes = 0;
       const unsubscribe = hub.subscribe(user.id, () => (changes += 1));
-      await database.database.update(userProfiles).set({ displayName: 'Changed', updatedUnix: Date.now() }).where(eq(userProfiles.uid, user.id));
+      await database.database
+        .update(userProfiles)
+        .set({ displayName: 'Changed', updatedUnix: Date.now() })
+        .where(eq(userProfiles.uid, user.id));
       await expect.poll(() => changes, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
       unsubscribe();
     } finally {

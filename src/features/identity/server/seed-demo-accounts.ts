@@ -24,7 +24,10 @@ export async function seedDemoAccounts(options: { database: Database; auth: Auth
   const [{ count } = { count: 0 }] = await options.database.select({ count: sql<number>`count(*)::int` }).from(authUsers);
   if (count > 0) return [];
 
-  await options.database.insert(drugCompanies).values(demoCompanies.map(({ id, name }) => ({ id, name }))).onConflictDoNothing();
+  await options.database
+    .insert(drugCompanies)
+    .values(demoCompanies.map(({ id, name }) => ({ id, name })))
+    .onConflictDoNothing();
   const created: string[] = [];
   for (const account of demoAccounts) {
     const result = await options.auth.api.signUpEmail({ body: { email: account.email, password: options.password, name: account.name } });

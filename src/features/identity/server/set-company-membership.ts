@@ -19,7 +19,10 @@ export async function setCompanyMembership(options: {
   const actor = await requireAdmin({ ...options, action: 'membership.change' });
   const [target] = await options.database.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.id, options.targetUserId));
   if (target === undefined) throw new AppError('not_found', 'There is no such user.');
-  const [company] = await options.database.select({ id: drugCompanies.id }).from(drugCompanies).where(eq(drugCompanies.id, options.companyId));
+  const [company] = await options.database
+    .select({ id: drugCompanies.id })
+    .from(drugCompanies)
+    .where(eq(drugCompanies.id, options.companyId));
   if (company === undefined) throw new AppError('not_found', 'There is no such company.');
   if (options.member) {
     await options.database.insert(companyMemberships).values({ userId: target.id, companyId: company.id }).onConflictDoNothing();

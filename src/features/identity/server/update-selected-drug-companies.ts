@@ -20,7 +20,11 @@ export async function updateSelectedDrugCompanies(options: {
   companies: unknown;
 }): Promise<ProfileDocument> {
   const actor = requireActor(options.actor);
-  const { selectedDrugCompanies } = parseInput(selectedDrugCompaniesInputSchema, { selectedDrugCompanies: options.companies }, { label: 'The company selection' });
+  const { selectedDrugCompanies } = parseInput(
+    selectedDrugCompaniesInputSchema,
+    { selectedDrugCompanies: options.companies },
+    { label: 'The company selection' },
+  );
   const requestedIds = Array.isArray(selectedDrugCompanies) ? selectedDrugCompanies : Object.keys(selectedDrugCompanies);
   const memberships = await options.database
     .select({ id: drugCompanies.id, name: drugCompanies.name })

@@ -5,7 +5,14 @@ import { outboxMessages } from '@/db/schema';
 import type { Environment } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 
-export type OutboxMessage = { id: string; channel: 'email' | 'sms'; recipient: string; subject: string | null; body: string; createdAt: string };
+export type OutboxMessage = {
+  id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string | null;
+  body: string;
+  createdAt: string;
+};
 
 /** Whether the development outbox may be shown: in development, or when DEV_OUTBOX=true (tests of a production build). */
 export function outboxIsAvailable(environment: Environment): boolean {
@@ -13,7 +20,11 @@ export function outboxIsAvailable(environment: Environment): boolean {
 }
 
 /** The newest messages of the local e-mail and SMS outbox. */
-export async function listOutboxMessages(options: { database: Database; environment: Environment; limit?: number }): Promise<OutboxMessage[]> {
+export async function listOutboxMessages(options: {
+  database: Database;
+  environment: Environment;
+  limit?: number;
+}): Promise<OutboxMessage[]> {
   if (!outboxIsAvailable(options.environment)) throw new AppError('not_found', 'There is no outbox here.');
   const rows = await options.database
     .select({

@@ -25,8 +25,17 @@ export function PdcDistributionChart({ months, label }: Labelled & { months: Dis
   return <EChart buildOption={buildOption} label={label} className="h-80 w-full max-w-4xl" />;
 }
 
-export function MonthlyLinesChart({ months, series, axisName, percent, label }: Labelled & { months: number[]; series: ChartSeries[]; axisName: string; percent: boolean }) {
-  const buildOption = useCallback((theme: ChartTheme) => buildMonthlyLinesOption({ months, series, axisName, percent }, theme), [months, series, axisName, percent]);
+export function MonthlyLinesChart({
+  months,
+  series,
+  axisName,
+  percent,
+  label,
+}: Labelled & { months: number[]; series: ChartSeries[]; axisName: string; percent: boolean }) {
+  const buildOption = useCallback(
+    (theme: ChartTheme) => buildMonthlyLinesOption({ months, series, axisName, percent }, theme),
+    [months, series, axisName, percent],
+  );
   return <EChart buildOption={buildOption} label={label} className="h-80 w-full" />;
 }
 

@@ -2,7 +2,13 @@ import { init } from 'echarts/core';
 import { describe, expect, it } from 'vitest';
 import { PLAIN_CHART_THEME } from '@/lib/components/echart';
 import type { ChartOption } from '@/lib/components/echart';
-import { buildCmaTrendOption, buildDistributionOption, buildDoseCalendarOption, buildMonthlyLinesOption, buildPersistenceOption } from './chart-options';
+import {
+  buildCmaTrendOption,
+  buildDistributionOption,
+  buildDoseCalendarOption,
+  buildMonthlyLinesOption,
+  buildPersistenceOption,
+} from './chart-options';
 
 /** Renders an option the way the page does (ECharts' SVG renderer), on the server. */
 function renderSvg(option: ChartOption, width = 720, height = 320): string {
@@ -39,10 +45,20 @@ describe('patient-adherence chart options', () => {
   });
 
   it('draws persistence as step lines and monthly lines per group', () => {
-    const persistence = renderSvg(buildPersistenceOption({ overall: { label: 'All patients', values: [1, 0.9, null] }, groups: [{ label: 'Routine', values: [1, 0.8, 0.7] }] }, PLAIN_CHART_THEME));
+    const persistence = renderSvg(
+      buildPersistenceOption(
+        { overall: { label: 'All patients', values: [1, 0.9, null] }, groups: [{ label: 'Routine', values: [1, 0.8, 0.7] }] },
+        PLAIN_CHART_THEME,
+      ),
+    );
     expect(persistence).toContain('All patients');
     expect(persistence).toContain('Routine');
-    const lines = renderSvg(buildMonthlyLinesOption({ months: [1, 2], series: [{ label: 'Routine', values: [0.9, null] }], axisName: 'Median PDC', percent: false }, PLAIN_CHART_THEME));
+    const lines = renderSvg(
+      buildMonthlyLinesOption(
+        { months: [1, 2], series: [{ label: 'Routine', values: [0.9, null] }], axisName: 'Median PDC', percent: false },
+        PLAIN_CHART_THEME,
+      ),
+    );
     expect(lines).toContain('Routine');
     const cma = renderSvg(buildCmaTrendOption([{ label: '1 Mar 2025', cma7: 0.9, cma9: null }], PLAIN_CHART_THEME));
     expect(cma).toContain('CMA9');

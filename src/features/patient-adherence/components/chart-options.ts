@@ -68,7 +68,11 @@ function adherentLine(theme: ChartTheme, percent = false) {
 const ratioText = (value: unknown) => (typeof value === 'number' ? formatRatio(value) : '—');
 const percentText = (value: unknown) => (typeof value === 'number' ? formatPercent(value) : '—');
 
-export type DistributionMonth = { month: number; quartiles: { q1: number; median: number; q3: number } | null; adherentShare: number | null };
+export type DistributionMonth = {
+  month: number;
+  quartiles: { q1: number; median: number; q3: number } | null;
+  adherentShare: number | null;
+};
 
 /**
  * Monthly PDC distribution: a box from the lower to the upper quartile with the median across it (no
@@ -97,11 +101,15 @@ export function buildDistributionOption(months: readonly DistributionMonth[], th
             // `data` is the item as given below, [Q1, Q1, median, Q3, Q3] (`value` may carry the category index first).
             const { name, data } = parameters as { name?: string; data?: number[] };
             const [, q1, median, q3] = data ?? [];
-            return q1 === undefined || median === undefined || q3 === undefined ? '' : `${name}: median ${formatRatio(median)}, quartiles ${formatRatio(q1)} to ${formatRatio(q3)}`;
+            return q1 === undefined || median === undefined || q3 === undefined
+              ? ''
+              : `${name}: median ${formatRatio(median)}, quartiles ${formatRatio(q1)} to ${formatRatio(q3)}`;
           },
         },
         // [min, Q1, median, Q3, max] with the whiskers folded onto the box.
-        data: months.map((month) => (month.quartiles ? [month.quartiles.q1, month.quartiles.q1, month.quartiles.median, month.quartiles.q3, month.quartiles.q3] : [])),
+        data: months.map((month) =>
+          month.quartiles ? [month.quartiles.q1, month.quartiles.q1, month.quartiles.median, month.quartiles.q3, month.quartiles.q3] : [],
+        ),
       },
       {
         type: 'line',
@@ -116,7 +124,10 @@ export function buildDistributionOption(months: readonly DistributionMonth[], th
 }
 
 /** Several series of a monthly ratio (median PDC or share adherent per persona or product). */
-export function buildMonthlyLinesOption(options: { months: readonly number[]; series: readonly ChartSeries[]; axisName: string; percent: boolean }, theme: ChartTheme): ChartOption {
+export function buildMonthlyLinesOption(
+  options: { months: readonly number[]; series: readonly ChartSeries[]; axisName: string; percent: boolean },
+  theme: ChartTheme,
+): ChartOption {
   return {
     ...base(theme),
     legend: { top: 0, type: 'plain', textStyle: { color: theme.text } },
@@ -139,13 +150,32 @@ export function buildMonthlyLinesOption(options: { months: readonly number[]; se
 }
 
 /** Kaplan–Meier persistence: step lines (the share persisting holds until the next month's value), month 0 to 12. */
-export function buildPersistenceOption(options: { overall: ChartSeries | null; groups: readonly ChartSeries[] }, theme: ChartTheme): ChartOption {
+export function buildPersistenceOption(
+  options: { overall: ChartSeries | null; groups: readonly ChartSeries[] },
+  theme: ChartTheme,
+): ChartOption {
   const length = Math.max(options.overall?.values.length ?? 0, ...options.groups.map((group) => group.values.length));
   const series = [
     ...(options.overall
-      ? [{ type: 'line' as const, name: options.overall.label, data: options.overall.values, step: 'end' as const, color: OVERALL_COLOUR, lineStyle: { width: 3, type: 'solid' as const }, symbol: 'none' }]
+      ? [
+          {
+            type: 'line' as const,
+            name: options.overall.label,
+            data: options.overall.values,
+            step: 'end' as const,
+            color: OVERALL_COLOUR,
+            lineStyle: { width: 3, type: 'solid' as const },
+            symbol: 'none',
+          },
+        ]
       : []),
-    ...options.groups.map((group, index) => ({ type: 'line' as const, name: group.label, data: group.values, step: 'end' as const, ...seriesStyle(index) })),
+    ...options.groups.map((group, index) => ({
+      type: 'line' as const,
+      name: group.label,
+      data: group.values,
+      step: 'end' as const,
+      ...seriesStyle(index),
+    })),
   ];
   return {
     ...base(theme),
@@ -164,7 +194,10 @@ export function buildPersistenceOption(options: { overall: ChartSeries | null; g
 }
 
 /** CMA7 and CMA9 in sliding windows (one point per window, labelled by its first day). */
-export function buildCmaTrendOption(windows: readonly { label: string; cma7: number | null; cma9: number | null }[], theme: ChartTheme): ChartOption {
+export function buildCmaTrendOption(
+  windows: readonly { label: string; cma7: number | null; cma9: number | null }[],
+  theme: ChartTheme,
+): ChartOption {
   return {
     ...base(theme),
     legend: { top: 0, textStyle: { color: theme.text } },
@@ -184,7 +217,12 @@ export function buildCmaTrendOption(windows: readonly { label: string; cma7: num
 }
 
 export const DAY_STATUSES: readonly DayStatus[] = ['none', 'taken', 'skipped', 'missed'];
-export const DAY_STATUS_WORDS: Record<DayStatus, string> = { taken: 'taken', missed: 'missed', skipped: 'skipped', none: 'no dose recorded' };
+export const DAY_STATUS_WORDS: Record<DayStatus, string> = {
+  taken: 'taken',
+  missed: 'missed',
+  skipped: 'skipped',
+  none: 'no dose recorded',
+};
 /** The theme variables (and fallbacks) the calendar's statuses are drawn in, as in the keyboard grid. */
 const DAY_STATUS_COLOURS: Record<DayStatus, [string, string]> = {
   none: ['--default', '#ebebec'],
@@ -210,7 +248,11 @@ export function buildDoseCalendarOption(days: readonly CalendarDay[], theme: Cha
       type: 'piecewise',
       show: false,
       dimension: 1,
-      pieces: DAY_STATUSES.map((status, index) => ({ value: index, label: DAY_STATUS_WORDS[status], color: theme.color(...DAY_STATUS_COLOURS[status]) })),
+      pieces: DAY_STATUSES.map((status, index) => ({
+        value: index,
+        label: DAY_STATUS_WORDS[status],
+        color: theme.color(...DAY_STATUS_COLOURS[status]),
+      })),
     },
     calendar: {
       range: [first, last],

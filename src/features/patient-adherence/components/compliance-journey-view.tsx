@@ -41,7 +41,16 @@ function Notice({ children }: { children: ReactNode }) {
 /** A number of patients as shown after suppression ("<11", "suppressed" or the count). */
 function Count({ value }: { value: ShownCount }) {
   return (
-    <span data-testid="patient-count" title={value.suppressed ? (value.reason === 'small' ? 'Fewer than 11 patients' : 'Hidden so that a smaller group cannot be worked out') : undefined}>
+    <span
+      data-testid="patient-count"
+      title={
+        value.suppressed
+          ? value.reason === 'small'
+            ? 'Fewer than 11 patients'
+            : 'Hidden so that a smaller group cannot be worked out'
+          : undefined
+      }
+    >
       {value.display}
     </span>
   );
@@ -57,7 +66,9 @@ function SyntheticBadge() {
 
 /** "from 0.91 in month 1 to 0.74 in month 12", over the values shown. */
 function describeRun(values: readonly (number | null)[], format: (value: number) => string, firstMonth: number): string {
-  const shown = values.map((value, index) => ({ value, month: index + firstMonth })).filter((entry): entry is { value: number; month: number } => entry.value !== null);
+  const shown = values
+    .map((value, index) => ({ value, month: index + firstMonth }))
+    .filter((entry): entry is { value: number; month: number } => entry.value !== null);
   const first = shown[0];
   const last = shown.at(-1);
   if (first === undefined || last === undefined) return 'nothing shown';
@@ -131,7 +142,10 @@ function CurveTable({ caption, curves }: { caption: string; curves: PersistenceC
 }
 
 function CurveChart({ title, overall, curves }: { title: string; overall: PersistenceCurve | null; curves: PersistenceCurve[] }) {
-  const toSeries = (curve: PersistenceCurve): ChartSeries => ({ label: curve.label, values: curve.points.map((point) => point.persisting) });
+  const toSeries = (curve: PersistenceCurve): ChartSeries => ({
+    label: curve.label,
+    values: curve.points.map((point) => point.persisting),
+  });
   const overallSeries = overall ? toSeries(overall) : null;
   const groups = curves.map(toSeries).filter(hasValues);
   if ((overallSeries === null || !hasValues(overallSeries)) && groups.length === 0) return null;
@@ -174,10 +188,15 @@ function GroupMonthlyTable({ caption, groups }: { caption: string; groups: Group
 
 function GroupMonthlyCharts({ noun, groups }: { noun: string; groups: GroupMonthlyPdc[] }) {
   const months = groups[0]?.months.map((month) => month.month) ?? [];
-  const medians = groups.map((group) => ({ label: group.label, values: group.months.map((month) => month.quartiles?.median ?? null) })).filter(hasValues);
-  const shares = groups.map((group) => ({ label: group.label, values: group.months.map((month) => month.adherentShare) })).filter(hasValues);
+  const medians = groups
+    .map((group) => ({ label: group.label, values: group.months.map((month) => month.quartiles?.median ?? null) }))
+    .filter(hasValues);
+  const shares = groups
+    .map((group) => ({ label: group.label, values: group.months.map((month) => month.adherentShare) }))
+    .filter(hasValues);
   if (medians.length === 0 && shares.length === 0) return null;
-  const describe = (series: ChartSeries[], format: (value: number) => string) => series.map((entry) => `${entry.label} ${describeRun(entry.values, format, 1)}`).join('; ');
+  const describe = (series: ChartSeries[], format: (value: number) => string) =>
+    series.map((entry) => `${entry.label} ${describeRun(entry.values, format, 1)}`).join('; ');
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       {medians.length > 0 ? (
@@ -221,11 +240,28 @@ function withheldNote(journey: ComplianceJourney): string | null {
 }
 
 /** The cohort's journey; every group count as suppressed for the viewer's role, trajectories only when allowed. */
-export function ComplianceJourneyView({ journey, addressProblem = null }: { journey: ComplianceJourneyResult; addressProblem?: string | null }) {
+export function ComplianceJourneyView({
+  journey,
+  addressProblem = null,
+}: {
+  journey: ComplianceJourneyResult;
+  addressProblem?: string | null;
+}) {
   if (journey.status === 'no-company') {
-    return <Notice>You are not a member of any drug company yet, so there are no products to show. An administrator can add you to your company.</Notice>;
+    return (
+      <Notice>
+        You are not a member of any drug company yet, so there are no products to show. An administrator can add you to your company.
+      </Notice>
+    );
   }
-  const form = <JourneyFilterForm personas={journey.options.personas} products={journey.options.products} persona={journey.filters.persona} product={journey.filters.product} />;
+  const form = (
+    <JourneyFilterForm
+      personas={journey.options.personas}
+      products={journey.options.products}
+      persona={journey.filters.persona}
+      product={journey.filters.product}
+    />
+  );
   const problem = addressProblem ?? (journey.status === 'invalid-filter' ? journey.message : null);
   if (problem !== null || journey.status === 'invalid-filter') {
     return (
@@ -275,8 +311,8 @@ export function ComplianceJourneyView({ journey, addressProblem = null }: { jour
       {form}
       <section aria-label="Cohort" className="flex flex-col gap-2">
         <p className="text-lg">
-          Cohort: <Count value={cohortSize} /> patients{cohortWords(journey)} with a dispensing between {formatDate(journey.period.start)} and{' '}
-          {formatDate(journey.period.end)}.{journey.cohort.hasSynthetic ? <SyntheticBadge /> : null}
+          Cohort: <Count value={cohortSize} /> patients{cohortWords(journey)} with a dispensing between {formatDate(journey.period.start)}{' '}
+          and {formatDate(journey.period.end)}.{journey.cohort.hasSynthetic ? <SyntheticBadge /> : null}
         </p>
         {journey.cohort.hasSynthetic ? (
           <p className="text-muted">
@@ -291,8 +327,8 @@ export function ComplianceJourneyView({ journey, addressProblem = null }: { jour
         ) : null}
         {journey.suppressed ? (
           <p className="max-w-3xl text-muted" data-testid="suppression-note">
-            To protect privacy, no group of fewer than 11 patients is shown: such groups read “&lt;11”, and a group hidden so that a smaller one cannot be worked
-            out by subtraction reads “suppressed”. Curves stop where fewer than 11 patients remain.
+            To protect privacy, no group of fewer than 11 patients is shown: such groups read “&lt;11”, and a group hidden so that a smaller
+            one cannot be worked out by subtraction reads “suppressed”. Curves stop where fewer than 11 patients remain.
           </p>
         ) : null}
         {note ? <p className="max-w-3xl text-muted">{note}</p> : null}
@@ -304,11 +340,15 @@ export function ComplianceJourneyView({ journey, addressProblem = null }: { jour
         <>
           <Section id="monthly-pdc" title="Monthly proportion of days covered">
             <p className="max-w-3xl text-muted">
-              For each 30-day month from a patient’s first fill: the quartiles of PDC across patients followed for the whole month (the box holds the middle
-              half of patients, the line across it is the median) and the share with PDC 0.8 or more (adherent).
+              For each 30-day month from a patient’s first fill: the quartiles of PDC across patients followed for the whole month (the box
+              holds the middle half of patients, the line across it is the median) and the share with PDC 0.8 or more (adherent).
             </p>
             <PdcDistributionChart
-              months={journey.pdcByMonth.map((month) => ({ month: month.month, quartiles: month.quartiles, adherentShare: month.adherentShare }))}
+              months={journey.pdcByMonth.map((month) => ({
+                month: month.month,
+                quartiles: month.quartiles,
+                adherentShare: month.adherentShare,
+              }))}
               label={`Box chart of monthly PDC, months 1 to 12: median ${describeRun(
                 journey.pdcByMonth.map((month) => month.quartiles?.median ?? null),
                 formatRatio,
@@ -365,8 +405,8 @@ export function ComplianceJourneyView({ journey, addressProblem = null }: { jour
           {showPersonaBreakdown || showProductBreakdown ? (
             <Section id="monthly-pdc-by-group" title="Monthly PDC by persona and product">
               <p className="max-w-3xl text-muted">
-                The median monthly PDC and the share of patients with PDC 0.8 or more, month by month, for each persona and for each product (the medicine of
-                a patient’s first fill); n is the number of patients followed for the whole month.
+                The median monthly PDC and the share of patients with PDC 0.8 or more, month by month, for each persona and for each product
+                (the medicine of a patient’s first fill); n is the number of patients followed for the whole month.
               </p>
               {showPersonaBreakdown ? (
                 <>
@@ -381,12 +421,27 @@ export function ComplianceJourneyView({ journey, addressProblem = null }: { jour
 
           <Section id="persistence" title="Persistence (Kaplan–Meier)">
             <p className="max-w-3xl text-muted">
-              The share of patients still on treatment, month by month from their first fill. A patient stops when more than 60 days pass without medicine;
-              patients still on treatment at the end of the data count until then (censored).
-              {lastShown && lastShown.persisting !== null ? ` After ${lastShown.month} months, ${formatPercent(lastShown.persisting)} of this cohort were still on treatment.` : ''}
+              The share of patients still on treatment, month by month from their first fill. A patient stops when more than 60 days pass
+              without medicine; patients still on treatment at the end of the data count until then (censored).
+              {lastShown && lastShown.persisting !== null
+                ? ` After ${lastShown.month} months, ${formatPercent(lastShown.persisting)} of this cohort were still on treatment.`
+                : ''}
             </p>
-            <CurveChart title="Persistence, all patients and by persona" overall={overall} curves={journey.withheld.includes('persona') ? [] : journey.persistence.byPersona.filter((curve) => curve.key !== overall.key)} />
-            <CurveTable caption="Persistence, all patients and by persona" curves={journey.withheld.includes('persona') ? [overall] : [overall, ...journey.persistence.byPersona.filter((curve) => curve !== overall)]} />
+            <CurveChart
+              title="Persistence, all patients and by persona"
+              overall={overall}
+              curves={
+                journey.withheld.includes('persona') ? [] : journey.persistence.byPersona.filter((curve) => curve.key !== overall.key)
+              }
+            />
+            <CurveTable
+              caption="Persistence, all patients and by persona"
+              curves={
+                journey.withheld.includes('persona')
+                  ? [overall]
+                  : [overall, ...journey.persistence.byPersona.filter((curve) => curve !== overall)]
+              }
+            />
             {journey.withheld.includes('product') ? null : (
               <>
                 <CurveChart title="Persistence by product" overall={null} curves={journey.persistence.byProduct} />
@@ -400,8 +455,11 @@ export function ComplianceJourneyView({ journey, addressProblem = null }: { jour
       {journey.trajectories ? (
         <Section id="trajectories" title="Individual trajectories">
           <p className="max-w-3xl text-muted">
-            Monthly PDC of each patient, by pseudonym{journey.trajectories.shown.length < journey.trajectories.total ? ` (the first ${journey.trajectories.shown.length} of ${journey.trajectories.total})` : ''}. A
-            dash means the month has not ended yet.
+            Monthly PDC of each patient, by pseudonym
+            {journey.trajectories.shown.length < journey.trajectories.total
+              ? ` (the first ${journey.trajectories.shown.length} of ${journey.trajectories.total})`
+              : ''}
+            . A dash means the month has not ended yet.
           </p>
           <ScrollRegion label="Monthly PDC per patient">
             <table className={TABLE_CLASS}>

@@ -86,9 +86,7 @@ export function DoseCalendar({ days, label }: { days: CalendarDay[]; label: stri
           ))}
         </div>
       </div>
-      <p className="text-sm">
-        {activeDay ? describe(activeDay) : null}
-      </p>
+      <p className="text-sm">{activeDay ? describe(activeDay) : null}</p>
       <ul className="flex flex-wrap gap-4 text-sm" aria-label="Legend">
         {(Object.keys(statusStyle) as DayStatus[]).map((status) => (
           <li key={status} className="flex items-center gap-2">

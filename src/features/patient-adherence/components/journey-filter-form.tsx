@@ -42,7 +42,17 @@ function FilterSelect({ name, label, allLabel, options, selected }: FilterSelect
  * Persona and product of the cohort, as `?persona=…&product=…` (a GET form: the address can be shared and the
  * server parses it). Nothing changes until "Show" is pressed, so choosing in a list never moves the page.
  */
-export function JourneyFilterForm({ personas, products, persona, product }: { personas: FilterOption[]; products: FilterOption[]; persona: string | null; product: string | null }) {
+export function JourneyFilterForm({
+  personas,
+  products,
+  persona,
+  product,
+}: {
+  personas: FilterOption[];
+  products: FilterOption[];
+  persona: string | null;
+  product: string | null;
+}) {
   return (
     <form method="get" action={JOURNEY_PATH} className="flex flex-wrap items-end gap-3" aria-label="Choose the cohort">
       <FilterSelect name="persona" label="Persona" allLabel="All personas" options={personas} selected={persona} />

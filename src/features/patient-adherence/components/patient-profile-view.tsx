@@ -31,7 +31,11 @@ function PatientPicker({ choices, selected }: { choices: PatientChoice[]; select
     <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Choose a patient">
       <label className="flex flex-col gap-1 text-sm font-medium">
         Patient of your organisation
-        <select name="patient" defaultValue={selected ?? undefined} className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal">
+        <select
+          name="patient"
+          defaultValue={selected ?? undefined}
+          className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
+        >
           {choices.map((choice) => (
             <option key={choice.id} value={choice.id}>
               {choice.pseudonym}
@@ -51,13 +55,27 @@ function PatientPicker({ choices, selected }: { choices: PatientChoice[]; select
 export function PatientProfileView({ profile }: { profile: PatientProfile }) {
   switch (profile.status) {
     case 'no-linked-record':
-      return <Notice>There is no record linked to your account yet, so there is nothing to show here. Your care team can link your patient record to it.</Notice>;
+      return (
+        <Notice>
+          There is no record linked to your account yet, so there is nothing to show here. Your care team can link your patient record to
+          it.
+        </Notice>
+      );
     case 'no-organisation':
-      return <Notice>You are not a member of any organisation yet, so there are no patients to show. An administrator can add you to one.</Notice>;
+      return (
+        <Notice>
+          You are not a member of any organisation yet, so there are no patients to show. An administrator can add you to one.
+        </Notice>
+      );
     case 'no-patients':
       return <Notice>Your organisations have no patients yet.</Notice>;
     case 'no-company':
-      return <Notice>You are not a member of any drug company yet, so there is no example patient on your products to show. An administrator can add you to your company.</Notice>;
+      return (
+        <Notice>
+          You are not a member of any drug company yet, so there is no example patient on your products to show. An administrator can add
+          you to your company.
+        </Notice>
+      );
     case 'no-example':
       return <Notice>There is no example patient yet: the synthetic demo data has not been loaded.</Notice>;
     case 'not-permitted':
@@ -103,7 +121,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
             {profile.regimens.map((regimen, index) => (
               <li key={index}>
                 <span className="font-medium">{regimen.medication}</span>
-                {regimen.genericName ? ` (${regimen.genericName})` : ''}: {regimen.dosesPerDay} dose{regimen.dosesPerDay === 1 ? '' : 's'} a day
+                {regimen.genericName ? ` (${regimen.genericName})` : ''}: {regimen.dosesPerDay} dose{regimen.dosesPerDay === 1 ? '' : 's'} a
+                day
                 {regimen.doseTimes.length > 0 ? ` at ${regimen.doseTimes.join(', ')}` : ''}, since {formatDate(regimen.startDate)}
                 {regimen.endDate ? `, until ${formatDate(regimen.endDate)}` : ''}.{describeIntendedSupply(regimen)}
               </li>
@@ -134,8 +153,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
           <p>No dose confirmations were recorded in these 12 months.</p>
         ) : (
           <p className="max-w-3xl">
-            {dose.confirmedDoses} of {dose.scheduledDoses} recorded doses were taken ({formatPercent(dose.confirmedShare)}), {dose.onTimeDoses} of them within an
-            hour of the scheduled time ({formatPercent(dose.onTimeShare)}).
+            {dose.confirmedDoses} of {dose.scheduledDoses} recorded doses were taken ({formatPercent(dose.confirmedShare)}),{' '}
+            {dose.onTimeDoses} of them within an hour of the scheduled time ({formatPercent(dose.onTimeShare)}).
           </p>
         )}
         <DoseCalendarHeatmap
@@ -143,7 +162,9 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
           label={`Calendar heatmap of doses from ${formatDate(period.start)} to ${formatDate(period.end)}: ${calendarCounts.taken} days all doses taken, ${calendarCounts.skipped} days with a dose skipped, ${calendarCounts.missed} days with a dose missed, ${calendarCounts.none} days without a recorded dose. The grid below names every day.`}
         />
         <h3 className="font-medium">Day by day</h3>
-        <p className="text-sm text-muted">Use the arrow keys in the grid to move between days and weeks; each day is read out with its doses.</p>
+        <p className="text-sm text-muted">
+          Use the arrow keys in the grid to move between days and weeks; each day is read out with its doses.
+        </p>
         <DoseCalendar days={profile.calendar} label={`Doses from ${formatDate(period.start)} to ${formatDate(period.end)}`} />
       </Section>
 
@@ -153,8 +174,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
         ) : (
           <>
             <p className="max-w-3xl text-muted">
-              Continuous medication availability in 90-day windows, one every 30 days. CMA7 counts supply carried in from earlier fills; CMA9 spreads each fill’s
-              supply over the time to the next fill. 1.00 means the medicine was available every day.
+              Continuous medication availability in 90-day windows, one every 30 days. CMA7 counts supply carried in from earlier fills;
+              CMA9 spreads each fill’s supply over the time to the next fill. 1.00 means the medicine was available every day.
             </p>
             <CmaTrendChart
               windows={profile.cmaWindows.map((window) => ({ label: formatShortDate(window.start), cma7: window.cma7, cma9: window.cma9 }))}
@@ -192,19 +213,24 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
           <ul className="flex flex-col gap-1">
             {profile.refillGaps.map((gap) => (
               <li key={`${gap.medication}-${gap.from}`}>
-                {gap.medication}: {gap.days} day{gap.days === 1 ? '' : 's'} without medicine, {formatDate(gap.from)} to {formatDate(gap.to)}.
+                {gap.medication}: {gap.days} day{gap.days === 1 ? '' : 's'} without medicine, {formatDate(gap.from)} to {formatDate(gap.to)}
+                .
               </li>
             ))}
           </ul>
         )}
         <p className="max-w-3xl text-muted">
-          A treatment episode ends when more than 60 days pass without medicine; {profile.episodes.length === 0 ? 'there are no episodes without dispensings.' : `there ${profile.episodes.length === 1 ? 'is 1 episode' : `are ${profile.episodes.length} episodes`}.`}
+          A treatment episode ends when more than 60 days pass without medicine;{' '}
+          {profile.episodes.length === 0
+            ? 'there are no episodes without dispensings.'
+            : `there ${profile.episodes.length === 1 ? 'is 1 episode' : `are ${profile.episodes.length} episodes`}.`}
         </p>
         {profile.episodes.length > 0 ? (
           <ol className="flex flex-col gap-1">
             {profile.episodes.map((episode) => (
               <li key={episode.episode}>
-                Episode {episode.episode}: {formatDate(episode.start)} to {episode.ongoing ? 'today (ongoing)' : formatDate(episode.end)}, {episode.days} days
+                Episode {episode.episode}: {formatDate(episode.start)} to {episode.ongoing ? 'today (ongoing)' : formatDate(episode.end)},{' '}
+                {episode.days} days
                 {episode.ongoing ? '' : ', then stopped for more than 60 days'}.
               </li>
             ))}
@@ -219,8 +245,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
           <>
             <p>
               By status:{' '}
-              {profile.messageStatusCounts.map((entry, index) => `${index > 0 ? ', ' : ''}${entry.count} ${entry.status}`).join('')}. The latest{' '}
-              {profile.messages.length}:
+              {profile.messageStatusCounts.map((entry, index) => `${index > 0 ? ', ' : ''}${entry.count} ${entry.status}`).join('')}. The
+              latest {profile.messages.length}:
             </p>
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Latest messages</caption>
@@ -253,13 +279,21 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
 }
 
 /** " Prescribed per fill: 30 days' supply (30 units), 2 refills allowed." — only the parts the prescription states. */
-export function describeIntendedSupply(regimen: { daysPerFill: number | null; quantityPerFill: number | null; repeatsAllowed: number | null }): string {
+export function describeIntendedSupply(regimen: {
+  daysPerFill: number | null;
+  quantityPerFill: number | null;
+  repeatsAllowed: number | null;
+}): string {
   const perFill: string[] = [];
   if (regimen.daysPerFill !== null) perFill.push(`${formatNumber(regimen.daysPerFill)} days' supply`);
-  if (regimen.quantityPerFill !== null) perFill.push(perFill.length > 0 ? `(${formatNumber(regimen.quantityPerFill)} units)` : `${formatNumber(regimen.quantityPerFill)} units`);
+  if (regimen.quantityPerFill !== null)
+    perFill.push(
+      perFill.length > 0 ? `(${formatNumber(regimen.quantityPerFill)} units)` : `${formatNumber(regimen.quantityPerFill)} units`,
+    );
   const parts: string[] = [];
   if (perFill.length > 0) parts.push(`per fill ${perFill.join(' ')}`);
-  if (regimen.repeatsAllowed !== null) parts.push(regimen.repeatsAllowed === 1 ? '1 refill allowed' : `${regimen.repeatsAllowed} refills allowed`);
+  if (regimen.repeatsAllowed !== null)
+    parts.push(regimen.repeatsAllowed === 1 ? '1 refill allowed' : `${regimen.repeatsAllowed} refills allowed`);
   return parts.length === 0 ? '' : ` Prescribed: ${parts.join(', ')}.`;
 }
 

@@ -10,11 +10,37 @@ const profile: PatientProfile = {
   status: 'ok',
   access: 'example',
   choices: [],
-  patient: { id: '00000000-0000-4000-8000-000000000001', pseudonym: 'S-0001', persona: 'routine', synthetic: true, conditions: ['hypertension'] },
+  patient: {
+    id: '00000000-0000-4000-8000-000000000001',
+    pseudonym: 'S-0001',
+    persona: 'routine',
+    synthetic: true,
+    conditions: ['hypertension'],
+  },
   period: { start: '2025-03-01', end: '2026-02-28', days: 365 },
   regimens: [
-    { medication: 'Atorva 20', genericName: 'atorvastatin', dosesPerDay: 1, doseTimes: ['08:00'], startDate: '2025-03-01', endDate: null, daysPerFill: 30, quantityPerFill: 30, repeatsAllowed: 5 },
-    { medication: 'Ramimer', genericName: null, dosesPerDay: 2, doseTimes: [], startDate: '2025-04-01', endDate: null, daysPerFill: null, quantityPerFill: null, repeatsAllowed: 1 },
+    {
+      medication: 'Atorva 20',
+      genericName: 'atorvastatin',
+      dosesPerDay: 1,
+      doseTimes: ['08:00'],
+      startDate: '2025-03-01',
+      endDate: null,
+      daysPerFill: 30,
+      quantityPerFill: 30,
+      repeatsAllowed: 5,
+    },
+    {
+      medication: 'Ramimer',
+      genericName: null,
+      dosesPerDay: 2,
+      doseTimes: [],
+      startDate: '2025-04-01',
+      endDate: null,
+      daysPerFill: null,
+      quantityPerFill: null,
+      repeatsAllowed: 1,
+    },
   ],
   pdc: { value: 285 / 365, coveredDays: 285, periodDays: 365, start: '2025-03-01', end: '2026-02-28' },
   doseAdherence: { scheduledDoses: 2, confirmedDoses: 1, onTimeDoses: 1, confirmedShare: 0.5, onTimeShare: 0.5 },
@@ -34,13 +60,15 @@ describe('patient profile view', () => {
     const html = renderToStaticMarkup(<PatientProfileView profile={profile} />);
     expect(html).toContain('PDC 0.78: 285 of 365 days covered');
     // The prescription's intended supply, only as far as it is stated.
-    expect(html).toContain("since 1 March 2025. Prescribed: per fill 30 days&#x27; supply (30 units), 5 refills allowed.");
+    expect(html).toContain('since 1 March 2025. Prescribed: per fill 30 days&#x27; supply (30 units), 5 refills allowed.');
     expect(html).toContain('since 1 April 2025. Prescribed: 1 refill allowed.');
     expect(html).toContain('aria-label="2 March 2026: taken"');
     expect(html).toContain('aria-label="3 March 2026: missed (1 of 2 doses taken)"');
     expect(html).toContain('role="grid"');
     // The ECharts calendar heatmap is an image named by its totals; the grid above names every day.
-    expect(html).toMatch(/role="img" aria-label="Calendar heatmap of doses from 1 March 2025 to 28 February 2026: 1 days all doses taken, 0 days with a dose skipped, 1 days with a dose missed, 0 days without a recorded dose/);
+    expect(html).toMatch(
+      /role="img" aria-label="Calendar heatmap of doses from 1 March 2025 to 28 February 2026: 1 days all doses taken, 0 days with a dose skipped, 1 days with a dose missed, 0 days without a recorded dose/,
+    );
     expect(html).toMatch(/role="img" aria-label="Line chart of CMA7 and CMA9 in 1 windows of 90 days/);
     expect(html).toContain('synthetic demo data');
     expect(html).toContain('a de-identified example patient');
@@ -48,8 +76,12 @@ describe('patient profile view', () => {
   });
 
   it('says plainly when no record is linked, or a manufacturer has no company', () => {
-    expect(renderToStaticMarkup(<PatientProfileView profile={{ status: 'no-linked-record' }} />)).toContain('There is no record linked to your account yet');
-    expect(renderToStaticMarkup(<PatientProfileView profile={{ status: 'no-company' }} />)).toContain('You are not a member of any drug company yet');
+    expect(renderToStaticMarkup(<PatientProfileView profile={{ status: 'no-linked-record' }} />)).toContain(
+      'There is no record linked to your account yet',
+    );
+    expect(renderToStaticMarkup(<PatientProfileView profile={{ status: 'no-company' }} />)).toContain(
+      'You are not a member of any drug company yet',
+    );
   });
 });
 
@@ -63,13 +95,27 @@ const options = {
 };
 
 function suppressedJourney(): ComplianceJourney {
-  const sizes = suppressSmallCells({ groups: [{ key: 'busy', count: 25 }, { key: 'routine', count: 40 }, { key: 'sceptic', count: 4 }], total: 69 });
+  const sizes = suppressSmallCells({
+    groups: [
+      { key: 'busy', count: 25 },
+      { key: 'routine', count: 40 },
+      { key: 'sceptic', count: 4 },
+    ],
+    total: 69,
+  });
   const points = Array.from({ length: 13 }, (_, month) => ({ month, persisting: 1 - month / 100, atRisk: suppressCount(69) }));
   const byPersona: GroupMonthlyPdc[] = sizes.groups.map((group) => ({
     key: group.key,
     label: group.key,
     patients: group,
-    months: [{ month: 1, patients: group, quartiles: group.suppressed ? null : { q1: 0.6, median: 0.9, q3: 1 }, adherentShare: group.suppressed ? null : 0.7 }],
+    months: [
+      {
+        month: 1,
+        patients: group,
+        quartiles: group.suppressed ? null : { q1: 0.6, median: 0.9, q3: 1 },
+        adherentShare: group.suppressed ? null : 0.7,
+      },
+    ],
   }));
   return {
     status: 'ok',
@@ -80,12 +126,25 @@ function suppressedJourney(): ComplianceJourney {
     options,
     period: { start: '2025-03-01', end: '2026-02-28' },
     cohort: { patients: suppressCount(69), synthetic: suppressCount(69), hasSynthetic: true },
-    pdcByMonth: [{ month: 1, patients: suppressCount(69), quartiles: { q1: 0.5, median: 0.8, q3: 1 }, adherentShare: 0.5, bands: [{ key: 'below-0.5', label: 'PDC below 0.5', patients: suppressCount(3) }] }],
+    pdcByMonth: [
+      {
+        month: 1,
+        patients: suppressCount(69),
+        quartiles: { q1: 0.5, median: 0.8, q3: 1 },
+        adherentShare: 0.5,
+        bands: [{ key: 'below-0.5', label: 'PDC below 0.5', patients: suppressCount(3) }],
+      },
+    ],
     pdcByPersona: byPersona,
     pdcByProduct: [],
     persistence: {
       overall: { key: 'all', label: 'All patients', patients: suppressCount(69), points },
-      byPersona: sizes.groups.map((group) => ({ key: group.key, label: group.key, patients: group, points: points.map((point) => ({ ...point, persisting: group.suppressed ? null : point.persisting })) })),
+      byPersona: sizes.groups.map((group) => ({
+        key: group.key,
+        label: group.key,
+        patients: group,
+        points: points.map((point) => ({ ...point, persisting: group.suppressed ? null : point.persisting })),
+      })),
       byProduct: [],
     },
     withheld: [],
@@ -138,20 +197,36 @@ describe('compliance journey view', () => {
     expect(html).toContain('with the persona “Routine”');
     expect(html).toContain('the PDC bands and the breakdown by product are not shown to your role');
     const small: ComplianceJourney = { ...filtered, cohort: { patients: suppressCount(4), synthetic: null, hasSynthetic: true } };
-    expect(renderToStaticMarkup(<ComplianceJourneyView journey={small} />)).toContain('This group has fewer than 11 patients, so none of its figures are shown.');
+    expect(renderToStaticMarkup(<ComplianceJourneyView journey={small} />)).toContain(
+      'This group has fewer than 11 patients, so none of its figures are shown.',
+    );
   });
 
   it('names the field of a bad filter, and says plainly when a manufacturer has no company or filters cannot be combined', () => {
     const invalid = renderToStaticMarkup(
-      <ComplianceJourneyView journey={{ status: 'invalid-filter', field: 'product', message: 'product: “x” is not one of the products you can view.', filters: { persona: null, product: 'x' }, options }} />,
+      <ComplianceJourneyView
+        journey={{
+          status: 'invalid-filter',
+          field: 'product',
+          message: 'product: “x” is not one of the products you can view.',
+          filters: { persona: null, product: 'x' },
+          options,
+        }}
+      />,
     );
     expect(invalid).toMatch(/role="alert"[^>]*>product: “x” is not one of the products you can view\.</);
-    const malformed = renderToStaticMarkup(<ComplianceJourneyView journey={suppressedJourney()} addressProblem="persona may hold only letters" />);
+    const malformed = renderToStaticMarkup(
+      <ComplianceJourneyView journey={suppressedJourney()} addressProblem="persona may hold only letters" />,
+    );
     expect(malformed).toContain('persona may hold only letters');
     expect(malformed).not.toContain('Monthly proportion of days covered');
-    expect(renderToStaticMarkup(<ComplianceJourneyView journey={{ status: 'no-company' }} />)).toContain('You are not a member of any drug company yet');
-    expect(renderToStaticMarkup(<ComplianceJourneyView journey={{ status: 'filters-not-combined', filters: { persona: 'busy', product: 'statin' }, options }} />)).toContain(
-      'a persona and a product are not combined for your role',
+    expect(renderToStaticMarkup(<ComplianceJourneyView journey={{ status: 'no-company' }} />)).toContain(
+      'You are not a member of any drug company yet',
     );
+    expect(
+      renderToStaticMarkup(
+        <ComplianceJourneyView journey={{ status: 'filters-not-combined', filters: { persona: 'busy', product: 'statin' }, options }} />,
+      ),
+    ).toContain('a persona and a product are not combined for your role');
   });
 });

@@ -116,17 +116,33 @@ export async function getComplianceJourney(options: {
 
   const filterOptions: JourneyFilterOptions = { personas: optionsOf(labels.persona), products: optionsOf(labels.product) };
   if (filters.persona !== null && !labels.persona.has(filters.persona)) {
-    return { status: 'invalid-filter', field: 'persona', message: `persona: “${filters.persona}” is not a persona of this cohort. Choose one from the list.`, filters, options: filterOptions };
+    return {
+      status: 'invalid-filter',
+      field: 'persona',
+      message: `persona: “${filters.persona}” is not a persona of this cohort. Choose one from the list.`,
+      filters,
+      options: filterOptions,
+    };
   }
   // The same words whether the product exists elsewhere or not: a manufacturer learns nothing of other companies' products.
   if (filters.product !== null && !labels.product.has(filters.product)) {
-    return { status: 'invalid-filter', field: 'product', message: `product: “${filters.product}” is not one of the products you can view. Choose one from the list.`, filters, options: filterOptions };
+    return {
+      status: 'invalid-filter',
+      field: 'product',
+      message: `product: “${filters.product}” is not one of the products you can view. Choose one from the list.`,
+      filters,
+      options: filterOptions,
+    };
   }
 
   let figures: JourneyFigures;
   let members = cohort;
   if (!suppressed) {
-    members = cohort.filter((patient) => (filters.persona === null || patient.personaKey === filters.persona) && (filters.product === null || patient.productKey === filters.product));
+    members = cohort.filter(
+      (patient) =>
+        (filters.persona === null || patient.personaKey === filters.persona) &&
+        (filters.product === null || patient.productKey === filters.product),
+    );
     figures = summariseJourney(members, labels, false);
   } else if (filters.persona !== null && filters.product !== null) {
     // Persona × product cells would need suppression across both groupings and every month at once.
@@ -134,8 +150,22 @@ export async function getComplianceJourney(options: {
   } else {
     // Suppressed as one page: a group hidden in one table must not be derivable from another (issue 10 item 6).
     const whole = suppressJourneyPage(summariseJourney(cohort, labels, false));
-    if (filters.persona !== null) figures = sliceJourneyGroup(whole, 'persona', filters.persona, labels, cohort.some((patient) => patient.synthetic && patient.personaKey === filters.persona));
-    else if (filters.product !== null) figures = sliceJourneyGroup(whole, 'product', filters.product, labels, cohort.some((patient) => patient.synthetic && patient.productKey === filters.product));
+    if (filters.persona !== null)
+      figures = sliceJourneyGroup(
+        whole,
+        'persona',
+        filters.persona,
+        labels,
+        cohort.some((patient) => patient.synthetic && patient.personaKey === filters.persona),
+      );
+    else if (filters.product !== null)
+      figures = sliceJourneyGroup(
+        whole,
+        'product',
+        filters.product,
+        labels,
+        cohort.some((patient) => patient.synthetic && patient.productKey === filters.product),
+      );
     else figures = whole;
   }
 
@@ -152,7 +182,12 @@ export async function getComplianceJourney(options: {
     trajectories: mayListPatients
       ? {
           total: members.length,
-          shown: members.slice(0, TRAJECTORY_LIMIT).map((patient) => ({ pseudonym: patient.pseudonym, synthetic: patient.synthetic, persona: patient.persona, monthlyPdc: patient.monthlyPdc })),
+          shown: members.slice(0, TRAJECTORY_LIMIT).map((patient) => ({
+            pseudonym: patient.pseudonym,
+            synthetic: patient.synthetic,
+            persona: patient.persona,
+            monthlyPdc: patient.monthlyPdc,
+          })),
         }
       : null,
   };
@@ -171,5 +206,7 @@ function personaLabel(persona: string): string {
 }
 
 function optionsOf(labels: ReadonlyMap<string, string>): FilterOption[] {
-  return [...labels].map(([value, label]) => ({ value, label })).sort((left, right) => left.label.localeCompare(right.label) || left.value.localeCompare(right.value));
+  return [...labels]
+    .map(([value, label]) => ({ value, label }))
+    .sort((left, right) => left.label.localeCompare(right.label) || left.value.localeCompare(right.value));
 }

@@ -2,12 +2,26 @@ import 'server-only';
 import { and, asc, desc, eq, exists, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
-import { drugOf, loadPatientDispensings, loadPatientDoseEvents, loadPatientRegimens, medicationEventsFrom } from '@/db/queries/medication-events';
+import {
+  drugOf,
+  loadPatientDispensings,
+  loadPatientDoseEvents,
+  loadPatientRegimens,
+  medicationEventsFrom,
+} from '@/db/queries/medication-events';
 import { findReportingPeriod, PERIOD_DAYS } from '@/db/queries/reporting-period';
 import { dispensings, messages, patients } from '@/db/schema';
 import type { DoseAdherence } from '@/engine/adherence/dose-adherence';
 import { isoFromDayNumber as isoDay } from '@/engine/adherence/day-number';
-import { type DayStatus, type ObservedDose, periodPdc, refillGaps, slidingCmaWindows, summariseDoses, treatmentEpisodes } from '@/engine/aggregation/patient-summary';
+import {
+  type DayStatus,
+  type ObservedDose,
+  periodPdc,
+  refillGaps,
+  slidingCmaWindows,
+  summariseDoses,
+  treatmentEpisodes,
+} from '@/engine/aggregation/patient-summary';
 import { createLocalDayResolver, MS_PER_DAY } from '@/engine/time/local-day';
 import { AppError } from '@/lib/errors';
 import type { SessionUser } from '@/lib/server/session';
@@ -40,7 +54,14 @@ export type PatientProfileDetails = {
   cmaWindows: { start: string; end: string; cma7: number | null; cma9: number | null }[];
   refillGaps: { medication: string; from: string; to: string; days: number }[];
   episodes: { episode: number; start: string; end: string; days: number; ongoing: boolean }[];
-  messages: { sentAt: string; channel: string; direction: string; category: string | null; status: string; history: { status: string; at: string }[] }[];
+  messages: {
+    sentAt: string;
+    channel: string;
+    direction: string;
+    category: string | null;
+    status: string;
+    history: { status: string; at: string }[];
+  }[];
   messageStatusCounts: { status: string; count: number }[];
 };
 
@@ -63,7 +84,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * manufacturer's example is a patient dispensed their companies' products, shown with those products only
  * (regimens, dispensings and doses of other companies' products are left out).
  */
-export async function getPatientProfile(options: { database: Database; actor: SessionUser | null; patientId?: string | null; now?: Date }): Promise<PatientProfile> {
+export async function getPatientProfile(options: {
+  database: Database;
+  actor: SessionUser | null;
+  patientId?: string | null;
+  now?: Date;
+}): Promise<PatientProfile> {
   const { database, actor } = options;
   if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
 
@@ -108,12 +134,25 @@ export async function getPatientProfile(options: { database: Database; actor: Se
       productIds = scopeProductIds(scope) ?? [];
       if (productIds.length === 0) return { status: 'no-example' };
     }
-    const fillInScope = productIds === null ? eq(dispensings.patientId, patients.id) : and(eq(dispensings.patientId, patients.id), inArray(dispensings.productId, productIds));
+    const fillInScope =
+      productIds === null
+        ? eq(dispensings.patientId, patients.id)
+        : and(eq(dispensings.patientId, patients.id), inArray(dispensings.productId, productIds));
     // The same synthetic patient for everyone in the same scope: the first pseudonym among those with fills.
     const [example] = await database
       .select({ id: patients.id })
       .from(patients)
-      .where(and(eq(patients.synthetic, true), exists(database.select({ one: sql`1` }).from(dispensings).where(fillInScope))))
+      .where(
+        and(
+          eq(patients.synthetic, true),
+          exists(
+            database
+              .select({ one: sql`1` })
+              .from(dispensings)
+              .where(fillInScope),
+          ),
+        ),
+      )
       .orderBy(asc(patients.pseudonym))
       .limit(1);
     if (example === undefined) return { status: 'no-example' };
@@ -126,7 +165,12 @@ export async function getPatientProfile(options: { database: Database; actor: Se
 }
 
 /** `productIds`: only these products' regimens, dispensings and doses (null: all of them). */
-async function loadPatientDetails(options: { database: Database; patientId: string; productIds: string[] | null; now: Date }): Promise<PatientProfileDetails> {
+async function loadPatientDetails(options: {
+  database: Database;
+  patientId: string;
+  productIds: string[] | null;
+  now: Date;
+}): Promise<PatientProfileDetails> {
   const { database, patientId, productIds } = options;
   const period = await findReportingPeriod({ database, now: options.now });
   // A day either side: local days in the patient's time zone may start before or after UTC midnight.
@@ -135,14 +179,28 @@ async function loadPatientDetails(options: { database: Database; patientId: stri
 
   const [[patient], regimenRows, fillRows, doseRows, messageRows, statusRows] = await Promise.all([
     database
-      .select({ id: patients.id, pseudonym: patients.pseudonym, persona: patients.persona, synthetic: patients.synthetic, conditions: patients.conditions, timezone: patients.timezone })
+      .select({
+        id: patients.id,
+        pseudonym: patients.pseudonym,
+        persona: patients.persona,
+        synthetic: patients.synthetic,
+        conditions: patients.conditions,
+        timezone: patients.timezone,
+      })
       .from(patients)
       .where(eq(patients.id, patientId)),
     loadPatientRegimens({ database, patientId, productIds }),
     loadPatientDispensings({ database, patientId, productIds }),
     loadPatientDoseEvents({ database, patientId, productIds, from: fetchFrom, to: fetchTo }),
     database
-      .select({ sentAt: messages.sentAt, channel: messages.channel, direction: messages.direction, category: messages.category, status: messages.status, statusHistory: messages.statusHistory })
+      .select({
+        sentAt: messages.sentAt,
+        channel: messages.channel,
+        direction: messages.direction,
+        category: messages.category,
+        status: messages.status,
+        statusHistory: messages.statusHistory,
+      })
       .from(messages)
       .where(and(eq(messages.patientId, patientId), gte(messages.sentAt, fetchFrom), lt(messages.sentAt, fetchTo)))
       .orderBy(desc(messages.sentAt))
@@ -175,7 +233,13 @@ async function loadPatientDetails(options: { database: Database; patientId: stri
   const doses = summariseDoses(observed, period);
 
   return {
-    patient: { id: patient.id, pseudonym: patient.pseudonym, persona: patient.persona, synthetic: patient.synthetic, conditions: patient.conditions },
+    patient: {
+      id: patient.id,
+      pseudonym: patient.pseudonym,
+      persona: patient.persona,
+      synthetic: patient.synthetic,
+      conditions: patient.conditions,
+    },
     period: { start: isoDay(period.start), end: isoDay(period.end - 1), days: PERIOD_DAYS },
     regimens: regimenRows.map((row) => ({
       medication: row.productName ?? row.medicationCode ?? 'Unknown medication',
@@ -188,13 +252,50 @@ async function loadPatientDetails(options: { database: Database; patientId: stri
       quantityPerFill: row.quantityPerFill,
       repeatsAllowed: row.repeatsAllowed,
     })),
-    pdc: pdc === null ? null : { value: pdc.value, coveredDays: pdc.coveredDays, periodDays: pdc.periodDays, start: isoDay(pdc.start), end: isoDay(pdc.end - 1) },
+    pdc:
+      pdc === null
+        ? null
+        : {
+            value: pdc.value,
+            coveredDays: pdc.coveredDays,
+            periodDays: pdc.periodDays,
+            start: isoDay(pdc.start),
+            end: isoDay(pdc.end - 1),
+          },
     doseAdherence: doses.adherence,
-    calendar: doses.calendar.map((entry) => ({ date: isoDay(entry.day), status: entry.status, takenDoses: entry.takenDoses, scheduledDoses: entry.scheduledDoses })),
-    cmaWindows: slidingCmaWindows(events, period).map((window) => ({ start: isoDay(window.start), end: isoDay(window.end - 1), cma7: window.cma7, cma9: window.cma9 })),
-    refillGaps: refillGaps(events, period).map((gap) => ({ medication: medicationNames.get(gap.medicationClass) ?? gap.medicationClass, from: isoDay(gap.start), to: isoDay(gap.end - 1), days: gap.days })),
-    episodes: treatmentEpisodes(events, period).map((episode) => ({ episode: episode.episode, start: isoDay(episode.start), end: isoDay(episode.end - 1), days: episode.days, ongoing: episode.ongoing })),
-    messages: messageRows.map((row) => ({ sentAt: row.sentAt.toISOString(), channel: row.channel, direction: row.direction, category: row.category, status: row.status, history: row.statusHistory })),
+    calendar: doses.calendar.map((entry) => ({
+      date: isoDay(entry.day),
+      status: entry.status,
+      takenDoses: entry.takenDoses,
+      scheduledDoses: entry.scheduledDoses,
+    })),
+    cmaWindows: slidingCmaWindows(events, period).map((window) => ({
+      start: isoDay(window.start),
+      end: isoDay(window.end - 1),
+      cma7: window.cma7,
+      cma9: window.cma9,
+    })),
+    refillGaps: refillGaps(events, period).map((gap) => ({
+      medication: medicationNames.get(gap.medicationClass) ?? gap.medicationClass,
+      from: isoDay(gap.start),
+      to: isoDay(gap.end - 1),
+      days: gap.days,
+    })),
+    episodes: treatmentEpisodes(events, period).map((episode) => ({
+      episode: episode.episode,
+      start: isoDay(episode.start),
+      end: isoDay(episode.end - 1),
+      days: episode.days,
+      ongoing: episode.ongoing,
+    })),
+    messages: messageRows.map((row) => ({
+      sentAt: row.sentAt.toISOString(),
+      channel: row.channel,
+      direction: row.direction,
+      category: row.category,
+      status: row.status,
+      history: row.statusHistory,
+    })),
     messageStatusCounts: statusRows,
   };
 }

@@ -33,7 +33,14 @@ const day = (iso: string) => {
 const periodEnd = day('2026-03-01');
 const periodStart = periodEnd - 365;
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({ id, email: `${id}@x.test`, name: id, role, phoneNumber: null, twoFactorEnabled: false });
+const user = (id: string, role: SessionUser['role']): SessionUser => ({
+  id,
+  email: `${id}@x.test`,
+  name: id,
+  role,
+  phoneNumber: null,
+  twoFactorEnabled: false,
+});
 const linkedPatient = user('patient-1', 'patient');
 const unlinkedPatient = user('patient-2', 'patient');
 const clinician = user('clinician-1', 'clinician');
@@ -49,16 +56,33 @@ const admin = user('admin-1', 'admin');
 
 type Fill = { day: number; daysSupply: number; productId?: string };
 /** `count` fills of `supply` days, `every` days apart from `first`. */
-const fillsEvery = (first: number, count: number, every: number, supply = 30): Fill[] => Array.from({ length: count }, (_, index) => ({ day: first + index * every, daysSupply: supply }));
+const fillsEvery = (first: number, count: number, every: number, supply = 30): Fill[] =>
+  Array.from({ length: count }, (_, index) => ({ day: first + index * every, daysSupply: supply }));
 
 let sequence = 0;
 async function addPatient(
   database: Database,
-  values: { pseudonym: string; organisationId?: string; userId?: string; persona?: string; synthetic?: boolean; productId?: string; fills: Fill[] },
+  values: {
+    pseudonym: string;
+    organisationId?: string;
+    userId?: string;
+    persona?: string;
+    synthetic?: boolean;
+    productId?: string;
+    fills: Fill[];
+  },
 ): Promise<string> {
   const [row] = await database
     .insert(patients)
-    .values({ pseudonym: values.pseudonym, source: 'test', sourceRecordId: values.pseudonym, organisationId: values.organisationId, userId: values.userId, persona: values.persona, synthetic: values.synthetic ?? false })
+    .values({
+      pseudonym: values.pseudonym,
+      source: 'test',
+      sourceRecordId: values.pseudonym,
+      organisationId: values.organisationId,
+      userId: values.userId,
+      persona: values.persona,
+      synthetic: values.synthetic ?? false,
+    })
     .returning({ id: patients.id });
   if (values.fills.length > 0) {
     await database.insert(dispensings).values(
@@ -127,19 +151,28 @@ function journeyPage(journey: ComplianceJourney) {
   ] as const) {
     sums.push({ total: 'cohort', parts: groups.map((group) => cell(`${name}:${group.key}`, group.patients)) });
     journey.pdcByMonth.forEach((month, index) => {
-      sums.push({ total: cell(`month:${month.month}`, month.patients), parts: groups.map((group) => cell(`${name}:${group.key}:${month.month}`, group.months[index]!.patients)) });
-      for (const group of groups) if (group.months[index]!.adherentShare !== null) expect(group.months[index]!.patients.suppressed).toBe(false);
+      sums.push({
+        total: cell(`month:${month.month}`, month.patients),
+        parts: groups.map((group) => cell(`${name}:${group.key}:${month.month}`, group.months[index]!.patients)),
+      });
+      for (const group of groups)
+        if (group.months[index]!.adherentShare !== null) expect(group.months[index]!.patients.suppressed).toBe(false);
     });
     for (const curve of curves) {
-      const atRisk = curve.points.map((point, index) => cell(index === 0 ? `${name}:${curve.key}` : `at-risk:${name}:${curve.key}:${point.month}`, point.atRisk));
+      const atRisk = curve.points.map((point, index) =>
+        cell(index === 0 ? `${name}:${curve.key}` : `at-risk:${name}:${curve.key}:${point.month}`, point.atRisk),
+      );
       cell(`${name}:${curve.key}`, curve.patients);
       atRisk.slice(1).forEach((id, index) => orders.push({ smaller: id, larger: atRisk[index]! }));
     }
     journey.persistence.overall.points.forEach((point, index) => {
-      if (index > 0) sums.push({ total: `at-risk:${point.month}`, parts: curves.map((curve) => `at-risk:${name}:${curve.key}:${point.month}`) });
+      if (index > 0)
+        sums.push({ total: `at-risk:${point.month}`, parts: curves.map((curve) => `at-risk:${name}:${curve.key}:${point.month}`) });
     });
   }
-  journey.pdcByMonth.forEach((month) => sums.push({ total: `month:${month.month}`, parts: month.bands.map((band) => cell(`band:${month.month}:${band.key}`, band.patients)) }));
+  journey.pdcByMonth.forEach((month) =>
+    sums.push({ total: `month:${month.month}`, parts: month.bands.map((band) => cell(`band:${month.month}:${band.key}`, band.patients)) }),
+  );
   return { cells, sums, orders };
 }
 
@@ -151,9 +184,13 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
   beforeEach(async () => {
     database = await backend.create();
     db = database.database;
-    await db
-      .insert(authUsers)
-      .values(['patient-1', 'patient-2', 'clinician-1', 'clinician-2', 'manufacturer-1', 'manufacturer-2', 'manufacturer-3'].map((id) => ({ id, name: id, email: `${id}@x.test` })));
+    await db.insert(authUsers).values(
+      ['patient-1', 'patient-2', 'clinician-1', 'clinician-2', 'manufacturer-1', 'manufacturer-2', 'manufacturer-3'].map((id) => ({
+        id,
+        name: id,
+        email: `${id}@x.test`,
+      })),
+    );
     await db.insert(organisations).values([
       { id: 'org-a', name: 'Riverside Practice' },
       { id: 'org-b', name: 'Hilltop Clinic' },
@@ -178,11 +215,33 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       { uid: 'manufacturer-2', role: 'drug-manufacturer', selectedDrugCompanies: { 'company-b': 'Company B' }, updatedUnix: 1 },
     ]);
     // Own patient: monthly fills of 30 days, every third one 20 days late (the last on day 360).
-    const ownFills = Array.from({ length: 11 }, (_, index) => ({ day: periodStart + index * 30 + Math.floor(index / 3) * 20, daysSupply: 30 }));
-    ids.own = await addPatient(db, { pseudonym: 'A-0001', organisationId: 'org-a', userId: 'patient-1', persona: 'routine', fills: ownFills });
+    const ownFills = Array.from({ length: 11 }, (_, index) => ({
+      day: periodStart + index * 30 + Math.floor(index / 3) * 20,
+      daysSupply: 30,
+    }));
+    ids.own = await addPatient(db, {
+      pseudonym: 'A-0001',
+      organisationId: 'org-a',
+      userId: 'patient-1',
+      persona: 'routine',
+      fills: ownFills,
+    });
     // Two fills 150 days apart: a gap over 60 days ends the first treatment episode.
-    ids.colleague = await addPatient(db, { pseudonym: 'A-0002', organisationId: 'org-a', persona: 'forgetful', fills: [{ day: periodStart + 10, daysSupply: 30 }, { day: periodStart + 160, daysSupply: 90 }] });
-    ids.other = await addPatient(db, { pseudonym: 'B-0001', organisationId: 'org-b', persona: 'routine', fills: fillsEvery(periodStart, 12, 30) });
+    ids.colleague = await addPatient(db, {
+      pseudonym: 'A-0002',
+      organisationId: 'org-a',
+      persona: 'forgetful',
+      fills: [
+        { day: periodStart + 10, daysSupply: 30 },
+        { day: periodStart + 160, daysSupply: 90 },
+      ],
+    });
+    ids.other = await addPatient(db, {
+      pseudonym: 'B-0001',
+      organisationId: 'org-b',
+      persona: 'routine',
+      fills: fillsEvery(periodStart, 12, 30),
+    });
     // Synthetic cohort: 15 "routine" on the statin, 3 "sceptic" on the inhaler (a group under 11).
     for (let index = 0; index < 18; index += 1) {
       const sceptic = index >= 15;
@@ -206,20 +265,63 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
     });
     // The first sceptic's regimens name both products; Company B's example shows only its own.
     await db.insert(regimens).values([
-      { patientId: ids['synthetic-15']!, productId: 'inhaler', dosesPerDay: 2, startDate: isoFromDayNumber(periodStart), source: 'test', sourceRecordId: 'r1' },
-      { patientId: ids['synthetic-15']!, productId: 'statin', dosesPerDay: 1, startDate: isoFromDayNumber(periodStart), source: 'test', sourceRecordId: 'r2' },
+      {
+        patientId: ids['synthetic-15']!,
+        productId: 'inhaler',
+        dosesPerDay: 2,
+        startDate: isoFromDayNumber(periodStart),
+        source: 'test',
+        sourceRecordId: 'r1',
+      },
+      {
+        patientId: ids['synthetic-15']!,
+        productId: 'statin',
+        dosesPerDay: 1,
+        startDate: isoFromDayNumber(periodStart),
+        source: 'test',
+        sourceRecordId: 'r2',
+      },
     ]);
     // A synthetic patient without fills is never the example.
     await addPatient(db, { pseudonym: 'S-0000', synthetic: true, fills: [] });
 
     await db.insert(doseEvents).values([
-      { patientId: ids.own!, scheduledAt: new Date('2026-02-27T08:00:00Z'), confirmedAt: new Date('2026-02-27T08:10:00Z'), status: 'taken', source: 'test', sourceRecordId: 'd1' },
+      {
+        patientId: ids.own!,
+        scheduledAt: new Date('2026-02-27T08:00:00Z'),
+        confirmedAt: new Date('2026-02-27T08:10:00Z'),
+        status: 'taken',
+        source: 'test',
+        sourceRecordId: 'd1',
+      },
       { patientId: ids.own!, scheduledAt: new Date('2026-02-28T08:00:00Z'), status: 'missed', source: 'test', sourceRecordId: 'd2' },
       { patientId: ids.own!, scheduledAt: new Date('2026-02-26T08:00:00Z'), status: 'skipped', source: 'test', sourceRecordId: 'd3' },
     ]);
     await db.insert(messages).values([
-      { patientId: ids.own!, channel: 'sms', direction: 'outbound', category: 'reminder', sentAt: new Date('2026-02-27T07:55:00Z'), status: 'read', statusHistory: [{ status: 'sent', at: '2026-02-27T07:55:00Z' }, { status: 'read', at: '2026-02-27T08:01:00Z' }], source: 'test', sourceRecordId: 'm1' },
-      { patientId: ids.own!, channel: 'whatsapp', direction: 'outbound', category: 'education', sentAt: new Date('2026-02-20T07:55:00Z'), status: 'failed', source: 'test', sourceRecordId: 'm2' },
+      {
+        patientId: ids.own!,
+        channel: 'sms',
+        direction: 'outbound',
+        category: 'reminder',
+        sentAt: new Date('2026-02-27T07:55:00Z'),
+        status: 'read',
+        statusHistory: [
+          { status: 'sent', at: '2026-02-27T07:55:00Z' },
+          { status: 'read', at: '2026-02-27T08:01:00Z' },
+        ],
+        source: 'test',
+        sourceRecordId: 'm1',
+      },
+      {
+        patientId: ids.own!,
+        channel: 'whatsapp',
+        direction: 'outbound',
+        category: 'education',
+        sentAt: new Date('2026-02-20T07:55:00Z'),
+        status: 'failed',
+        source: 'test',
+        sourceRecordId: 'm2',
+      },
     ]);
   });
   afterEach(async () => {
@@ -239,9 +341,19 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       expect(profile.choices).toEqual([]);
       expect(profile.period).toEqual({ start: '2025-03-01', end: '2026-02-28', days: 365 });
 
-      const fills = Array.from({ length: 11 }, (_, index) => ({ day: periodStart + index * 30 + Math.floor(index / 3) * 20, daysSupply: 30, drug: 'statin' }));
+      const fills = Array.from({ length: 11 }, (_, index) => ({
+        day: periodStart + index * 30 + Math.floor(index / 3) * 20,
+        daysSupply: 30,
+        drug: 'statin',
+      }));
       const expected = computePdc({ fills, periodStart, periodEnd });
-      expect(profile.pdc).toEqual({ value: expected.pdc, coveredDays: expected.coveredDays, periodDays: 365, start: '2025-03-01', end: '2026-02-28' });
+      expect(profile.pdc).toEqual({
+        value: expected.pdc,
+        coveredDays: expected.coveredDays,
+        periodDays: 365,
+        start: '2025-03-01',
+        end: '2026-02-28',
+      });
       expect(expected.coveredDays).toBeLessThan(365);
 
       // 90-day windows every 30 days across 365 days: 10 of them; CMA7/9 defined in each.
@@ -334,7 +446,8 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       // Only two products: showing 18 of 22 would reveal the 4, so the larger one is hidden too.
       expect(byProduct).toEqual({ inhaler: '<11', statin: 'suppressed' });
       for (const month of journey.pdcByMonth) {
-        for (const band of month.bands) expect(band.patients.count === null || band.patients.count === 0 || band.patients.count >= 11).toBe(true);
+        for (const band of month.bands)
+          expect(band.patients.count === null || band.patients.count === 0 || band.patients.count >= 11).toBe(true);
       }
       // 22 patients, 21 of them synthetic: "1 real" would be derivable, so the synthetic count is hidden too.
       expect(journey.cohort.synthetic).toMatchObject({ suppressed: true, display: 'suppressed' });
@@ -386,7 +499,10 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       expect(month1.patients.count).toBe(22);
       expect(month1.bands.reduce((sum, band) => sum + (band.patients.count ?? 0), 0)).toBe(22);
       // The product of a journey is the medicine of the first fill: M-0001 started on the inhaler.
-      expect(Object.fromEntries(journey.persistence.byProduct.map((curve) => [curve.key, curve.patients.count]))).toEqual({ inhaler: 4, statin: 18 });
+      expect(Object.fromEntries(journey.persistence.byProduct.map((curve) => [curve.key, curve.patients.count]))).toEqual({
+        inhaler: 4,
+        statin: 18,
+      });
       expect(journey.options.products).toEqual([
         { value: 'statin', label: 'Atorva 20' },
         { value: 'inhaler', label: 'Breathe 100' },
@@ -419,22 +535,32 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
 
     it('gives a privacy role, within one group, only that group’s figures as the whole page suppresses them', async () => {
       const whole = ok(await getComplianceJourney({ database: db, actor: government, now }));
-      const routine = ok(await getComplianceJourney({ database: db, actor: government, filters: { persona: 'routine', product: null }, now }));
+      const routine = ok(
+        await getComplianceJourney({ database: db, actor: government, filters: { persona: 'routine', product: null }, now }),
+      );
       const routineCurve = whole.persistence.byPersona.find((curve) => curve.key === 'routine')!;
       expect(routine.cohort.patients).toEqual(routineCurve.patients);
       expect(routine.persistence.overall).toEqual(routineCurve);
-      expect(routine.pdcByMonth.map(({ bands, ...month }) => (expect(bands).toEqual([]), month))).toEqual(whole.pdcByPersona.find((group) => group.key === 'routine')!.months);
+      expect(routine.pdcByMonth.map(({ bands, ...month }) => (expect(bands).toEqual([]), month))).toEqual(
+        whole.pdcByPersona.find((group) => group.key === 'routine')!.months,
+      );
       expect(routine.withheld).toEqual(['bands', 'product']);
       expect(routine.persistence.byProduct).toEqual([]);
       expect(routine.cohort.synthetic).toBeNull();
       expect(routine.trajectories).toBeNull();
 
       // A filtered cohort that is itself small shows nothing but "<11".
-      const sceptics = ok(await getComplianceJourney({ database: db, actor: government, filters: { persona: 'sceptic', product: null }, now }));
+      const sceptics = ok(
+        await getComplianceJourney({ database: db, actor: government, filters: { persona: 'sceptic', product: null }, now }),
+      );
       expect(sceptics.cohort.patients.display).toBe('<11');
-      expect(sceptics.pdcByMonth.every((month) => month.quartiles === null && month.adherentShare === null && month.bands.length === 0)).toBe(true);
+      expect(
+        sceptics.pdcByMonth.every((month) => month.quartiles === null && month.adherentShare === null && month.bands.length === 0),
+      ).toBe(true);
       expect(sceptics.persistence.overall.points.every((point) => point.persisting === null)).toBe(true);
-      const inhaler = ok(await getComplianceJourney({ database: db, actor: government, filters: { persona: null, product: 'inhaler' }, now }));
+      const inhaler = ok(
+        await getComplianceJourney({ database: db, actor: government, filters: { persona: null, product: 'inhaler' }, now }),
+      );
       expect(inhaler.cohort.patients.display).toBe('<11');
       expect(inhaler.withheld).toEqual(['bands', 'persona']);
       for (const view of [routine, sceptics, inhaler]) expect(shownCounts(view).filter((count) => count > 0 && count < 11)).toEqual([]);
@@ -473,10 +599,23 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
     it('leaves no relation of the whole page with exactly one hidden count, and nothing a reader can solve for (issue 10 item 6)', async () => {
       // Beside the base cohort: 30 "steady" patients on the statin who stop at different times, and a persona of 2.
       for (let index = 0; index < 30; index += 1) {
-        await addPatient(db, { pseudonym: `P-${String(index).padStart(4, '0')}`, organisationId: 'org-b', persona: 'steady', synthetic: true, fills: fillsEvery(periodStart + index, 3 + (index % 10), 30) });
+        await addPatient(db, {
+          pseudonym: `P-${String(index).padStart(4, '0')}`,
+          organisationId: 'org-b',
+          persona: 'steady',
+          synthetic: true,
+          fills: fillsEvery(periodStart + index, 3 + (index % 10), 30),
+        });
       }
       for (let index = 0; index < 2; index += 1) {
-        await addPatient(db, { pseudonym: `R-${index}`, organisationId: 'org-b', persona: 'rare', synthetic: true, productId: 'inhaler', fills: fillsEvery(periodStart + 3, 12, 30) });
+        await addPatient(db, {
+          pseudonym: `R-${index}`,
+          organisationId: 'org-b',
+          persona: 'rare',
+          synthetic: true,
+          productId: 'inhaler',
+          fills: fillsEvery(periodStart + 3, 12, 30),
+        });
       }
       const journey = ok(await getComplianceJourney({ database: db, actor: government, now }));
       expect(journey.cohort.patients.count).toBe(54);
@@ -491,7 +630,7 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       }
       // A reader substituting every shown count into every sum, again and again, solves for no hidden one.
       const known = new Map([...cells].filter(([, value]) => !value.suppressed).map(([id, value]) => [id, value.count!]));
-      for (let progress = true; progress; ) {
+      for (let progress = true; progress;) {
         progress = false;
         for (const relation of sums) {
           const unknown = [relation.total, ...relation.parts].filter((id) => !known.has(id));
@@ -535,8 +674,18 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
     });
 
     it('refuses another company’s product in the same words as a product that does not exist', async () => {
-      const foreign = await getComplianceJourney({ database: db, actor: manufacturer, filters: { persona: null, product: 'inhaler' }, now });
-      const missing = await getComplianceJourney({ database: db, actor: manufacturer, filters: { persona: null, product: 'no-such-product' }, now });
+      const foreign = await getComplianceJourney({
+        database: db,
+        actor: manufacturer,
+        filters: { persona: null, product: 'inhaler' },
+        now,
+      });
+      const missing = await getComplianceJourney({
+        database: db,
+        actor: manufacturer,
+        filters: { persona: null, product: 'no-such-product' },
+        now,
+      });
       if (foreign.status !== 'invalid-filter' || missing.status !== 'invalid-filter') throw new Error('expected invalid filters');
       expect(foreign.field).toBe('product');
       expect(foreign.message.replace('inhaler', 'X')).toBe(missing.message.replace('no-such-product', 'X'));
@@ -552,7 +701,10 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       expect(JSON.stringify(selected)).not.toContain('Atorva');
 
       // A selection naming only a company they do not belong to counts as no selection: all of theirs.
-      await db.update(userProfiles).set({ selectedDrugCompanies: { 'company-c': 'Company C' } }).where(eq(userProfiles.uid, 'manufacturer-2'));
+      await db
+        .update(userProfiles)
+        .set({ selectedDrugCompanies: { 'company-c': 'Company C' } })
+        .where(eq(userProfiles.uid, 'manufacturer-2'));
       const stale = ok(await getComplianceJourney({ database: db, actor: selectiveManufacturer, now }));
       expect(stale.companies).toEqual(['Company A', 'Company B']);
       expect(stale.options.products.map((option) => option.value).sort()).toEqual(['inhaler', 'statin']);

@@ -9,19 +9,29 @@ const MONTHS = Array.from({ length: 12 }, (_, index) => index);
 
 /** Unsuppressed journey figures of a list of patients (quartiles are placeholders: only counts matter here). */
 function figuresOf(patients: readonly Patient[]): JourneyPage {
-  const monthly = (members: readonly Patient[], month: number) => members.map((patient) => patient.monthlyPdc[month]).filter((value): value is number => value !== null && value !== undefined);
+  const monthly = (members: readonly Patient[], month: number) =>
+    members.map((patient) => patient.monthlyPdc[month]).filter((value): value is number => value !== null && value !== undefined);
   const share = (values: number[]) => (values.length === 0 ? null : values.filter((value) => value >= 0.8).length / values.length);
   const group = (key: string, members: readonly Patient[]) => ({
     key,
     label: key,
     patients: count(members.length),
-    months: MONTHS.map((month) => ({ month: month + 1, patients: count(monthly(members, month).length), quartiles: { q1: 0.5, median: 0.8, q3: 1 }, adherentShare: share(monthly(members, month)) })),
+    months: MONTHS.map((month) => ({
+      month: month + 1,
+      patients: count(monthly(members, month).length),
+      quartiles: { q1: 0.5, median: 0.8, q3: 1 },
+      adherentShare: share(monthly(members, month)),
+    })),
   });
   const curve = (key: string, members: readonly Patient[]) => ({
     key,
     label: key,
     patients: count(members.length),
-    points: Array.from({ length: 13 }, (_, month) => ({ month, persisting: 1, atRisk: count(members.filter((patient) => patient.persistsMonths >= month).length) })),
+    points: Array.from({ length: 13 }, (_, month) => ({
+      month,
+      persisting: 1,
+      atRisk: count(members.filter((patient) => patient.persistsMonths >= month).length),
+    })),
   });
   const keys = (of: (patient: Patient) => string) => [...new Set(patients.map(of))].sort();
   const byPersona = keys((patient) => patient.persona).map((key) => [key, patients.filter((patient) => patient.persona === key)] as const);
@@ -35,11 +45,21 @@ function figuresOf(patients: readonly Patient[]): JourneyPage {
         ['0.5-0.8', values.filter((value) => value >= 0.5 && value < 0.8).length],
         ['at-least-0.8', values.filter((value) => value >= 0.8).length],
       ] as const;
-      return { month: month + 1, patients: count(values.length), quartiles: { q1: 0.5, median: 0.8, q3: 1 }, adherentShare: share(values), bands: bands.map(([key, value]) => ({ key, label: key, patients: count(value) })) };
+      return {
+        month: month + 1,
+        patients: count(values.length),
+        quartiles: { q1: 0.5, median: 0.8, q3: 1 },
+        adherentShare: share(values),
+        bands: bands.map(([key, value]) => ({ key, label: key, patients: count(value) })),
+      };
     }),
     pdcByPersona: byPersona.map(([key, members]) => group(key, members)),
     pdcByProduct: byProduct.map(([key, members]) => group(key, members)),
-    persistence: { overall: curve('all', patients), byPersona: byPersona.map(([key, members]) => curve(key, members)), byProduct: byProduct.map(([key, members]) => curve(key, members)) },
+    persistence: {
+      overall: curve('all', patients),
+      byPersona: byPersona.map(([key, members]) => curve(key, members)),
+      byProduct: byProduct.map(([key, members]) => curve(key, members)),
+    },
     withheld: [],
   };
 }
@@ -70,11 +90,16 @@ describe('suppressJourneyPage', () => {
     expect(page.pdcByProduct.map((group) => group.patients.display)).toEqual(['<11', 'suppressed']);
     // Persistence: the pair's numbers at risk and survival are hidden, and so is another group's beside them.
     expect(page.persistence.byPersona.filter((curve) => curve.points[1]!.atRisk.suppressed).length).toBeGreaterThanOrEqual(2);
-    expect(page.persistence.byPersona.find((curve) => curve.key === 'forgetful')!.points.every((point) => point.persisting === null)).toBe(true);
+    expect(page.persistence.byPersona.find((curve) => curve.key === 'forgetful')!.points.every((point) => point.persisting === null)).toBe(
+      true,
+    );
   });
 
   it('hides nothing when every group has 11 or more patients or none', () => {
-    const patients = [...patientsOf(40, { persona: 'routine', product: 'statin', persistsMonths: 12 }), ...patientsOf(30, { persona: 'sceptic', product: 'inhaler', persistsMonths: 12 })];
+    const patients = [
+      ...patientsOf(40, { persona: 'routine', product: 'statin', persistsMonths: 12 }),
+      ...patientsOf(30, { persona: 'sceptic', product: 'inhaler', persistsMonths: 12 }),
+    ];
     const figures = figuresOf(patients);
     expect(suppressJourneyPage(figures)).toEqual(figures);
   });

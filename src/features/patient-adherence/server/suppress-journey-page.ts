@@ -6,7 +6,15 @@ import 'server-only';
  * reader can see between them, and `suppressPage` hides cells until no small group can be worked out from
  * the page as a whole. Shares, quartiles and survival of a hidden count are hidden with it.
  */
-import { type HiddenReason, hiddenFigures, type PageCell, type PageDescription, type SumRelation, type OrderRelation, suppressPage } from '@/engine/aggregation/page-suppression';
+import {
+  type HiddenReason,
+  hiddenFigures,
+  type PageCell,
+  type PageDescription,
+  type SumRelation,
+  type OrderRelation,
+  suppressPage,
+} from '@/engine/aggregation/page-suppression';
 import { hiddenCount, type ShownCount, shownCount, SMALL_CELL_THRESHOLD } from '@/engine/aggregation/small-cell-suppression';
 import type { ComplianceJourney, GroupMonthlyPdc, PersistenceCurve } from './get-compliance-journey';
 
@@ -26,7 +34,7 @@ export function suppressJourneyPage(figures: JourneyPage): JourneyPage {
     cells.set(cell.id, cell);
     return cell.id;
   };
-  
+
   const cohort = countOf(figures.cohort.patients);
   add({ id: 'cohort', count: cohort });
   if (figures.cohort.synthetic !== null) {
@@ -95,7 +103,11 @@ export function suppressJourneyPage(figures: JourneyPage): JourneyPage {
   const hidden: ReadonlyMap<string, HiddenReason> =
     result.unresolved.length === 0
       ? result.hidden
-      : new Map(page.cells.filter((cell) => cell.count > 0 && cell.display !== 'never').map((cell) => [cell.id, cell.count < SMALL_CELL_THRESHOLD ? 'small' : 'complementary']));
+      : new Map(
+          page.cells
+            .filter((cell) => cell.count > 0 && cell.display !== 'never')
+            .map((cell) => [cell.id, cell.count < SMALL_CELL_THRESHOLD ? 'small' : 'complementary']),
+        );
   const hiddenDerived = hiddenFigures(derived, hidden);
   const show = (id: string, count: number): ShownCount => {
     const reason: HiddenReason | undefined = hidden.get(id);
@@ -126,7 +138,9 @@ export function suppressJourneyPage(figures: JourneyPage): JourneyPage {
     })),
   });
   const curvesOf = (name: 'persona' | 'product', curves: readonly PersistenceCurve[]) =>
-    curves.map((curve) => suppressCurve(`at-risk:${name}:${curve.key}`, `${name}:${curve.key}`, curve, riskIdsOf.get(`at-risk:${name}:${curve.key}`)!));
+    curves.map((curve) =>
+      suppressCurve(`at-risk:${name}:${curve.key}`, `${name}:${curve.key}`, curve, riskIdsOf.get(`at-risk:${name}:${curve.key}`)!),
+    );
 
   return {
     cohort: {

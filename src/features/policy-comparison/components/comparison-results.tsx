@@ -42,7 +42,10 @@ function MonthlyPdcChart({ comparison }: { comparison: PolicyComparison }) {
     [comparison],
   );
   const label = `Line chart of mean PDC in each month of the year, one line per policy: ${comparison.policies
-    .map((policy) => `${policy.label} from ${formatDecimal(policy.meanPdcByMonth[0] ?? 0, 3)} in month 1 to ${formatDecimal(policy.meanPdcByMonth.at(-1) ?? 0, 3)} in month ${policy.meanPdcByMonth.length}`)
+    .map(
+      (policy) =>
+        `${policy.label} from ${formatDecimal(policy.meanPdcByMonth[0] ?? 0, 3)} in month 1 to ${formatDecimal(policy.meanPdcByMonth.at(-1) ?? 0, 3)} in month ${policy.meanPdcByMonth.length}`,
+    )
     .join('; ')}.`;
   return <EChart buildOption={buildOption} label={label} className="h-80 w-full" />;
 }
@@ -58,7 +61,13 @@ function OutcomesChart({ comparison }: { comparison: PolicyComparison }) {
       tooltip: { trigger: 'axis', valueFormatter: (value) => (typeof value === 'number' ? `${formatDecimal(value, 1)}%` : String(value)) },
       grid: { left: 48, right: 16, top: 40, bottom: 32 },
       xAxis: { type: 'category', data: outcomeMeasures, axisLabel: { color: theme.text } },
-      yAxis: { type: 'value', min: 0, max: 100, axisLabel: { color: theme.text, formatter: '{value}%' }, splitLine: { lineStyle: { color: gridLineColour } } },
+      yAxis: {
+        type: 'value',
+        min: 0,
+        max: 100,
+        axisLabel: { color: theme.text, formatter: '{value}%' },
+        splitLine: { lineStyle: { color: gridLineColour } },
+      },
       series: comparison.policies.map((policy) => ({
         type: 'bar',
         name: policy.label,
@@ -69,7 +78,10 @@ function OutcomesChart({ comparison }: { comparison: PolicyComparison }) {
     [comparison],
   );
   const label = `Bar chart of mean PDC, share at PDC ≥ 0.8 and persistence at 12 months, per policy: ${comparison.policies
-    .map((policy) => `${policy.label} ${formatPercent(policy.meanPdc, 1)}, ${formatPercent(policy.shareAdherent, 1)} and ${formatPercent(policy.persistence, 1)}`)
+    .map(
+      (policy) =>
+        `${policy.label} ${formatPercent(policy.meanPdc, 1)}, ${formatPercent(policy.shareAdherent, 1)} and ${formatPercent(policy.persistence, 1)}`,
+    )
     .join('; ')}.`;
   return <EChart buildOption={buildOption} label={label} className="h-80 w-full" />;
 }
@@ -88,8 +100,8 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
             synthetic demo data
           </span>
           <span data-testid="comparison-cohort">
-            {formatCount(comparison.patients)} simulated patients over 12 months from {formatDate(comparison.startDate)}, seed {settings.seed}; the same cohort under each
-            policy.
+            {formatCount(comparison.patients)} simulated patients over 12 months from {formatDate(comparison.startDate)}, seed{' '}
+            {settings.seed}; the same cohort under each policy.
           </span>
         </p>
       </div>
@@ -100,15 +112,33 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
           </caption>
           <thead>
             <tr className="border-b border-separator align-bottom">
-              <th scope="col" className="py-2 pr-4">Policy</th>
-              <th scope="col" className="py-2 pr-4 text-right">Mean PDC</th>
-              <th scope="col" className="py-2 pr-4 text-right">PDC ≥ 0.8</th>
-              <th scope="col" className="py-2 pr-4 text-right">Persistence at 12 months</th>
-              <th scope="col" className="py-2 pr-4 text-right">Messages per patient</th>
-              <th scope="col" className="py-2 pr-4 text-right">Opt-outs</th>
-              <th scope="col" className="py-2 pr-4 text-right">Message cost</th>
-              <th scope="col" className="py-2 pr-4 text-right">Cost per adherent patient-day</th>
-              <th scope="col" className="py-2 text-right">Cost per extra adherent day</th>
+              <th scope="col" className="py-2 pr-4">
+                Policy
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Mean PDC
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                PDC ≥ 0.8
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Persistence at 12 months
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Messages per patient
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Opt-outs
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Message cost
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right">
+                Cost per adherent patient-day
+              </th>
+              <th scope="col" className="py-2 text-right">
+                Cost per extra adherent day
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -125,8 +155,12 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
                   {formatCount(policy.optOuts)} ({formatPercent(policy.optOutRate, 1)})
                 </td>
                 <td className="py-2 pr-4 text-right tabular-nums">{formatPounds(policy.messageCost)}</td>
-                <td className="py-2 pr-4 text-right tabular-nums">{policy.costPerAdherentPatientDay === null ? '—' : formatPounds(policy.costPerAdherentPatientDay, 4)}</td>
-                <td className="py-2 text-right tabular-nums">{policy.costPerExtraAdherentDay === null ? '—' : formatPounds(policy.costPerExtraAdherentDay, 4)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">
+                  {policy.costPerAdherentPatientDay === null ? '—' : formatPounds(policy.costPerAdherentPatientDay, 4)}
+                </td>
+                <td className="py-2 text-right tabular-nums">
+                  {policy.costPerExtraAdherentDay === null ? '—' : formatPounds(policy.costPerExtraAdherentDay, 4)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -144,7 +178,9 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
       </div>
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium">Mean PDC</dt>
-        <dd className="text-muted">Proportion of days covered by dispensed supply over the year (PQA), averaged over each patient’s medicines, then over patients.</dd>
+        <dd className="text-muted">
+          Proportion of days covered by dispensed supply over the year (PQA), averaged over each patient’s medicines, then over patients.
+        </dd>
         <dt className="font-medium">PDC ≥ 0.8</dt>
         <dd className="text-muted">Share of patients at or above the usual adherence threshold.</dd>
         <dt className="font-medium">Persistence at 12 months</dt>
@@ -153,11 +189,13 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
         <dd className="text-muted">Patients who replied STOP, and their share of the cohort.</dd>
         <dt className="font-medium">Message cost</dt>
         <dd className="text-muted">
-          Every outbound SMS at {formatPounds(settings.smsPrice, 2, 4)} and WhatsApp message at {formatPounds(settings.whatsappPrice, 2, 4)} (sent messages are billed even if
-          they fail); in-app messages cost nothing.
+          Every outbound SMS at {formatPounds(settings.smsPrice, 2, 4)} and WhatsApp message at {formatPounds(settings.whatsappPrice, 2, 4)}{' '}
+          (sent messages are billed even if they fail); in-app messages cost nothing.
         </dd>
         <dt className="font-medium">Cost per adherent patient-day</dt>
-        <dd className="text-muted">Message cost divided by the days patients had their medicine at hand (PDC × 365, summed over patients).</dd>
+        <dd className="text-muted">
+          Message cost divided by the days patients had their medicine at hand (PDC × 365, summed over patients).
+        </dd>
         <dt className="font-medium">Cost per extra adherent day</dt>
         <dd className="text-muted">
           The policy’s cost beyond sending nothing, per adherent day it adds beyond sending nothing; a dash when it adds none.

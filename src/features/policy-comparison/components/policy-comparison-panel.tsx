@@ -115,7 +115,12 @@ export function PolicyComparisonPanel({ productName, initial, runComparison, res
         <h2 id="comparison-settings-heading" className="text-xl font-semibold">
           Settings
         </h2>
-        <Form className="grid max-w-3xl gap-4 sm:grid-cols-2" validationErrors={errors} onSubmit={(event) => void submit(event)} aria-label="Comparison settings">
+        <Form
+          className="grid max-w-3xl gap-4 sm:grid-cols-2"
+          validationErrors={errors}
+          onSubmit={(event) => void submit(event)}
+          aria-label="Comparison settings"
+        >
           <TextField name="patients" defaultValue={String(settings.patients)} inputMode="numeric">
             <Label>Cohort size (patients)</Label>
             <Input />
@@ -165,8 +170,8 @@ export function PolicyComparisonPanel({ productName, initial, runComparison, res
       <ComparisonResults comparison={comparison} />
 
       <p className="rounded-2xl border border-dashed border-separator bg-surface p-4 text-sm">
-        {productName}’s personalised policy (messages chosen per patient by the learning algorithm) is not built yet. It joins this comparison, on the same
-        cohort, when it lands.
+        {productName}’s personalised policy (messages chosen per patient by the learning algorithm) is not built yet. It joins this
+        comparison, on the same cohort, when it lands.
       </p>
     </div>
   );

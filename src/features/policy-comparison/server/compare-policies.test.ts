@@ -13,7 +13,13 @@ describe('comparePolicies', () => {
     expect(comparison.policies.map((policy) => policy.policy)).toEqual(['none', 'fixed-daily', 'fixed-weekly']);
     expect(comparison).toMatchObject({ patients: 300, days: 365, startDate: '2025-01-01' });
     for (const compared of comparison.policies) {
-      const summary = simulateCohort({ patientCount: 300, days: comparisonDays, seed: 11, startDay: comparisonStartDay, policy: createPolicy(compared.policy as 'none') });
+      const summary = simulateCohort({
+        patientCount: 300,
+        days: comparisonDays,
+        seed: 11,
+        startDay: comparisonStartDay,
+        policy: createPolicy(compared.policy as 'none'),
+      });
       expect(compared).toMatchObject({
         meanPdc: summary.meanPdc,
         shareAdherent: summary.shareAdherent,
@@ -28,7 +34,13 @@ describe('comparePolicies', () => {
       expect(compared.meanPdcByMonth).toHaveLength(12);
     }
     const [none, daily, weekly] = comparison.policies;
-    expect(none).toMatchObject({ messagesPerPatient: 0, optOuts: 0, messageCost: 0, costPerAdherentPatientDay: 0, costPerExtraAdherentDay: null });
+    expect(none).toMatchObject({
+      messagesPerPatient: 0,
+      optOuts: 0,
+      messageCost: 0,
+      costPerAdherentPatientDay: 0,
+      costPerExtraAdherentDay: null,
+    });
     // Daily reminders help (Thakkar 2016, calibrated in the simulator) and cost the most.
     expect(daily!.meanPdc).toBeGreaterThan(none!.meanPdc);
     expect(daily!.messageCost).toBeGreaterThan(weekly!.messageCost);
@@ -40,7 +52,9 @@ describe('comparePolicies', () => {
     const other = simulatePolicies({ patients: 150, seed: 5 });
     expect(other.map((policy) => policy.meanPdc)).not.toEqual(first.map((policy) => policy.meanPdc));
     // And the cached path answers exactly what a fresh run computes.
-    expect(comparePolicies({ settings: { patients: 150, seed: 4, ...prices } })).toEqual(priceComparison({ simulations: first, settings: { patients: 150, seed: 4, ...prices }, startDay: comparisonStartDay }));
+    expect(comparePolicies({ settings: { patients: 150, seed: 4, ...prices } })).toEqual(
+      priceComparison({ simulations: first, settings: { patients: 150, seed: 4, ...prices }, startDay: comparisonStartDay }),
+    );
   });
 
   it('reports progress in patient-days across the three runs', { timeout: 60_000 }, () => {
@@ -69,7 +83,9 @@ describe('message cost', () => {
   });
 
   it('prices outbound SMS and WhatsApp messages; in-app messages are free', () => {
-    expect(messageCost({ messagesByChannel: { sms: 1000, whatsapp: 500, app: 9999 } }, { smsPrice: 0.05, whatsappPrice: 0.01 })).toBeCloseTo(55, 10);
+    expect(
+      messageCost({ messagesByChannel: { sms: 1000, whatsapp: 500, app: 9999 } }, { smsPrice: 0.05, whatsappPrice: 0.01 }),
+    ).toBeCloseTo(55, 10);
     expect(adherentPatientDays({ meanPdc: 0.6, patients: 100, days: 365 })).toBeCloseTo(21_900, 10);
   });
 
@@ -91,6 +107,10 @@ describe('message cost', () => {
     expect(none).toMatchObject({ messageCost: 0, costPerAdherentPatientDay: 0, costPerExtraAdherentDay: null });
     // Spending without gaining adherent days has no cost per extra day.
     expect(weekly).toMatchObject({ messageCost: 120, costPerExtraAdherentDay: null });
-    expect(comparison.policies.map((policy) => policy.label)).toEqual(['No messages', 'Standard daily reminder (08:00)', 'Weekly check-in (Mondays 10:00)']);
+    expect(comparison.policies.map((policy) => policy.label)).toEqual([
+      'No messages',
+      'Standard daily reminder (08:00)',
+      'Weekly check-in (Mondays 10:00)',
+    ]);
   });
 });

@@ -11,7 +11,8 @@ import { comparisonStartDay, simulatePolicies, type SimulationProgress } from '.
 
 export function comparePolicies(options: { settings: ComparisonSettings; onProgress?: SimulationProgress }): PolicyComparison {
   const { settings } = options;
-  if (settings.patients > comparisonLimits.maximumPatients) throw new RangeError(`at most ${comparisonLimits.maximumPatients} patients, got ${settings.patients}`);
+  if (settings.patients > comparisonLimits.maximumPatients)
+    throw new RangeError(`at most ${comparisonLimits.maximumPatients} patients, got ${settings.patients}`);
   const cohort = { patients: settings.patients, seed: settings.seed };
   let simulations = cachedSimulations(cohort);
   if (simulations === undefined) {

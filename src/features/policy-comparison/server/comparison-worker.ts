@@ -10,8 +10,7 @@ import { simulatePolicies } from './simulate-policies';
 export type ComparisonWorkerInput = { patients: number; seed: number };
 
 export type ComparisonWorkerMessage =
-  | { kind: 'progress'; done: number; total: number }
-  | { kind: 'result'; simulations: ReturnType<typeof simulatePolicies> };
+  { kind: 'progress'; done: number; total: number } | { kind: 'result'; simulations: ReturnType<typeof simulatePolicies> };
 
 const input = workerData as ComparisonWorkerInput;
 const post = (message: ComparisonWorkerMessage) => parentPort?.postMessage(message);

@@ -20,7 +20,10 @@ export const policyLabels: Record<string, string> = {
   'fixed-weekly': 'Weekly check-in (Mondays 10:00)',
 };
 
-export function messageCost(simulation: Pick<PolicySimulation, 'messagesByChannel'>, prices: Pick<ComparisonSettings, 'smsPrice' | 'whatsappPrice'>): number {
+export function messageCost(
+  simulation: Pick<PolicySimulation, 'messagesByChannel'>,
+  prices: Pick<ComparisonSettings, 'smsPrice' | 'whatsappPrice'>,
+): number {
   return simulation.messagesByChannel.sms * prices.smsPrice + simulation.messagesByChannel.whatsapp * prices.whatsappPrice;
 }
 
@@ -28,7 +31,11 @@ export function adherentPatientDays(simulation: Pick<PolicySimulation, 'meanPdc'
   return simulation.meanPdc * simulation.patients * simulation.days;
 }
 
-export function priceComparison(options: { simulations: readonly PolicySimulation[]; settings: ComparisonSettings; startDay: number }): PolicyComparison {
+export function priceComparison(options: {
+  simulations: readonly PolicySimulation[];
+  settings: ComparisonSettings;
+  startDay: number;
+}): PolicyComparison {
   const { simulations, settings } = options;
   const baseline = simulations.find((simulation) => simulation.policy === 'none');
   const baselineCost = baseline === undefined ? 0 : messageCost(baseline, settings);
@@ -50,7 +57,8 @@ export function priceComparison(options: { simulations: readonly PolicySimulatio
       messageCost: cost,
       adherentPatientDays: days,
       costPerAdherentPatientDay: days > 0 ? cost / days : 0,
-      costPerExtraAdherentDay: simulation.policy === 'none' || baseline === undefined || extraDays <= 0 ? null : (cost - baselineCost) / extraDays,
+      costPerExtraAdherentDay:
+        simulation.policy === 'none' || baseline === undefined || extraDays <= 0 ? null : (cost - baselineCost) / extraDays,
       meanPdcByMonth: [...simulation.meanPdcByMonth],
     };
   });

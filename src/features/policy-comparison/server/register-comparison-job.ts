@@ -34,7 +34,10 @@ import('tsx/esm/api')
 function simulateInWorker(options: { patients: number; seed: number; context: JobContext }): Promise<PolicySimulation[]> {
   if (!fs.existsSync(workerFile)) return Promise.reject(new Error(`The comparison worker is missing: ${workerFile}`));
   return new Promise((resolve, reject) => {
-    const worker = new Worker(bootstrap, { eval: true, workerData: { entry: pathToFileURL(workerFile).href, patients: options.patients, seed: options.seed } });
+    const worker = new Worker(bootstrap, {
+      eval: true,
+      workerData: { entry: pathToFileURL(workerFile).href, patients: options.patients, seed: options.seed },
+    });
     let settled = false;
     let reporting = false;
     const settle = (finish: () => void) => {

@@ -9,12 +9,26 @@ import './register-comparison-job';
 import { comparisonStartDay, simulatePolicies } from './simulate-policies';
 import { comparisonJobKind, parseComparisonSettings, startPolicyComparison } from './start-policy-comparison';
 
-const actor: SessionUser = { id: 'user-1', email: 'patient@example.org', name: 'Patient', role: 'patient', phoneNumber: null, twoFactorEnabled: false };
+const actor: SessionUser = {
+  id: 'user-1',
+  email: 'patient@example.org',
+  name: 'Patient',
+  role: 'patient',
+  phoneNumber: null,
+  twoFactorEnabled: false,
+};
 
 describe('parseComparisonSettings', () => {
   it('accepts form text and numbers', () => {
-    expect(parseComparisonSettings({ patients: ' 500 ', seed: '0', smsPrice: '0.05', whatsappPrice: '.02' })).toEqual({ patients: 500, seed: 0, smsPrice: 0.05, whatsappPrice: 0.02 });
-    expect(parseComparisonSettings({ patients: 50_000, seed: 4_294_967_295, smsPrice: 0, whatsappPrice: 10 })).toMatchObject({ patients: 50_000 });
+    expect(parseComparisonSettings({ patients: ' 500 ', seed: '0', smsPrice: '0.05', whatsappPrice: '.02' })).toEqual({
+      patients: 500,
+      seed: 0,
+      smsPrice: 0.05,
+      whatsappPrice: 0.02,
+    });
+    expect(parseComparisonSettings({ patients: 50_000, seed: 4_294_967_295, smsPrice: 0, whatsappPrice: 10 })).toMatchObject({
+      patients: 50_000,
+    });
   });
 
   it('names every field that is wrong', () => {
@@ -31,9 +45,13 @@ describe('parseComparisonSettings', () => {
         whatsappPrice: 'WhatsApp price per message must be an amount in pounds from 0 to 10, such as 0.04.',
       });
     }
-    expect(() => parseComparisonSettings({ patients: '', seed: '1', smsPrice: '0.04', whatsappPrice: '0.02' })).toThrow('Cohort size must be a whole number from 100 to 50,000 patients.');
+    expect(() => parseComparisonSettings({ patients: '', seed: '1', smsPrice: '0.04', whatsappPrice: '0.02' })).toThrow(
+      'Cohort size must be a whole number from 100 to 50,000 patients.',
+    );
     expect(() => parseComparisonSettings({ patients: '50001', seed: '1', smsPrice: '0.04', whatsappPrice: '0.02' })).toThrow(/Cohort size/);
-    expect(() => parseComparisonSettings(null)).toThrow(/^The comparison request is not valid: patients: .+; seed: .+; smsPrice: .+; whatsappPrice: .+$/);
+    expect(() => parseComparisonSettings(null)).toThrow(
+      /^The comparison request is not valid: patients: .+; seed: .+; smsPrice: .+; whatsappPrice: .+$/,
+    );
   });
 });
 
@@ -47,19 +65,34 @@ describe.each(testDatabaseBackends())('startPolicyComparison on $name', (backend
   });
 
   it('refuses visitors', async () => {
-    await expect(startPolicyComparison({ database: database.database, actor: null, input: {} })).rejects.toMatchObject({ code: 'unauthenticated' });
+    await expect(startPolicyComparison({ database: database.database, actor: null, input: {} })).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
   });
 
   it('answers small runs at once and queues large ones as a job', { timeout: 60_000 }, async () => {
-    const small = await startPolicyComparison({ database: database.database, actor, input: { patients: '200', seed: '3', smsPrice: '0.04', whatsappPrice: '0.02' } });
+    const small = await startPolicyComparison({
+      database: database.database,
+      actor,
+      input: { patients: '200', seed: '3', smsPrice: '0.04', whatsappPrice: '0.02' },
+    });
     expect(small.kind).toBe('result');
     if (small.kind === 'result') expect(small.comparison.policies).toHaveLength(3);
 
-    const large = await startPolicyComparison({ database: database.database, actor, input: { patients: '2001', seed: '3', smsPrice: '0.04', whatsappPrice: '0.02' } });
+    const large = await startPolicyComparison({
+      database: database.database,
+      actor,
+      input: { patients: '2001', seed: '3', smsPrice: '0.04', whatsappPrice: '0.02' },
+    });
     expect(large.kind).toBe('job');
     if (large.kind !== 'job') return;
     const job = await getJob({ database: database.database, id: large.jobId });
-    expect(job).toMatchObject({ kind: comparisonJobKind, status: 'queued', createdBy: 'user-1', payload: { patients: 2001, seed: 3, smsPrice: 0.04, whatsappPrice: 0.02 } });
+    expect(job).toMatchObject({
+      kind: comparisonJobKind,
+      status: 'queued',
+      createdBy: 'user-1',
+      payload: { patients: 2001, seed: 3, smsPrice: 0.04, whatsappPrice: 0.02 },
+    });
   });
 
   it('runs a queued comparison in a worker thread with progress, and stores the result', { timeout: 120_000 }, async () => {
@@ -78,9 +111,17 @@ describe.each(testDatabaseBackends())('startPolicyComparison on $name', (backend
 
   it('fails a job whose settings are not valid, saying which', async () => {
     const { enqueueJob } = await import('@/lib/server/jobs');
-    const { id } = await enqueueJob({ database: database.database, kind: comparisonJobKind, payload: { patients: 5, seed: 1, smsPrice: 0, whatsappPrice: 0 }, createdBy: actor.id });
+    const { id } = await enqueueJob({
+      database: database.database,
+      kind: comparisonJobKind,
+      payload: { patients: 5, seed: 1, smsPrice: 0, whatsappPrice: 0 },
+      createdBy: actor.id,
+    });
     const claimed = await claimNextJob({ database: database.database, kinds: [comparisonJobKind] });
     await runClaimedJob({ database: database.database, job: claimed! });
-    expect(await getJob({ database: database.database, id })).toMatchObject({ status: 'failed', error: 'The queued comparison is not valid: patients: Cohort size must be a whole number from 100 to 50,000 patients.' });
+    expect(await getJob({ database: database.database, id })).toMatchObject({
+      status: 'failed',
+      error: 'The queued comparison is not valid: patients: Cohort size must be a whole number from 100 to 50,000 patients.',
+    });
   });
 });

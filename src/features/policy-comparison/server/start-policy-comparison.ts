@@ -22,7 +22,11 @@ export function parseComparisonSettings(input: unknown): ComparisonSettings {
   return parseInput(comparisonSettingsSchema, input ?? {}, { label: comparisonSettingsLabel });
 }
 
-export async function startPolicyComparison(options: { database: Database; actor: SessionUser | null; input: unknown }): Promise<ComparisonOutcome> {
+export async function startPolicyComparison(options: {
+  database: Database;
+  actor: SessionUser | null;
+  input: unknown;
+}): Promise<ComparisonOutcome> {
   if (options.actor === null) throw new AppError('unauthenticated', 'Sign in to run a comparison.');
   const settings = parseComparisonSettings(options.input);
   if (settings.patients <= comparisonLimits.maximumPatientsInRequest || cachedSimulations(settings) !== undefined) {

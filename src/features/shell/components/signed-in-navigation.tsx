@@ -87,7 +87,11 @@ export function SignedInMobileNavigation({ productName }: { productName: string 
   );
   return (
     <nav aria-label="Pages" className="flex flex-col">
-      <Link href={routes.trial} aria-current={pathname === routes.trial ? 'page' : undefined} className="rounded-lg px-2 py-1.5 font-medium">
+      <Link
+        href={routes.trial}
+        aria-current={pathname === routes.trial ? 'page' : undefined}
+        className="rounded-lg px-2 py-1.5 font-medium"
+      >
         12-Week Trial
       </Link>
       {section('Patient Algorithm', getAlgorithmPages(productName))}

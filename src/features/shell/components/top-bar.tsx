@@ -62,10 +62,7 @@ export function TopBar({ productName, onContactPress, signedIn, authLoading = fa
   );
 
   return (
-    <header
-      className="sticky top-0 z-40 border-b border-separator bg-background/90 backdrop-blur"
-      data-testid="top-bar"
-    >
+    <header className="sticky top-0 z-40 border-b border-separator bg-background/90 backdrop-blur" data-testid="top-bar">
       <nav
         aria-label="Main"
         data-full-width={fullWidth ? 'true' : 'false'}
@@ -96,12 +93,7 @@ export function TopBar({ productName, onContactPress, signedIn, authLoading = fa
           </svg>
         </Button>
       </nav>
-      <div
-        id={mobileMenuId}
-        hidden={!menuOpen}
-        className="border-t border-separator px-4 py-3 md:hidden"
-        data-testid="mobile-menu"
-      >
+      <div id={mobileMenuId} hidden={!menuOpen} className="border-t border-separator px-4 py-3 md:hidden" data-testid="mobile-menu">
         <div className="flex flex-col items-stretch gap-2">{signedIn ? signedIn.mobile : signedOutActions}</div>
       </div>
     </header>

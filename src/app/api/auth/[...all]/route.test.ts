@@ -12,7 +12,12 @@ describe('POST /api/auth/*', () => {
       },
     });
     const streamed = await POST(
-      new Request('http://localhost:3000/api/auth/sign-in/email', { method: 'POST', body: large, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
+      new Request('http://localhost:3000/api/auth/sign-in/email', {
+        method: 'POST',
+        body: large,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(streamed.status).toBe(413);
     expect(pulled).toBeLessThanOrEqual(6);

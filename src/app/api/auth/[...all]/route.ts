@@ -18,7 +18,12 @@ export async function POST(request: Request) {
     // Read at most 64 KB before better-auth parses anything (it would read any size), then hand it the same
     // request with that body.
     const body = await readBoundedBody(request, { limitBytes: maximumAuthBodyBytes });
-    bounded = new Request(request.url, { method: request.method, headers: request.headers, body: body.byteLength === 0 ? null : body, signal: request.signal });
+    bounded = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: body.byteLength === 0 ? null : body,
+      signal: request.signal,
+    });
   } catch (error) {
     return errorResponse(error);
   }

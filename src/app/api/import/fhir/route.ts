@@ -17,9 +17,24 @@ export async function POST(request: NextRequest) {
     const context = requestContextOf(request.headers);
     const database = getDatabase();
     // Refuse before reading up to 50 MB from someone who may not import.
-    const actor = await authoriseImport({ database, actor: await getSessionUser(request.headers), action: 'data-import.fhir', request: context });
-    const text = await readBoundedText(request, { limitBytes: maximumImportBytes, contentTypes: importContentTypes.fhir, tooLargeHint: importTooLargeHint });
-    const report = await importFhir({ database, actor, text, source: request.nextUrl.searchParams.get('source') ?? undefined, request: context });
+    const actor = await authoriseImport({
+      database,
+      actor: await getSessionUser(request.headers),
+      action: 'data-import.fhir',
+      request: context,
+    });
+    const text = await readBoundedText(request, {
+      limitBytes: maximumImportBytes,
+      contentTypes: importContentTypes.fhir,
+      tooLargeHint: importTooLargeHint,
+    });
+    const report = await importFhir({
+      database,
+      actor,
+      text,
+      source: request.nextUrl.searchParams.get('source') ?? undefined,
+      request: context,
+    });
     return jsonResponse(report);
   } catch (error) {
     return errorResponse(error);

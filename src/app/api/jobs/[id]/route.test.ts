@@ -2,7 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 
 // The route as a browser reaches it, signed in; the database is never reached for a malformed id.
 vi.mock('@/lib/server/session', () => ({
-  getSessionUser: async () => ({ id: 'user-1', email: 'a@example.org', name: 'A', role: 'clinician', phoneNumber: null, twoFactorEnabled: false }),
+  getSessionUser: async () => ({
+    id: 'user-1',
+    email: 'a@example.org',
+    name: 'A',
+    role: 'clinician',
+    phoneNumber: null,
+    twoFactorEnabled: false,
+  }),
 }));
 vi.mock('@/db/client', () => ({ getDatabase: () => ({}) }));
 

@@ -60,7 +60,11 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
   };
 
   return (
-    <Form className="flex flex-col gap-4" onSubmit={(event) => void submit(event)} aria-label={mode === 'sign-in' ? 'Sign in with e-mail' : 'Create an account'}>
+    <Form
+      className="flex flex-col gap-4"
+      onSubmit={(event) => void submit(event)}
+      aria-label={mode === 'sign-in' ? 'Sign in with e-mail' : 'Create an account'}
+    >
       {mode === 'sign-up' ? (
         <TextField name="name" isRequired autoComplete="name" maxLength={120}>
           <Label>Your name</Label>
@@ -71,10 +75,19 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
         <Label>Email</Label>
         <Input />
       </TextField>
-      <TextField name="password" type="password" isRequired minLength={mode === 'sign-up' ? 12 : undefined} maxLength={256} autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}>
+      <TextField
+        name="password"
+        type="password"
+        isRequired
+        minLength={mode === 'sign-up' ? 12 : undefined}
+        maxLength={256}
+        autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+      >
         <Label>Password</Label>
         <Input />
-        {mode === 'sign-up' ? <p className="text-xs text-muted">At least 12 characters. A few unrelated words make a strong password.</p> : null}
+        {mode === 'sign-up' ? (
+          <p className="text-xs text-muted">At least 12 characters. A few unrelated words make a strong password.</p>
+        ) : null}
       </TextField>
       {mode === 'sign-in' && captchaRequired ? <CaptchaWidget ready={widgetReady} resetKey={widgetKey} /> : null}
       <FormMessage error={error} notice={notice} />

@@ -12,7 +12,15 @@ import { PhoneSignInForm } from './phone-sign-in-form';
 import { TwoFactorChallenge } from './two-factor-challenge';
 
 /** /login: every sign-in flow of seed-spec §1 — e-mail and password, phone and SMS code, OpenID Connect. */
-export function LoginPanel({ next, oidcProviderName, errorCode }: { next: string; oidcProviderName: string | null; errorCode: string | null }) {
+export function LoginPanel({
+  next,
+  oidcProviderName,
+  errorCode,
+}: {
+  next: string;
+  oidcProviderName: string | null;
+  errorCode: string | null;
+}) {
   const router = useRouter();
   const [step, setStep] = useState<'choose' | 'two-factor'>('choose');
   const signedIn = () => {

@@ -81,7 +81,15 @@ export function TwoFactorChallenge({ onSignedIn, onCancel }: { onSignedIn: () =>
         ))}
       </div>
       <Form className="flex flex-col gap-4" onSubmit={(event) => void verify(event)} aria-label="Second step">
-        <TextField key={method} name="code" isRequired autoComplete="one-time-code" inputMode={method === 'backup' ? 'text' : 'numeric'} maxLength={method === 'backup' ? 32 : 6} autoFocus>
+        <TextField
+          key={method}
+          name="code"
+          isRequired
+          autoComplete="one-time-code"
+          inputMode={method === 'backup' ? 'text' : 'numeric'}
+          maxLength={method === 'backup' ? 32 : 6}
+          autoFocus
+        >
           <Label>{labels[method]}</Label>
           <Input />
         </TextField>

@@ -19,9 +19,9 @@ export default async function ComplianceJourneyPage({ searchParams }: Props) {
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">12-Month Compliance Journey</h1>
       <p className="max-w-3xl text-muted">
-        How a cohort takes its medicines over the first 12 months from each patient’s first fill in the last year: the spread of the proportion of days
-        covered month by month, and how many are still on treatment (a gap of more than 60 days without medicine counts as stopping), by persona and by
-        product. Choose a persona or a product to narrow the whole page to it.
+        How a cohort takes its medicines over the first 12 months from each patient’s first fill in the last year: the spread of the
+        proportion of days covered month by month, and how many are still on treatment (a gap of more than 60 days without medicine counts
+        as stopping), by persona and by product. Choose a persona or a product to narrow the whole page to it.
       </p>
       {/* A malformed address names the field; the lists to choose from come with the whole cohort's options. */}
       <ComplianceJourneyView

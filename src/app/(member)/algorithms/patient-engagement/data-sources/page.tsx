@@ -13,9 +13,8 @@ export default async function DataSourcesPage() {
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Data Integration Sources</h1>
       <p className="max-w-3xl text-muted">
-        Where the adherence data comes from: health records (FHIR R4), pharmacy dispensing files, smart pill bottles and apps
-        through the dose-event API, and the simulator’s synthetic demo data. Imports run in the background; you can leave this
-        page and come back.
+        Where the adherence data comes from: health records (FHIR R4), pharmacy dispensing files, smart pill bottles and apps through the
+        dose-event API, and the simulator’s synthetic demo data. Imports run in the background; you can leave this page and come back.
       </p>
       <DataSourcesPanel overview={overview} createApiKey={createApiKeyAction} revokeApiKey={revokeApiKeyAction} />
     </article>
