@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDateTime, formatDecimal, formatNumber, formatPercent, formatPeriod, formatPounds } from './format';
+import {
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDecimal,
+  formatNumber,
+  formatPercent,
+  formatPeriod,
+  formatPounds,
+  formatRatio,
+} from './format';
 
 describe('format', () => {
   it('writes numbers the British way', () => {
@@ -36,5 +46,17 @@ describe('format', () => {
     const instant = new Date('2026-11-24T03:15:39Z');
     expect(formatDateTime(instant)).toBe(instant.toLocaleString('en-GB'));
     expect(formatDateTime(instant.toISOString())).toBe(formatDateTime(instant.getTime()));
+  });
+});
+
+describe('ratios and missing shares', () => {
+  it('writes a ratio to two places and says when it is not defined', () => {
+    expect(formatRatio(0.7812)).toBe('0.78');
+    expect(formatRatio(1)).toBe('1.00');
+    expect(formatRatio(null)).toBe('not defined');
+  });
+
+  it('writes a missing share as a dash', () => {
+    expect(formatPercent(null)).toBe('—');
   });
 });

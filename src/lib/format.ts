@@ -35,9 +35,15 @@ export function formatNumber(value: number, maximumDecimals = 2): string {
   return numberFormat({ maximumFractionDigits: maximumDecimals }).format(value);
 }
 
-/** A share (0 to 1) as a percentage with `decimals` places: (0.4823, 1) → "48.2%"; (0.5, 0) → "50%". */
-export function formatPercent(share: number, decimals = 0): string {
+/** A share (0 to 1) as a percentage with `decimals` places: (0.4823, 1) → "48.2%"; (0.5, 0) → "50%"; null → "—". */
+export function formatPercent(share: number | null, decimals = 0): string {
+  if (share === null) return '—';
   return numberFormat({ style: 'percent', minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(share);
+}
+
+/** A ratio such as PDC or a CMA to two places: 0.7812 → "0.78"; null (not defined for the period) → "not defined". */
+export function formatRatio(value: number | null): string {
+  return value === null ? 'not defined' : formatDecimal(value, 2);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { buttonVariants } from '@heroui/react';
 import Link from 'next/link';
 import { routes } from '@/lib/routes';
+import { formatCount, formatPercent } from '@/lib/format';
 import type { HeadlineFigures } from '../server/get-headline-figures';
 
 const audiences = [
@@ -46,7 +47,6 @@ const steps = [
 ];
 
 function LiveFigures({ figures }: { figures: NonNullable<HeadlineFigures> }) {
-  const percent = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 0 });
   return (
     <section aria-labelledby="figures-heading" className="flex flex-col gap-3" data-testid="headline-figures">
       <h2 id="figures-heading" className="text-2xl font-semibold tracking-tight">
@@ -55,11 +55,11 @@ function LiveFigures({ figures }: { figures: NonNullable<HeadlineFigures> }) {
       <dl className="grid gap-4 sm:grid-cols-3">
         <div className="rounded-2xl border border-separator bg-surface p-6">
           <dt className="text-muted">Patients monitored</dt>
-          <dd className="text-3xl font-semibold">{new Intl.NumberFormat('en-GB').format(figures.patientsMonitored)}</dd>
+          <dd className="text-3xl font-semibold">{formatCount(figures.patientsMonitored)}</dd>
         </div>
         <div className="rounded-2xl border border-separator bg-surface p-6">
           <dt className="text-muted">Mean proportion of days covered</dt>
-          <dd className="text-3xl font-semibold">{percent.format(figures.meanPdc)}</dd>
+          <dd className="text-3xl font-semibold">{formatPercent(figures.meanPdc)}</dd>
         </div>
         <div className="rounded-2xl border border-separator bg-surface p-6">
           <dt className="text-muted">Trial effect</dt>

@@ -4,6 +4,7 @@ import { Button, Form, Input, Label, TextField } from '@heroui/react';
 import QRCode from 'qrcode';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
+import { formatDateTime } from '@/lib/format';
 import { describeSignInError } from '../sign-in-errors';
 import { useAuthState } from './auth-state';
 import { CaptchaWidget, useCaptchaWidget } from './captcha-widget';
@@ -321,7 +322,7 @@ function SessionsSection() {
         <ul className="flex flex-col gap-2" aria-label="Active sessions">
           {sessions.map((row) => (
             <li key={row.id} className="text-sm">
-              {row.userAgent ?? 'Unknown browser'} · since {new Date(row.createdAt).toLocaleString('en-GB')}
+              {row.userAgent ?? 'Unknown browser'} · since {formatDateTime(row.createdAt)}
               {row.token === currentToken ? <strong> (this browser)</strong> : null}
             </li>
           ))}

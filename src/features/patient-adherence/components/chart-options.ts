@@ -4,7 +4,7 @@
  */
 import type { ChartOption, ChartTheme } from '@/lib/components/echart';
 import type { CalendarDay, DayStatus } from '../server/get-patient-profile';
-import { formatPercent, formatRatio } from './format';
+import { formatDecimal, formatPercent, formatRatio } from '@/lib/format';
 
 /** Line colours with at least 3:1 contrast on white (non-text contrast). */
 export const SERIES_COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c2d12', '#6d28d9', '#0f766e', '#a16207', '#be185d'];
@@ -35,7 +35,7 @@ function ratioAxis(theme: ChartTheme, name: string, percent = false): ChartOptio
     max: 1,
     name,
     nameTextStyle: { color: theme.text },
-    axisLabel: { color: theme.text, formatter: (value: number) => (percent ? formatPercent(value) : value.toFixed(1)) },
+    axisLabel: { color: theme.text, formatter: (value: number) => (percent ? formatPercent(value) : formatDecimal(value, 1)) },
     splitLine: { lineStyle: { color: GRID_LINE_COLOUR } },
   };
 }

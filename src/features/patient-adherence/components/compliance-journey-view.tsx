@@ -3,7 +3,7 @@ import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
 import type { ComplianceJourney, ComplianceJourneyResult, GroupMonthlyPdc, PersistenceCurve } from '../server/get-compliance-journey';
 import { MonthlyLinesChart, PdcDistributionChart, PersistenceChart } from './adherence-charts';
 import type { ChartSeries } from './chart-options';
-import { formatDate, formatPercent, formatRatio } from './format';
+import { formatDate, formatPercent, formatRatio } from '@/lib/format';
 import { JourneyFilterForm } from './journey-filter-form';
 
 const SUMMARY_MONTHS = [0, 3, 6, 9, 12];

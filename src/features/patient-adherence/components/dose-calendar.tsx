@@ -2,7 +2,7 @@
 
 import { type KeyboardEvent, useRef, useState } from 'react';
 import type { CalendarDay, DayStatus } from '../server/get-patient-profile';
-import { formatDate } from './format';
+import { formatDate } from '@/lib/format';
 
 const statusStyle: Record<DayStatus, string> = {
   taken: 'bg-success',

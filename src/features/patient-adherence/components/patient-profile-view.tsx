@@ -3,7 +3,7 @@ import type { PatientChoice, PatientProfile } from '../server/get-patient-profil
 import { CmaTrendChart, DoseCalendarHeatmap } from './adherence-charts';
 import { ADHERENT_THRESHOLD as ADHERENT } from './chart-options';
 import { DoseCalendar } from './dose-calendar';
-import { formatDate, formatPercent, formatRatio, formatShortDate } from './format';
+import { formatDate, formatNumber, formatPercent, formatRatio } from '@/lib/format';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -178,8 +178,12 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
               CMA9 spreads each fill’s supply over the time to the next fill. 1.00 means the medicine was available every day.
             </p>
             <CmaTrendChart
-              windows={profile.cmaWindows.map((window) => ({ label: formatShortDate(window.start), cma7: window.cma7, cma9: window.cma9 }))}
-              label={`Line chart of CMA7 and CMA9 in ${profile.cmaWindows.length} windows of 90 days, from ${formatShortDate(profile.cmaWindows[0]!.start)} to ${formatShortDate(profile.cmaWindows.at(-1)!.end)}, with a dashed line at ${ADHERENT} (adherent). The table below lists every window.`}
+              windows={profile.cmaWindows.map((window) => ({
+                label: formatDate(window.start, { short: true }),
+                cma7: window.cma7,
+                cma9: window.cma9,
+              }))}
+              label={`Line chart of CMA7 and CMA9 in ${profile.cmaWindows.length} windows of 90 days, from ${formatDate(profile.cmaWindows[0]!.start, { short: true })} to ${formatDate(profile.cmaWindows.at(-1)!.end, { short: true })}, with a dashed line at ${ADHERENT} (adherent). The table below lists every window.`}
             />
             <table className="w-full max-w-2xl text-left text-sm">
               <caption className="text-left font-medium">CMA per 90-day window</caption>
@@ -194,7 +198,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
                 {profile.cmaWindows.map((window) => (
                   <tr key={window.start} className="border-t border-separator">
                     <th scope="row" className="font-normal">
-                      {formatShortDate(window.start)} – {formatShortDate(window.end)}
+                      {formatDate(window.start, { short: true })} – {formatDate(window.end, { short: true })}
                     </th>
                     <td>{formatRatio(window.cma7)}</td>
                     <td>{formatRatio(window.cma9)}</td>
@@ -295,8 +299,4 @@ export function describeIntendedSupply(regimen: {
   if (regimen.repeatsAllowed !== null)
     parts.push(regimen.repeatsAllowed === 1 ? '1 refill allowed' : `${regimen.repeatsAllowed} refills allowed`);
   return parts.length === 0 ? '' : ` Prescribed: ${parts.join(', ')}.`;
-}
-
-function formatNumber(value: number): string {
-  return value.toLocaleString('en-GB', { maximumFractionDigits: 2 });
 }
