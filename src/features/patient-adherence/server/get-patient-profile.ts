@@ -10,6 +10,8 @@ import { isoFromDayNumber as isoDay } from '@/engine/adherence/day-number';
 import { type DayStatus, type ObservedDose, periodPdc, refillGaps, slidingCmaWindows, summariseDoses, treatmentEpisodes } from '@/engine/aggregation/patient-summary';
 import { createLocalDayResolver, MS_PER_DAY } from '@/engine/time/local-day';
 import { AppError } from '@/lib/errors';
+import { recordAuditEvent } from '@/lib/server/audit';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 
 export type { DayStatus };
@@ -63,9 +65,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * manufacturer's example is a patient dispensed their companies' products, shown with those products only
  * (regimens, dispensings and doses of other companies' products are left out).
  */
-export async function getPatientProfile(options: { database: Database; actor: SessionUser | null; patientId?: string | null; now?: Date }): Promise<PatientProfile> {
+export async function getPatientProfile(options: {
+  database: Database;
+  actor: SessionUser | null;
+  patientId?: string | null;
+  now?: Date;
+  /** The request's id and client address, for the audit row of a refusal. */
+  request?: Partial<RequestContext>;
+}): Promise<PatientProfile> {
   const { database, actor } = options;
   if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
+  const requested = options.patientId ?? null;
+  // A request naming a patient the viewer may not see is audited; what they are shown instead is unchanged.
+  const refuse = async (): Promise<void> => {
+    await recordAuditEvent(database, {
+      action: 'patient-profile.view',
+      outcome: 'denied',
+      actorUserId: actor.id,
+      ...options.request,
+      details: { role: actor.role, requestedPatient: requestedPatientForAudit(requested) },
+    });
+  };
 
   let patientId: string;
   let access: ProfileAccess;
@@ -74,6 +94,7 @@ export async function getPatientProfile(options: { database: Database; actor: Se
   if (actor.role === 'patient') {
     const [own] = await database.select({ id: patients.id }).from(patients).where(eq(patients.userId, actor.id));
     if (own === undefined) return { status: 'no-linked-record' };
+    if (requested !== null && requested !== '' && requested !== own.id) await refuse();
     patientId = own.id;
     access = 'self';
   } else if (actor.role === 'clinician') {
@@ -87,17 +108,22 @@ export async function getPatientProfile(options: { database: Database; actor: Se
       .orderBy(asc(patients.pseudonym))
       .limit(CHOICE_LIMIT);
     if (choices.length === 0) return { status: 'no-patients' };
-    const requested = options.patientId ?? null;
     if (requested === null || requested === '') {
       patientId = choices[0]!.id;
     } else {
-      if (!UUID.test(requested)) return { status: 'not-permitted', choices };
+      if (!UUID.test(requested)) {
+        await refuse();
+        return { status: 'not-permitted', choices };
+      }
       // Checked against the organisations, not the (limited) list of choices.
       const [permitted] = await database
         .select({ id: patients.id })
         .from(patients)
         .where(and(eq(patients.id, requested), inArray(patients.organisationId, organisationIds)));
-      if (permitted === undefined) return { status: 'not-permitted', choices };
+      if (permitted === undefined) {
+        await refuse();
+        return { status: 'not-permitted', choices };
+      }
       patientId = permitted.id;
     }
     access = 'organisation';
@@ -117,12 +143,22 @@ export async function getPatientProfile(options: { database: Database; actor: Se
       .orderBy(asc(patients.pseudonym))
       .limit(1);
     if (example === undefined) return { status: 'no-example' };
+    if (requested !== null && requested !== '' && requested !== example.id) await refuse();
     patientId = example.id;
     access = 'example';
   }
 
   const details = await loadPatientDetails({ database, patientId, productIds, now: options.now ?? new Date() });
   return { status: 'ok', access, choices, ...details };
+}
+
+/**
+ * What a refusal's audit row says about the patient asked for: the record id (a random UUID, not the
+ * pseudonym, name or any other attribute), so an investigator can tell a probe of a real record from noise;
+ * anything else the client sent is not stored, only that it was malformed.
+ */
+function requestedPatientForAudit(requested: string | null): string {
+  return requested !== null && UUID.test(requested) ? requested.toLowerCase() : 'malformed';
 }
 
 /** `productIds`: only these products' regimens, dispensings and doses (null: all of them). */
