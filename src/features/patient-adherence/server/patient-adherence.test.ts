@@ -309,6 +309,8 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       await getPatientProfile({ database: db, actor: clinician, patientId: 'B-0001 <script>', now, request });
       const own = await getPatientProfile({ database: db, actor: linkedPatient, patientId: ids.colleague!, now, request });
       expect(own.status === 'ok' && own.patient.pseudonym).toBe('A-0001');
+      const example = await getPatientProfile({ database: db, actor: government, patientId: ids.own!, now, request });
+      expect(example.status === 'ok' && example.access).toBe('example');
       const rows = await db
         .select({ action: auditLog.action, outcome: auditLog.outcome, actorUserId: auditLog.actorUserId, targetUserId: auditLog.targetUserId, requestId: auditLog.requestId, clientAddress: auditLog.clientAddress, details: auditLog.details })
         .from(auditLog)
@@ -322,7 +324,7 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
         clientAddress: '192.0.2.7',
         details: { role, requestedPatient },
       });
-      expect(rows).toEqual([row(clinician.id, 'clinician', ids.other!), row(clinician.id, 'clinician', 'malformed'), row(linkedPatient.id, 'patient', ids.colleague!)]);
+      expect(rows).toEqual([row(clinician.id, 'clinician', ids.other!), row(clinician.id, 'clinician', 'malformed'), row(linkedPatient.id, 'patient', ids.colleague!), row(government.id, 'government-official', ids.own!)]);
     });
 
     it('shows every other role the same de-identified synthetic example', async () => {
