@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { getJobProgress } from './get-job-progress';
 import { enqueueJob } from './jobs';
@@ -39,6 +40,42 @@ describe.each(testDatabaseBackends())('getJobProgress on $name', (backend) => {
       code: 'not_found',
     });
     await expect(getJobProgress({ database: database.database, actor: null, id })).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it("records a request for someone else's job as denied, with the request id and client address", async () => {
+    const { id } = await enqueueJob({
+      database: database.database,
+      kind: 'test-progress',
+      payload: { text: 'secret file' },
+      createdBy: 'clinician-1',
+    });
+    const request = { requestId: 'request-job-1', clientAddress: '198.51.100.4' };
+    await getJobProgress({ database: database.database, actor: person('clinician-1', 'clinician'), id, request });
+    await expect(
+      getJobProgress({ database: database.database, actor: person('clinician-2', 'clinician'), id, request }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    const rows = await database.database
+      .select({
+        action: auditLog.action,
+        outcome: auditLog.outcome,
+        actorUserId: auditLog.actorUserId,
+        targetUserId: auditLog.targetUserId,
+        requestId: auditLog.requestId,
+        clientAddress: auditLog.clientAddress,
+        details: auditLog.details,
+      })
+      .from(auditLog);
+    expect(rows).toEqual([
+      {
+        action: 'job.view',
+        outcome: 'denied',
+        actorUserId: 'clinician-2',
+        targetUserId: 'clinician-1',
+        requestId: 'request-job-1',
+        clientAddress: '198.51.100.4',
+        details: { jobId: id, kind: 'test-progress' },
+      },
+    ]);
   });
 
   it('answers a malformed id (36 characters, not a UUID) with a validation error naming id', async () => {

@@ -1,17 +1,19 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { grantRoleAction, setCompanyMembershipAction } from '@/app/_actions/profile-actions';
 import { getDatabase } from '@/db/client';
 import { UserAdministration } from '@/features/identity/components/user-administration';
 import { listUsers } from '@/features/identity/server/list-users';
 import { isAppError } from '@/lib/errors';
 import { getCurrentUser } from '@/lib/server/current-user';
+import { requestContextOf } from '@/lib/server/request-context';
 
 export const metadata: Metadata = { title: 'Administration' };
 
 export default async function AdminPage() {
   let listing;
   try {
-    listing = await listUsers({ database: getDatabase(), actor: await getCurrentUser() });
+    listing = await listUsers({ database: getDatabase(), actor: await getCurrentUser(), request: requestContextOf(await headers()) });
   } catch (error) {
     if (isAppError(error) && error.code === 'forbidden') {
       return (

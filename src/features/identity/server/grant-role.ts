@@ -5,6 +5,7 @@ import { authUsers, userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { type Role, roleInputSchema } from '../schemas';
 import { requireAdmin } from './require-admin';
@@ -15,7 +16,7 @@ export async function grantRole(options: {
   actor: SessionUser | null;
   targetUserId: string;
   role: unknown;
-  clientAddress?: string;
+  request?: Partial<RequestContext>;
 }): Promise<{ userId: string; role: Role }> {
   const actor = await requireAdmin({ ...options, action: 'role.grant' });
   const { role } = parseInput(roleInputSchema, { role: options.role }, { label: 'The role grant' });
@@ -31,7 +32,7 @@ export async function grantRole(options: {
     outcome: 'success',
     actorUserId: actor.id,
     targetUserId: target.id,
-    clientAddress: options.clientAddress,
+    ...options.request,
     details: { role, previousRole: previous?.role ?? null },
   });
   return { userId: target.id, role };

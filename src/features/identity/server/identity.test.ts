@@ -199,6 +199,46 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
     expect(await database.database.select().from(companyMemberships).where(eq(companyMemberships.userId, patient.id))).toEqual([]);
   });
 
+  it('records the request id and client address on every admin audit row, the user list and refusals included', async () => {
+    await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
+    const admin = await actorFor('admin@medaptive.test');
+    const patient = await actorFor('patient@medaptive.test');
+    const request = { requestId: 'request-admin-1', clientAddress: '203.0.113.9' };
+    await listUsers({ database: database.database, actor: admin, request });
+    await grantRole({ database: database.database, actor: admin, targetUserId: patient.id, role: 'drug-manufacturer', request });
+    await setCompanyMembership({
+      database: database.database,
+      actor: admin,
+      targetUserId: patient.id,
+      companyId: 'meridian-biolabs',
+      member: true,
+      request,
+    });
+    await listUsers({ database: database.database, actor: patient, request }).catch(() => undefined);
+    await updateRole({ database: database.database, actor: patient, role: 'admin', request }).catch(() => undefined);
+    const rows = await database.database
+      .select({
+        action: auditLog.action,
+        outcome: auditLog.outcome,
+        actorUserId: auditLog.actorUserId,
+        requestId: auditLog.requestId,
+        clientAddress: auditLog.clientAddress,
+      })
+      .from(auditLog)
+      .where(eq(auditLog.requestId, 'request-admin-1'));
+    const fromRequest = { requestId: 'request-admin-1', clientAddress: '203.0.113.9' };
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { action: 'users.list', outcome: 'success', actorUserId: admin.id, ...fromRequest },
+        { action: 'role.grant', outcome: 'success', actorUserId: admin.id, ...fromRequest },
+        { action: 'membership.add', outcome: 'success', actorUserId: admin.id, ...fromRequest },
+        { action: 'users.list', outcome: 'denied', actorUserId: patient.id, ...fromRequest },
+        { action: 'role.self-assign', outcome: 'denied', actorUserId: patient.id, ...fromRequest },
+      ]),
+    );
+    expect(rows).toHaveLength(5);
+  });
+
   it('keeps the audit log append-only', async () => {
     await seedDemoAccounts({ database: database.database, auth, password: 'Medaptive-demo-1' });
     const admin = await actorFor('admin@medaptive.test');

@@ -4,6 +4,7 @@ import type { Database } from '@/db/client';
 import { authUsers, companyMemberships, drugCompanies, userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { requireAdmin } from './require-admin';
 
@@ -14,7 +15,7 @@ export async function setCompanyMembership(options: {
   targetUserId: string;
   companyId: string;
   member: boolean;
-  clientAddress?: string;
+  request?: Partial<RequestContext>;
 }): Promise<void> {
   const actor = await requireAdmin({ ...options, action: 'membership.change' });
   const [target] = await options.database.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.id, options.targetUserId));
@@ -40,7 +41,7 @@ export async function setCompanyMembership(options: {
     outcome: 'success',
     actorUserId: actor.id,
     targetUserId: target.id,
-    clientAddress: options.clientAddress,
+    ...options.request,
     details: { companyId: company.id },
   });
 }

@@ -5,6 +5,7 @@ import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requireActor } from '@/lib/server/authorization';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { type ProfileDocument, roleInputSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
@@ -17,7 +18,7 @@ export async function updateRole(options: {
   database: Database;
   actor: SessionUser | null;
   role: unknown;
-  clientAddress?: string;
+  request?: Partial<RequestContext>;
 }): Promise<ProfileDocument> {
   const actor = requireActor(options.actor);
   const { role } = parseInput(roleInputSchema, { role: options.role }, { label: 'The role change' });
@@ -27,7 +28,7 @@ export async function updateRole(options: {
       outcome: 'denied',
       actorUserId: actor.id,
       targetUserId: actor.id,
-      clientAddress: options.clientAddress,
+      ...options.request,
       details: { requestedRole: role },
     });
     throw new AppError('forbidden', `Only an administrator can grant the role ${role}.`);
@@ -41,7 +42,7 @@ export async function updateRole(options: {
     outcome: 'success',
     actorUserId: actor.id,
     targetUserId: actor.id,
-    clientAddress: options.clientAddress,
+    ...options.request,
     details: { role: 'patient', previousRole: actor.role },
   });
   const document = await getProfileDocument({ database: options.database, uid: actor.id });

@@ -24,6 +24,8 @@ import {
 } from '@/engine/aggregation/patient-summary';
 import { createLocalDayResolver, MS_PER_DAY } from '@/engine/time/local-day';
 import { AppError } from '@/lib/errors';
+import { recordAuditEvent } from '@/lib/server/audit';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 
 export type { DayStatus };
@@ -89,9 +91,22 @@ export async function getPatientProfile(options: {
   actor: SessionUser | null;
   patientId?: string | null;
   now?: Date;
+  /** The request's id and client address, for the audit row of a refusal. */
+  request?: Partial<RequestContext>;
 }): Promise<PatientProfile> {
   const { database, actor } = options;
   if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
+  const requested = options.patientId ?? null;
+  // A request naming a patient the viewer may not see is audited; what they are shown instead is unchanged.
+  const refuse = async (): Promise<void> => {
+    await recordAuditEvent(database, {
+      action: 'patient-profile.view',
+      outcome: 'denied',
+      actorUserId: actor.id,
+      ...options.request,
+      details: { role: actor.role, requestedPatient: requestedPatientForAudit(requested) },
+    });
+  };
 
   let patientId: string;
   let access: ProfileAccess;
@@ -100,6 +115,7 @@ export async function getPatientProfile(options: {
   if (actor.role === 'patient') {
     const [own] = await database.select({ id: patients.id }).from(patients).where(eq(patients.userId, actor.id));
     if (own === undefined) return { status: 'no-linked-record' };
+    if (requested !== null && requested !== '' && requested !== own.id) await refuse();
     patientId = own.id;
     access = 'self';
   } else if (actor.role === 'clinician') {
@@ -113,17 +129,22 @@ export async function getPatientProfile(options: {
       .orderBy(asc(patients.pseudonym))
       .limit(CHOICE_LIMIT);
     if (choices.length === 0) return { status: 'no-patients' };
-    const requested = options.patientId ?? null;
     if (requested === null || requested === '') {
       patientId = choices[0]!.id;
     } else {
-      if (!UUID.test(requested)) return { status: 'not-permitted', choices };
+      if (!UUID.test(requested)) {
+        await refuse();
+        return { status: 'not-permitted', choices };
+      }
       // Checked against the organisations, not the (limited) list of choices.
       const [permitted] = await database
         .select({ id: patients.id })
         .from(patients)
         .where(and(eq(patients.id, requested), inArray(patients.organisationId, organisationIds)));
-      if (permitted === undefined) return { status: 'not-permitted', choices };
+      if (permitted === undefined) {
+        await refuse();
+        return { status: 'not-permitted', choices };
+      }
       patientId = permitted.id;
     }
     access = 'organisation';
@@ -156,12 +177,22 @@ export async function getPatientProfile(options: {
       .orderBy(asc(patients.pseudonym))
       .limit(1);
     if (example === undefined) return { status: 'no-example' };
+    if (requested !== null && requested !== '' && requested !== example.id) await refuse();
     patientId = example.id;
     access = 'example';
   }
 
   const details = await loadPatientDetails({ database, patientId, productIds, now: options.now ?? new Date() });
   return { status: 'ok', access, choices, ...details };
+}
+
+/**
+ * What a refusal's audit row says about the patient asked for: the record id (a random UUID, not the
+ * pseudonym, name or any other attribute), so an investigator can tell a probe of a real record from noise;
+ * anything else the client sent is not stored, only that it was malformed.
+ */
+function requestedPatientForAudit(requested: string | null): string {
+  return requested !== null && UUID.test(requested) ? requested.toLowerCase() : 'malformed';
 }
 
 /** `productIds`: only these products' regimens, dispensings and doses (null: all of them). */

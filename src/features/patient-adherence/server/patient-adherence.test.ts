@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import {
+  auditLog,
   authUsers,
   companyMemberships,
   dispensings,
@@ -409,6 +410,48 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       expect(stranger.status).toBe('not-permitted');
       expect((await getPatientProfile({ database: db, actor: clinician, patientId: 'not-a-uuid', now })).status).toBe('not-permitted');
       expect(await getPatientProfile({ database: db, actor: loneClinician, now })).toEqual({ status: 'no-organisation' });
+    });
+
+    it('audits a request for a patient the viewer may not see (request id, address, actor; no pseudonym)', async () => {
+      const request = { requestId: 'request-profile-1', clientAddress: '192.0.2.7' };
+      await getPatientProfile({ database: db, actor: clinician, patientId: ids.colleague!, now, request });
+      await getPatientProfile({ database: db, actor: linkedPatient, now, request });
+      expect(await db.select({ id: auditLog.id }).from(auditLog)).toEqual([]);
+      expect((await getPatientProfile({ database: db, actor: clinician, patientId: ids.other!, now, request })).status).toBe(
+        'not-permitted',
+      );
+      await getPatientProfile({ database: db, actor: clinician, patientId: 'B-0001 <script>', now, request });
+      const own = await getPatientProfile({ database: db, actor: linkedPatient, patientId: ids.colleague!, now, request });
+      expect(own.status === 'ok' && own.patient.pseudonym).toBe('A-0001');
+      const example = await getPatientProfile({ database: db, actor: government, patientId: ids.own!, now, request });
+      expect(example.status === 'ok' && example.access).toBe('example');
+      const rows = await db
+        .select({
+          action: auditLog.action,
+          outcome: auditLog.outcome,
+          actorUserId: auditLog.actorUserId,
+          targetUserId: auditLog.targetUserId,
+          requestId: auditLog.requestId,
+          clientAddress: auditLog.clientAddress,
+          details: auditLog.details,
+        })
+        .from(auditLog)
+        .orderBy(auditLog.id);
+      const row = (actorUserId: string, role: string, requestedPatient: string) => ({
+        action: 'patient-profile.view',
+        outcome: 'denied',
+        actorUserId,
+        targetUserId: null,
+        requestId: 'request-profile-1',
+        clientAddress: '192.0.2.7',
+        details: { role, requestedPatient },
+      });
+      expect(rows).toEqual([
+        row(clinician.id, 'clinician', ids.other!),
+        row(clinician.id, 'clinician', 'malformed'),
+        row(linkedPatient.id, 'patient', ids.colleague!),
+        row(government.id, 'government-official', ids.own!),
+      ]);
     });
 
     it('shows every other role the same de-identified synthetic example', async () => {

@@ -1,4 +1,6 @@
 import { toNextJsHandler } from 'better-auth/next-js';
+import { getDatabase } from '@/db/client';
+import { auditAuthRefusal } from '@/lib/server/audit-auth-refusal';
 import { getAuth } from '@/lib/server/auth';
 import { errorResponse } from '@/lib/server/http';
 import { readBoundedBody } from '@/lib/server/read-bounded-body';
@@ -7,9 +9,12 @@ import { readBoundedBody } from '@/lib/server/read-bounded-body';
 const maximumAuthBodyBytes = 64 * 1024;
 
 // better-auth's endpoints (sign-in flows, two-factor, sessions) under /api/auth. better-auth checks the Origin
-// of requests that carry cookies itself (trustedOrigins = PUBLIC_URL).
+// of requests that carry cookies itself (trustedOrigins = PUBLIC_URL); its Origin refusals and rate-limit
+// answers are audited here, as it has no hook for them.
 export async function GET(request: Request) {
-  return toNextJsHandler(await getAuth()).GET(request);
+  const response = await toNextJsHandler(await getAuth()).GET(request);
+  await auditAuthRefusal({ database: getDatabase(), request, response });
+  return response;
 }
 
 export async function POST(request: Request) {
@@ -27,5 +32,7 @@ export async function POST(request: Request) {
   } catch (error) {
     return errorResponse(error);
   }
-  return toNextJsHandler(await getAuth()).POST(bounded);
+  const response = await toNextJsHandler(await getAuth()).POST(bounded);
+  await auditAuthRefusal({ database: getDatabase(), request: bounded, response });
+  return response;
 }

@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
 import { PatientProfileView } from '@/features/patient-adherence/components/patient-profile-view';
 import { patientProfileQuerySchema } from '@/features/patient-adherence/schemas';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
 import { getCurrentUser } from '@/lib/server/current-user';
+import { requestContextOf } from '@/lib/server/request-context';
 
 export const metadata: Metadata = { title: 'Patient Profile' };
 
@@ -16,6 +18,7 @@ export default async function PatientProfilePage({ searchParams }: Props) {
     database: getDatabase(),
     actor: await getCurrentUser(),
     patientId: query.success ? (query.data.patient ?? null) : 'not-a-patient-id',
+    request: requestContextOf(await headers()),
   });
   return (
     <article className="flex flex-col gap-6">
