@@ -56,19 +56,27 @@ function auditContextOf(headers: Headers | undefined): RequestContext {
 }
 
 /**
- * SMS codes to one number: 1 a minute and 5 an hour (sliding windows), whatever asks for them (phone
- * sign-in, two-factor); phone sign-in, which anyone can ask for, also 10 an hour per client.
+ * SMS codes to one number: 1 a minute and 5 an hour (sliding windows) for each purpose — phone sign-in and
+ * confirmation ('phone'), or the second step of a sign-in ('two-factor') — so someone who has just confirmed
+ * their number can sign in with it at once, and no number gets more than 2 a minute or 10 an hour. Phone
+ * sign-in, which anyone can ask for, is also limited to 10 an hour per client.
  */
 async function consumeSmsAllowance(options: {
   database: Database;
+  purpose: 'phone' | 'two-factor';
   phone: string;
   clientAddress: string;
   perClient: boolean;
   audit: RequestContext;
 }) {
   const limits = [
-    { scope: 'sms-phone-minute', subject: options.phone, limit: 1, windowSeconds: 60 },
-    { scope: 'sms-phone-hour', subject: options.phone, limit: 5, windowSeconds: 3600 },
+    {
+      scope: options.purpose === 'phone' ? 'sms-phone-minute' : 'sms-2fa-phone-minute',
+      subject: options.phone,
+      limit: 1,
+      windowSeconds: 60,
+    },
+    { scope: options.purpose === 'phone' ? 'sms-phone-hour' : 'sms-2fa-phone-hour', subject: options.phone, limit: 5, windowSeconds: 3600 },
     ...(options.perClient ? [{ scope: 'sms-client-hour', subject: options.clientAddress, limit: 10, windowSeconds: 3600 }] : []),
   ];
   for (const limit of limits) {
@@ -271,6 +279,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           }
           await consumeSmsAllowance({
             database,
+            purpose: 'phone',
             phone,
             clientAddress: clientAddressOf(context.headers),
             perClient: true,
@@ -289,11 +298,12 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           return { context: { body: { ...(context.body as Record<string, unknown>), revokeOtherSessions: true } } };
         }
         if (context.path === '/two-factor/send-otp') {
-          // The same per-number cap as phone sign-in (the same counters: it is the same telephone).
+          // The same per-number cap as phone sign-in, counted for the second step on its own.
           const phone = await twoFactorPhoneOf(context, sessionToken || null);
           if (phone)
             await consumeSmsAllowance({
               database,
+              purpose: 'two-factor',
               phone,
               clientAddress: clientAddressOf(context.headers),
               perClient: false,
