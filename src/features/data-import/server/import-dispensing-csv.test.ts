@@ -169,7 +169,8 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
       'line 1: column "DAYS" (--duration-col) is missing; the header has PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION',
     );
     const invalid = await importText(medicationEvents, { mapping: { dateFormat: 'ymd' } }).catch((error: unknown) => error);
-    expect((invalid as AppError).message).toBe('Date format must be iso, mdy or dmy.');
+    expect((invalid as AppError).message).toBe('The import is not valid: mapping.dateFormat: Date format must be iso, mdy or dmy.');
+    expect((invalid as AppError).fieldErrors).toEqual({ mapping: 'Date format must be iso, mdy or dmy.' });
   });
 
   it('refuses a patient', async () => {

@@ -1,19 +1,14 @@
 import 'server-only';
+import { z } from 'zod';
 import type { Database } from '@/db/client';
-import {
-  CsvInputError,
-  DispensingCsvReader,
-  type DispensingRecord,
-  type ImportPlan,
-  type ImportReport,
-  buildImportReport,
-} from '@/engine/ingestion';
+import { CsvInputError, DispensingCsvReader, type DispensingRecord, type ImportPlan, type ImportReport } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';
-import { recordAuditEvent } from '@/lib/server/audit';
+import { parseInput } from '@/lib/parse-input';
 import type { RequestContext } from '@/lib/server/request-context';
 import { dispensingCsvMappingSchema, importTextSchema, sourceNameSchema } from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
-import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
+import { finishImport } from './finish-import';
+import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, yieldToEventLoop } from './write-import-plan';
 
 /** Rows parsed between two yields to the event loop. */
 const rowsPerSlice = 5000;
@@ -42,20 +37,16 @@ export async function importDispensingCsv(options: {
   request?: Partial<RequestContext>;
 }): Promise<ImportReport> {
   await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.csv', request: options.request });
-  const text = importTextSchema.safeParse(options.text);
-  if (!text.success) throw new AppError('validation', text.error.issues[0]?.message ?? 'The file is not valid.');
-  const mapping = dispensingCsvMappingSchema.safeParse(options.mapping ?? {});
-  if (!mapping.success) throw new AppError('validation', mapping.error.issues[0]?.message ?? 'The column mapping is not valid.');
-  const source = sourceNameSchema.safeParse(options.source ?? 'pharmacy-csv');
-  if (!source.success)
-    throw new AppError('validation', source.error.issues[0]?.message ?? 'The source is not valid.', {
-      fieldErrors: { source: 'Invalid source.' },
-    });
+  const input = parseInput(
+    z.object({ text: importTextSchema, mapping: dispensingCsvMappingSchema, source: sourceNameSchema }),
+    { text: options.text, mapping: options.mapping ?? {}, source: options.source ?? 'pharmacy-csv' },
+    { label: 'The import' },
+  );
 
   const plan: ImportPlan = { entries: [], patients: [], medications: [], regimens: [], dispensings: [], doseEvents: [] };
   const patientIds = new Set<string>();
   try {
-    const reader = new DispensingCsvReader(text.data, mapping.data);
+    const reader = new DispensingCsvReader(input.text, input.mapping);
     while (!reader.done) {
       for (const row of reader.readRows(rowsPerSlice)) {
         const record: DispensingRecord = {
@@ -83,28 +74,17 @@ export async function importDispensingCsv(options: {
   for (const patientId of patientIds)
     plan.patients.push({ sourceRecordId: patientId, entry: null, sex: null, ageBand: null, region: null, language: null });
 
-  const written = await writeImportPlan({
+  return finishImport({
     database: options.database,
-    source: source.data,
+    actor: options.actor,
+    format: 'csv',
+    source: input.source,
     sourceKind: 'pharmacy-csv',
-    sourceName: `Pharmacy dispensing CSV (${source.data})`,
+    sourceName: `Pharmacy dispensing CSV (${input.source})`,
     plan,
     onProgress: options.onProgress,
     resumeFrom: options.resumeFrom,
     saveCheckpoint: options.saveCheckpoint,
+    request: options.request,
   });
-  const report = buildImportReport(plan.entries, written.createdEntries, written.lateSkips);
-  await recordAuditEvent(options.database, {
-    action: 'data-import.csv',
-    outcome: 'success',
-    actorUserId: options.actor === 'operator' ? null : (options.actor?.id ?? null),
-    ...options.request,
-    details: {
-      via: options.actor === 'operator' ? 'cli' : 'web',
-      source: source.data,
-      resources: report.resources,
-      created: report.created,
-    },
-  });
-  return report;
 }

@@ -1,12 +1,14 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { FhirImportPlanner, FhirInputError, type ImportReport, buildImportReport, readFhirInput } from '@/engine/ingestion';
+import { z } from 'zod';
+import { FhirImportPlanner, FhirInputError, type ImportReport, readFhirInput } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';
-import { recordAuditEvent } from '@/lib/server/audit';
+import { parseInput } from '@/lib/parse-input';
 import type { RequestContext } from '@/lib/server/request-context';
 import { importTextSchema, sourceNameSchema } from '../schemas';
 import { type ImportActor, authoriseImport } from './authorise-import';
-import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, writeImportPlan, yieldToEventLoop } from './write-import-plan';
+import { finishImport } from './finish-import';
+import { type CheckpointSaver, type ImportCheckpoint, type ProgressCallback, yieldToEventLoop } from './write-import-plan';
 
 /** Entries interpreted between two yields to the event loop. */
 const entriesPerSlice = 500;
@@ -33,17 +35,15 @@ export async function importFhir(options: {
   now?: Date;
 }): Promise<ImportReport> {
   await authoriseImport({ database: options.database, actor: options.actor, action: 'data-import.fhir', request: options.request });
-  const text = importTextSchema.safeParse(options.text);
-  if (!text.success) throw new AppError('validation', text.error.issues[0]?.message ?? 'The file is not valid.');
-  const source = sourceNameSchema.safeParse(options.source ?? 'fhir');
-  if (!source.success)
-    throw new AppError('validation', source.error.issues[0]?.message ?? 'The source is not valid.', {
-      fieldErrors: { source: 'Invalid source.' },
-    });
+  const input = parseInput(
+    z.object({ text: importTextSchema, source: sourceNameSchema }),
+    { text: options.text, source: options.source ?? 'fhir' },
+    { label: 'The import' },
+  );
 
   let planner: FhirImportPlanner;
   try {
-    planner = new FhirImportPlanner(readFhirInput(text.data), { referenceDate: (options.now ?? new Date()).toISOString().slice(0, 10) });
+    planner = new FhirImportPlanner(readFhirInput(input.text), { referenceDate: (options.now ?? new Date()).toISOString().slice(0, 10) });
   } catch (error) {
     if (error instanceof FhirInputError) throw new AppError('validation', error.message, { cause: error });
     throw error;
@@ -54,29 +54,17 @@ export async function importFhir(options: {
   }
   const plan = planner.finish();
 
-  const written = await writeImportPlan({
+  return finishImport({
     database: options.database,
-    source: source.data,
+    actor: options.actor,
+    format: 'fhir',
+    source: input.source,
     sourceKind: 'fhir',
-    sourceName: `FHIR import (${source.data})`,
+    sourceName: `FHIR import (${input.source})`,
     plan,
     onProgress: options.onProgress,
     resumeFrom: options.resumeFrom,
     saveCheckpoint: options.saveCheckpoint,
+    request: options.request,
   });
-  const report = buildImportReport(plan.entries, written.createdEntries, written.lateSkips);
-  await recordAuditEvent(options.database, {
-    action: 'data-import.fhir',
-    outcome: 'success',
-    actorUserId: options.actor === 'operator' ? null : (options.actor?.id ?? null),
-    ...options.request,
-    details: {
-      via: options.actor === 'operator' ? 'cli' : 'web',
-      source: source.data,
-      resources: report.resources,
-      created: report.created,
-      skipped: report.skipped.length,
-    },
-  });
-  return report;
 }
