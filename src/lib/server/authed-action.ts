@@ -1,7 +1,6 @@
 import { headers } from 'next/headers';
 import type { z } from 'zod';
 import { type Database, getDatabase } from '@/db/client';
-import { clientAddressHeader } from '@/lib/client-address';
 import { parseInput } from '@/lib/parse-input';
 import { type ActionResult, toActionResult } from './action-result';
 import { requireActor } from './authorization';
@@ -10,7 +9,7 @@ import { requireSameOrigin } from './require-same-origin';
 import { getSessionUser, type SessionUser } from './session';
 
 /** What a server action's use case receives besides its input. */
-export type ActionContext = { database: Database; actor: SessionUser; clientAddress: string | undefined; request: RequestContext };
+export type ActionContext = { database: Database; actor: SessionUser; request: RequestContext };
 
 /**
  * The one shape of a server action: checks the Origin, requires a signed-in user ("No user logged in"),
@@ -33,7 +32,6 @@ export function authedAction<Schema extends z.ZodType, T>(options: {
       return options.run(parsed, {
         database: getDatabase(),
         actor,
-        clientAddress: requestHeaders.get(clientAddressHeader) ?? undefined,
         request: requestContextOf(requestHeaders),
       });
     });
