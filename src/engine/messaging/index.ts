@@ -59,7 +59,7 @@ export {
   type InboundReply,
   type MissReason,
   type ReplyClassification,
-  type ReplyIntent,
+  type DoseReplyIntent,
 } from './reply-classifier';
 export { keywordLists, keywordReplies, matchKeyword, type KeywordAction, type KeywordMatch } from './keywords';
 export { interpretInbound, type InboundInterpretation } from './interpret-inbound';

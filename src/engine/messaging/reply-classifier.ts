@@ -14,7 +14,7 @@ import { normaliseReply, type NormalisedReply } from './normalise-reply';
 export const missReasons = ['forgot', 'side-effects', 'ran-out', 'cost', 'felt-fine', 'other'] as const;
 export type MissReason = (typeof missReasons)[number];
 
-export type ReplyIntent = 'taken' | 'not-yet' | 'skipped' | 'missed' | 'unrecognised';
+export type DoseReplyIntent = 'taken' | 'not-yet' | 'skipped' | 'missed' | 'unrecognised';
 
 export type ReplyClassification =
   { intent: 'taken' } | { intent: 'not-yet' | 'skipped' | 'missed'; reason: MissReason | null } | { intent: 'unrecognised' };
@@ -189,7 +189,9 @@ const notYetPattern = words(
   'despues',
   'en breve',
   'voy a tomar\\w*',
-  'ahora (?:la|lo) tomo',
+  'no (?:aun|todavia)',
+  // "Not taken yet", "no me la he tomado todavía": not yet, rather than missed.
+  '(?:yet|todavia|aun)$',
 );
 
 const skipPattern = words(
@@ -254,6 +256,10 @@ const takenPattern = words(
   'por supuesto',
   'ya esta',
   'confirmo',
+  // Said while taking it: no confirmation would follow.
+  'taking (?:it|them) now',
+  '(?:me )?(?:la |lo )?tomo ahora',
+  'ahora (?:me )?(?:la |lo )?tomo',
   'correcto',
 );
 

@@ -37,14 +37,14 @@ describe('decideWhatsAppForm', () => {
       form: 'none',
       reason: 'no-template',
       approval: null,
-      windowClosedAt: null,
+      windowEndsAt: null,
     });
     for (const approval of ['not-submitted', 'pending', 'rejected', 'paused', 'disabled'] as const) {
       expect(decideWhatsAppForm({ now, lastInboundAt: now - 30 * hour, template: { approval } })).toEqual({
         form: 'none',
         reason: 'template-not-approved',
         approval,
-        windowClosedAt: now - 6 * hour,
+        windowEndsAt: now - 6 * hour,
       });
     }
   });

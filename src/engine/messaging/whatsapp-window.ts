@@ -22,7 +22,7 @@ export type WhatsAppSendDecision =
       form: 'none';
       reason: 'no-template' | 'template-not-approved';
       approval: TemplateApprovalStatus | null;
-      windowClosedAt: number | null;
+      windowEndsAt: number | null;
     };
 
 export function decideWhatsAppForm(options: {
@@ -38,9 +38,9 @@ export function decideWhatsAppForm(options: {
   // A timestamp ahead of our clock (provider clock skew) counts as now.
   const windowClosesAt = lastInboundAt === null ? null : Math.min(lastInboundAt, now) + customerServiceWindowMs;
   if (windowClosesAt !== null && now + margin < windowClosesAt) return { form: 'free-form', windowClosesAt };
-  if (template === null) return { form: 'none', reason: 'no-template', approval: null, windowClosedAt: windowClosesAt };
+  if (template === null) return { form: 'none', reason: 'no-template', approval: null, windowEndsAt: windowClosesAt };
   if (template.approval !== 'approved')
-    return { form: 'none', reason: 'template-not-approved', approval: template.approval, windowClosedAt: windowClosesAt };
+    return { form: 'none', reason: 'template-not-approved', approval: template.approval, windowEndsAt: windowClosesAt };
   const reason = windowClosesAt === null ? 'no-inbound-message' : now < windowClosesAt ? 'window-closing' : 'window-closed';
   return { form: 'template', reason };
 }
