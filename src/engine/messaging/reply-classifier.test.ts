@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buttonPayload } from './reply-options';
+import { buttonPayload, quickReplyButtons, smsReplyKeywords } from './reply-options';
 import { classifyReply, doseStatusOf, type MissReason, type DoseReplyIntent } from './reply-classifier';
 import { replyTexts } from '@/engine/simulation/message-response';
 
@@ -174,6 +174,16 @@ describe('classifyReply: buttons and reactions', () => {
     expect(classifyReply({ kind: 'reaction', emoji: '👎' })).toEqual({ intent: 'missed', reason: null });
     expect(classifyReply({ kind: 'reaction', emoji: '😮' })).toEqual({ intent: 'unrecognised' });
     expect(classifyReply({ kind: 'reaction', emoji: '' })).toEqual({ intent: 'unrecognised' });
+  });
+
+  it('reads every button title and SMS keyword we offer, typed as text, as its action', () => {
+    const intentOf = { taken: 'taken', 'not-yet': 'not-yet', skip: 'skipped' } as const;
+    for (const language of ['en', 'es'] as const) {
+      for (const { action, title } of quickReplyButtons(language))
+        expect([title, classifyReply({ kind: 'text', text: title }).intent]).toEqual([title, intentOf[action]]);
+      for (const { action, keyword } of smsReplyKeywords(language))
+        expect(classifyReply({ kind: 'text', text: keyword }).intent).toBe(intentOf[action]);
+    }
   });
 
   it('maps an answer to the dose status it sets', () => {

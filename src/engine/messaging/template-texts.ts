@@ -89,7 +89,7 @@ export const templateTexts: Readonly<Record<TemplateLanguage, Readonly<Record<st
     'reminder.gain.3': 'Una dosis de {{medicine}} a las {{dose_time}} es un pequeño paso que protege su salud durante años.',
     'reminder.loss.1': 'Le toca su {{medicine}} a las {{dose_time}}. Las dosis olvidadas pueden hacer que su enfermedad empeore.',
     'reminder.loss.2': 'Que no se le pase la dosis de hoy: le toca su {{medicine}} a las {{dose_time}}.',
-    'reminder.loss.3': 'Son las {{dose_time}}: es la hora de su {{medicine}}. Saltarse dosis le deja menos protegido.',
+    'reminder.loss.3': 'Son las {{dose_time}}: es la hora de su {{medicine}}. Saltarse dosis reduce su protección.',
     'reminder.social.1': 'Le toca su {{medicine}} a las {{dose_time}}. Mucha gente lo hace parte de su día, como lavarse los dientes.',
     'reminder.social.2': 'Son las {{dose_time}}, cuando muchas personas del programa toman su medicación. Es la hora de su {{medicine}}.',
     'reminder.social.3':
@@ -126,7 +126,7 @@ export const templateTexts: Readonly<Record<TemplateLanguage, Readonly<Record<st
     'education.social.1': 'Muchas personas usan un pastillero semanal para {{medicine}}. Así es fácil ver si falta una dosis.',
     'education.social.2': 'Muchos pacientes ponen una alarma en el teléfono para {{medicine}}. Pequeños hábitos así ayudan a no olvidarlo.',
     'education.social.3':
-      'No es el único: a mucha gente le cuesta tomar un medicamento cada día. Preguntar a su farmacéutico por {{medicine}} es un buen comienzo.',
+      'Es algo común: a mucha gente le cuesta tomar un medicamento cada día. Preguntar a su farmacéutico por {{medicine}} es un buen comienzo.',
 
     'encouragement.neutral.1': 'Siga adelante con su {{medicine}}. Cada dosis cuenta.',
     'encouragement.neutral.2': 'Gracias por seguir con su {{medicine}}. Estamos aquí si necesita algo.',
