@@ -83,7 +83,9 @@ describe.each(testDatabaseBackends())('getComparisonRun and findLatestComparison
       .select({ action: auditLog.action, outcome: auditLog.outcome, actorUserId: auditLog.actorUserId, details: auditLog.details })
       .from(auditLog)
       .where(eq(auditLog.requestId, 'request-run-1'));
-    expect(rows).toEqual([{ action: 'job.view', outcome: 'denied', actorUserId: 'clinician-2', details: { jobId: id, kind: comparisonJobKind } }]);
+    expect(rows).toEqual([
+      { action: 'job.view', outcome: 'denied', actorUserId: 'clinician-2', details: { jobId: id, kind: comparisonJobKind } },
+    ]);
     expect(await getComparisonRun({ database: database.database, actor: person('admin-1', 'admin'), id })).toMatchObject({ id, settings });
   });
 
@@ -108,7 +110,11 @@ describe.each(testDatabaseBackends())('getComparisonRun and findLatestComparison
     const newer = await start(owner.id, { ...settings, seed: 5 });
     const othersNewest = await start('patient-2');
     await enqueueJob({ database: database.database, kind: 'data-import', payload: {}, createdBy: owner.id });
-    const at = (id: string, instant: string) => database.database.update(jobs).set({ createdAt: new Date(instant) }).where(eq(jobs.id, id));
+    const at = (id: string, instant: string) =>
+      database.database
+        .update(jobs)
+        .set({ createdAt: new Date(instant) })
+        .where(eq(jobs.id, id));
     await at(older.id, '2026-11-24T06:00:00Z');
     await at(newer.id, '2026-11-24T07:00:00Z');
     await at(othersNewest.id, '2026-11-24T08:00:00Z');
@@ -116,7 +122,9 @@ describe.each(testDatabaseBackends())('getComparisonRun and findLatestComparison
       id: newer.id,
       settings: { ...settings, seed: 5 },
     });
-    expect((await findLatestComparisonRun({ database: database.database, actor: person('patient-2', 'patient') }))?.id).toBe(othersNewest.id);
+    expect((await findLatestComparisonRun({ database: database.database, actor: person('patient-2', 'patient') }))?.id).toBe(
+      othersNewest.id,
+    );
     expect(await findLatestComparisonRun({ database: database.database, actor: person('admin-1', 'admin') })).toBeNull();
     await expect(findLatestComparisonRun({ database: database.database, actor: null })).rejects.toMatchObject({ code: 'unauthenticated' });
   });
