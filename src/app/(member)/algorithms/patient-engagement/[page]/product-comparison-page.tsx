@@ -17,6 +17,7 @@ import { fieldErrorsOf } from '@/lib/parse-input';
 import { getProductName } from '@/lib/product';
 import { getCurrentUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
+import type { SessionUser } from '@/lib/server/session';
 import { runComparisonAction } from './comparison-actions';
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -26,11 +27,11 @@ const settingsKeys = ['patients', 'seed', 'smsPrice', 'whatsappPrice'] as const;
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** `?run=<id>`: a stored run (?job= was its name before), read for this viewer; a problem is said in words. */
-async function readRun(runId: string): Promise<{ run: ComparisonRun | null; problem: string | null }> {
+async function readRun(actor: SessionUser, runId: string): Promise<{ run: ComparisonRun | null; problem: string | null }> {
   try {
     const run = await getComparisonRun({
       database: getDatabase(),
-      actor: await getCurrentUser(),
+      actor,
       id: runId,
       request: requestContextOf(await headers()),
     });
@@ -65,9 +66,11 @@ export async function ProductComparisonPage({ searchParams }: Props) {
   const productName = getProductName();
   const params = await searchParams;
   const runId = first(params.run) ?? first(params.job);
-  const { run, problem: runProblem } = runId === undefined ? { run: null, problem: null } : await readRun(runId);
+  // The member layout sends visitors to sign in; while it does, this page reads no runs.
+  const actor = await getCurrentUser();
+  const { run, problem: runProblem } = runId === undefined || actor === null ? { run: null, problem: null } : await readRun(actor, runId);
   // Without a run in the address, point to the viewer's latest one, so a run left earlier is one link away.
-  const latestRun = runId === undefined ? await findLatestComparisonRun({ database: getDatabase(), actor: await getCurrentUser() }) : null;
+  const latestRun = runId === undefined && actor !== null ? await findLatestComparisonRun({ database: getDatabase(), actor }) : null;
   const fromAddress = readSettings(params);
   // A finished run shows its stored result; otherwise the address's settings, else the default cohort (cached after the first visit).
   const comparison =
