@@ -59,6 +59,8 @@ test.describe('Medaptive Comparison', () => {
   });
 
   test('names the field that is wrong and runs nothing', async ({ page, signIn }) => {
+    // The first view simulates the default cohort: 17 s on this shared machine beside another comparison.
+    test.slow();
     await signIn('patient');
     await page.goto(comparisonPath);
     const form = page.getByRole('form', { name: 'Comparison settings' });
