@@ -20,6 +20,13 @@ test.describe('Medaptive Comparison', () => {
     const cohort = page.getByTestId('comparison-cohort');
     await expect(cohort).toContainText('200 simulated patients');
     await expect(cohort).toContainText('seed 7;');
+    // The address now names the run, so a reload (or a bookmark) shows the same figures.
+    await expect(page).toHaveURL(/\?patients=200&seed=7&smsPrice=0\.04&whatsappPrice=0\.02$/);
+    const reloadedFigures = await page.getByTestId('policy-row-fixed-daily').textContent();
+    await page.reload();
+    await expect(cohort).toContainText('seed 7;');
+    await expect(page.getByTestId('policy-row-fixed-daily')).toHaveText(reloadedFigures ?? '');
+    await expect(form.getByLabel('Seed', { exact: true })).toHaveValue('7');
     await expect(page.getByTestId('synthetic-label')).toHaveText('synthetic demo data');
     const table = page.getByRole('table');
     for (const name of policyNames) await expect(table.getByRole('rowheader', { name, exact: true })).toBeVisible();
@@ -52,6 +59,8 @@ test.describe('Medaptive Comparison', () => {
   });
 
   test('names the field that is wrong and runs nothing', async ({ page, signIn }) => {
+    // The first view simulates the default cohort: 17 s on this shared machine beside another comparison.
+    test.slow();
     await signIn('patient');
     await page.goto(comparisonPath);
     const form = page.getByRole('form', { name: 'Comparison settings' });
@@ -64,5 +73,93 @@ test.describe('Medaptive Comparison', () => {
     await expect(form.getByLabel('Cohort size (patients)', { exact: true })).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByTestId('comparison-cohort')).toHaveText(before ?? '');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+
+  test('a background run survives leaving the page: its address shows progress, then the stored result, after a reload too', async ({
+    page,
+    browser,
+    signIn,
+    createAccount,
+  }) => {
+    test.setTimeout(240_000);
+    // An account of its own, so "your most recent run" is this test's; a seed no other run uses, so nothing is cached.
+    const owner = await createAccount({ role: 'patient' });
+    await signIn(owner);
+    await page.goto(comparisonPath);
+    await expect(page.getByTestId('comparison-latest-run')).toContainText('You have not started a background run yet.');
+
+    const seed = String(100_000 + Math.floor(Math.random() * 4_000_000_000));
+    const form = page.getByRole('form', { name: 'Comparison settings' });
+    await form.getByLabel('Cohort size (patients)', { exact: true }).fill('2500');
+    await form.getByLabel('Seed', { exact: true }).fill(seed);
+    await form.getByRole('button', { name: 'Run comparison' }).click();
+    await expect(page).toHaveURL(/\?run=[0-9a-f-]{36}$/);
+    const runUrl = page.url();
+    const run = page.getByTestId('comparison-run');
+    await expect(run).toContainText(`2,500 patients, seed ${seed}`);
+    await expect(page.getByTestId('comparison-announcement')).toHaveText(/^Background run (queued|\d+% simulated|finished)/);
+
+    // Leave for another page and come back: the run is still there, in progress or done.
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(runUrl);
+    await expect(run).toContainText(`2,500 patients, seed ${seed}`);
+    await expect(page.getByTestId('comparison-run-status')).toHaveText(
+      /^(queued, waiting to start|running, \d+% simulated|finished .+ UTC)$/,
+    );
+
+    // It ends with the stored result.
+    await expect(page.getByTestId('comparison-run-status')).toContainText('finished', { timeout: 180_000 });
+    const cohort = page.getByTestId('comparison-cohort');
+    await expect(cohort).toContainText('2,500 simulated patients');
+    await expect(cohort).toContainText(`seed ${seed};`);
+    const dailyRow = page.getByTestId('policy-row-fixed-daily');
+    const figures = await dailyRow.textContent();
+    expect(figures).toMatch(/\d/);
+
+    // The result's address, reloaded: the same result, read from the stored run.
+    await page.reload();
+    await expect(page.getByTestId('comparison-run-status')).toContainText('finished');
+    await expect(cohort).toContainText(`seed ${seed};`);
+    await expect(dailyRow).toHaveText(figures ?? '');
+    await expect(form.getByLabel('Cohort size (patients)', { exact: true })).toHaveValue('2500');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // The page without a run points to the latest one, reachable from the keyboard.
+    await page.goto(comparisonPath);
+    await expect(page.getByTestId('comparison-latest-run')).toContainText(`seed ${seed}`);
+    const latest = page.getByRole('link', { name: 'Open your most recent run' });
+    await latest.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(runUrl);
+    await expect(dailyRow).toHaveText(figures ?? '');
+
+    // Someone else opening the address learns nothing of the run.
+    const other = await browser.newContext();
+    try {
+      await signIn('patient', other);
+      const otherPage = await other.newPage();
+      await otherPage.goto(runUrl);
+      await expect(otherPage.getByTestId('comparison-run-problem')).toContainText(
+        'There is no comparison run with this id that you can see.',
+      );
+      await expect(otherPage.getByTestId('comparison-run')).toHaveCount(0);
+      await expect(otherPage.getByText(`seed ${seed}`)).toHaveCount(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('an address with a malformed run id says which field is wrong', async ({ page, signIn }) => {
+    await signIn('patient');
+    const response = await page.goto(`${comparisonPath}?run=123`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByTestId('comparison-run-problem')).toContainText(
+      'This address does not name a comparison run: run must be a comparison run id',
+    );
+    await page.getByRole('link', { name: 'Open the comparison without a run' }).click();
+    await expect(page).toHaveURL(new RegExp(`${comparisonPath}$`));
+    await expect(page.getByTestId('comparison-latest-run')).toBeVisible();
   });
 });

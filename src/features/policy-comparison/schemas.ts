@@ -95,3 +95,26 @@ export type PolicyComparison = {
 
 /** What a run answers: the comparison, or the background job that is computing it. */
 export type ComparisonOutcome = { kind: 'result'; comparison: PolicyComparison } | { kind: 'job'; jobId: string };
+
+/** The page's address names a stored run as `?run=<id>` (the background job's id). */
+export const comparisonRunParameter = 'run';
+
+/**
+ * A comparison run as the page shows it, read from the stored background job: its settings, progress and,
+ * once finished, its result or why it failed. Only its creator (or a role that may view any job) reads it.
+ */
+export type ComparisonRun = {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  /** The settings it was started with; null if the stored payload is not a valid set of settings. */
+  settings: ComparisonSettings | null;
+  progressDone: number;
+  progressTotal: number | null;
+  /** Patient-days simulated per second so far. */
+  rate: number | null;
+  comparison: PolicyComparison | null;
+  error: string | null;
+  /** ISO 8601 instants. */
+  createdAt: string;
+  finishedAt: string | null;
+};
