@@ -98,7 +98,7 @@ export const refillPromptWeight: Readonly<Record<MessageCategory, number>> = {
 export const refillPromptStrength = 0.5;
 
 /** Chance a fresh, well-fitting message gets a patient who stopped to start again that day. */
-export const restartPromptStrength = 0.03;
+export const restartPromptStrength = 0.06;
 export const restartPromptWeight: Readonly<Record<MessageCategory, number>> = {
   reminder: 1,
   refill: 0.8,
@@ -116,7 +116,7 @@ export const persistenceSupport = {
   dailyRetention: 0.97,
   replyBonus: 0.8,
   saturation: 5,
-  maximumProtection: 0.5,
+  maximumProtection: 0.65,
   categoryWeight: { reminder: 1, refill: 0.6, education: 1.2, encouragement: 1, 'check-in': 1.3 } as Readonly<
     Record<MessageCategory, number>
   >,

@@ -36,9 +36,15 @@ export type PersonaParameters = {
   costBarrier: number;
   /** Minutes later the morning dose falls at weekends. */
   weekendShiftMinutes: number;
-  /** Chance per month of stopping a product for good (before the restart chance below). */
+  /**
+   * Chance per month of stopping all medicines for a reason the persona's own description gives: concerns
+   * about the medicine (sceptic), cost (cost-constrained), early doubts (newly diagnosed), a busy life that
+   * lets refills lapse (busy professional). 0 where the description gives none (engaged self-manager,
+   * forgetful older adult): they stop only with a life event (illness, a stressful period; life-events.ts).
+   * Varies between patients around this median.
+   */
   monthlyStopProbability: number;
-  /** Chance per month that a patient who stopped starts again. */
+  /** Chance per month that a patient who stopped starts again (judgement). */
   monthlyRestartProbability: number;
   /** Days of supply still left when the patient sets out to refill (negative: only after running out). */
   refillAheadDays: number;
@@ -84,10 +90,10 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.3,
     costBarrier: 0.1,
     weekendShiftMinutes: 90,
-    monthlyStopProbability: 0.05,
-    monthlyRestartProbability: 0.03,
-    refillAheadDays: 0,
-    calendarRefillShare: 0.5,
+    monthlyStopProbability: 0.04,
+    monthlyRestartProbability: 0.025,
+    refillAheadDays: 2,
+    calendarRefillShare: 0.65,
     refillLagDays: 1.5,
     ninetyDayShare: 0.35,
     reminderResponsiveness: 0.55,
@@ -107,10 +113,10 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.2,
     costBarrier: 0.15,
     weekendShiftMinutes: 15,
-    monthlyStopProbability: 0.045,
-    monthlyRestartProbability: 0.04,
-    refillAheadDays: 2,
-    calendarRefillShare: 0.7,
+    monthlyStopProbability: 0,
+    monthlyRestartProbability: 0.08,
+    refillAheadDays: 3,
+    calendarRefillShare: 0.8,
     refillLagDays: 2,
     ninetyDayShare: 0.45,
     reminderResponsiveness: 0.65,
@@ -130,11 +136,11 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.75,
     costBarrier: 0.15,
     weekendShiftMinutes: 45,
-    monthlyStopProbability: 0.09,
-    monthlyRestartProbability: 0.02,
+    monthlyStopProbability: 0.3,
+    monthlyRestartProbability: 0.015,
     refillAheadDays: -1,
     calendarRefillShare: 0.2,
-    refillLagDays: 4,
+    refillLagDays: 2.5,
     ninetyDayShare: 0.15,
     reminderResponsiveness: 0.2,
     categoryFit: { reminder: 0.5, refill: 0.5, education: 1.2, encouragement: 0.6, 'check-in': 0.8 },
@@ -153,11 +159,11 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.35,
     costBarrier: 0.7,
     weekendShiftMinutes: 45,
-    monthlyStopProbability: 0.06,
+    monthlyStopProbability: 0.2,
     monthlyRestartProbability: 0.03,
     refillAheadDays: -1,
     calendarRefillShare: 0.2,
-    refillLagDays: 5,
+    refillLagDays: 3,
     ninetyDayShare: 0.15,
     reminderResponsiveness: 0.35,
     categoryFit: { reminder: 0.8, refill: 1.3, education: 0.6, encouragement: 0.6, 'check-in': 0.8 },
@@ -176,8 +182,8 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.1,
     costBarrier: 0.05,
     weekendShiftMinutes: 30,
-    monthlyStopProbability: 0.015,
-    monthlyRestartProbability: 0.06,
+    monthlyStopProbability: 0,
+    monthlyRestartProbability: 0.2,
     refillAheadDays: 5,
     calendarRefillShare: 0.85,
     refillLagDays: 1,
@@ -200,10 +206,10 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     costBarrier: 0.2,
     weekendShiftMinutes: 60,
     // Early discontinuation is the main loss in new users (Naderi 2012); see `newUserStopMultiplier`.
-    monthlyStopProbability: 0.07,
-    monthlyRestartProbability: 0.03,
-    refillAheadDays: 0,
-    calendarRefillShare: 0.5,
+    monthlyStopProbability: 0.2,
+    monthlyRestartProbability: 0.025,
+    refillAheadDays: 2,
+    calendarRefillShare: 0.6,
     refillLagDays: 1.5,
     ninetyDayShare: 0.05,
     reminderResponsiveness: 0.55,
