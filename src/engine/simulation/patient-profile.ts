@@ -90,7 +90,10 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
     concerns,
     costBarrier: nextProportion(stream, parameters.costBarrier, 0.6),
     // Drawn even where the persona never stops of its own accord, so every persona takes the same draws.
-    dailyStopProbability: dailyStopOf(parameters.monthlyStopProbability, nextProportion(stream, parameters.monthlyStopProbability, stopSpread)),
+    dailyStopProbability: dailyStopOf(
+      parameters.monthlyStopProbability,
+      nextProportion(stream, parameters.monthlyStopProbability, stopSpread),
+    ),
     dailyRestartProbability: dailyFromMonthly(parameters.monthlyRestartProbability),
     refillAheadDays: parameters.refillAheadDays + Math.round(nextNormal(stream) * 1.5),
     refillsByCalendar: nextUniform(stream) < parameters.calendarRefillShare,

@@ -74,11 +74,21 @@ export type PersonaParameters = {
 };
 
 /*
- * Tuning targets for the baseline numbers (forgetting, skipping, stopping, refilling): without messages,
- * mean 12-month PDC 0.50–0.62 with about half of doses at risk (WHO 2003; Naderi 2012: 57% adherent to
- * cardiovascular drugs), about 60% at PDC ≥ 0.8 early on (Chowdhury 2013), and a decline over the year.
+ * Tuning targets for the no-message world (forgetting, skipping, stopping, restarting, refilling), the
+ * bands of issue 11: mean 12-month refill PDC 0.50–0.62 (Naderi 2012: 57% adherent to cardiovascular
+ * drugs; WHO 2003), 40–60% of patients at 12-month PDC ≥ 0.8 (Chowdhury 2013: 60%, 52–68; Taiwanese statin
+ * users: 54% at one year), 50–70% persisting for 12 months per patient (Vrijens 2008: about half stop
+ * within a year), and a decline month by month. Those figures together need a bimodal distribution —
+ * persistent patients mostly adherent, discontinuers dropping out early (Vrijens 2008: once stopped, doses
+ * are missed for good; while persisting, most are taken) — so the personas differ most in why and how
+ * often they stop: the sceptic (concerns), the cost-constrained (cost) and the newly diagnosed (early
+ * doubts) often, the busy professional sometimes (lapsed refills, then back), the engaged self-manager
+ * and the forgetful older adult never without a life event. Which persona stops how often, the shares
+ * of the personas, refill habits (calendar refills, days ahead, lag) and restart chances are judgements,
+ * not literature figures: they are tuned so the cohort as a whole meets the bands.
  * Response numbers (responsiveness, fit, replies, opt-out) are tuned to Thakkar 2016 (OR 1.68–2.11 for
- * reminders), HeartSteps 2019 (effect wanes over weeks) and Klimis 2021 (~5.5% STOP, ~12% stay engaged).
+ * reminders), HeartSteps 2019 (effect wanes over weeks) and Klimis 2021 (~5.5% STOP, ~12% stay engaged),
+ * never to make one policy look better than another.
  */
 export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
   'busy-professional': {

@@ -170,7 +170,9 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   const protection = state.support > 0 ? stopProtection(state.support) : 0;
   // Eased concerns (education) halve the stop chance at most (modelling assumption).
   const stopProbability =
-    (traits.dailyStopProbability * newUserMultiplier + lifeEvent.dailyStopProbability) * (0.5 + 0.5 * state.concernsScale) * (1 - protection);
+    (traits.dailyStopProbability * newUserMultiplier + lifeEvent.dailyStopProbability) *
+    (0.5 + 0.5 * state.concernsScale) *
+    (1 - protection);
   let restartProbability = traits.dailyRestartProbability;
   if (todayEffect.arm !== null)
     restartProbability += restartPromptStrength * restartPromptWeight[todayEffect.arm.category] * todayEffect.strength;
