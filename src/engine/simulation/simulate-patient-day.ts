@@ -62,7 +62,7 @@ export type SimulationRun = {
 };
 
 /*
- * Adherence fatigue: forgetting creeps up over the year (×1.5 after 12 months). A judgement, not a
+ * Adherence fatigue: forgetting creeps up over the year (×1.25 after 12 months). A judgement, not a
  * literature figure; the decline of refill adherence over the year (Naderi 2012; Chowdhury 2013) comes
  * mostly from patients discontinuing, not from this. Discontinuation itself does not grow over time: its
  * hazard is highest just after starting (newly diagnosed, see `newUserStopMultiplier`) and otherwise
