@@ -132,7 +132,11 @@ describe('cli simulate', () => {
     const report = io.out();
     for (const label of [
       'Mean 12-month PDC, no messages',
-      'month 3',
+      'Share at 12-month PDC ≥ 0.8, no messages',
+      'Persistence at 12 months per patient',
+      'Unexplained lapse',
+      'Vrijens 2008',
+      'engaged-self-manager',
       'Odds ratio',
       'STOP',
       'wanes',
@@ -144,7 +148,7 @@ describe('cli simulate', () => {
     ]) {
       expect(report).toContain(label);
     }
-    expect(report).toContain('0.50–0.62');
+    for (const band of ['0.50–0.62', '0.40–0.60', '0.50–0.70', '1.30–2.20', '0.040–0.080']) expect(report).toContain(band);
     expect(report).not.toContain('OUT OF BAND');
     expect(code).toBe(0);
     expect(fs.readdirSync(workDirectory)).toEqual([]);

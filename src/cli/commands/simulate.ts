@@ -13,9 +13,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
-import { proximalEffectByWeek, runCalibration, type CalibrationCheck } from '@/engine/simulation/calibration';
+import { proximalEffectByWeek, runCalibration, type CalibrationCheck, type CalibrationReport } from '@/engine/simulation/calibration';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
+import { personas } from '@/engine/simulation/personas';
 import { createPolicy, isPolicyName, policyNames } from '@/engine/simulation/policies/policy-registry';
 import type { Dispensing, DoseEvent, Message, SimulatedPatient, SimulationSink } from '@/engine/simulation/records';
 import { simulateCohort, simulationLimits } from '@/engine/simulation/simulate-cohort';
@@ -158,6 +159,26 @@ function formatBand(check: CalibrationCheck): string {
   return 'any';
 }
 
+function personaLines(report: CalibrationReport): string[] {
+  const header = ['Persona', 'Patients', 'Mean PDC', 'PDC ≥ 0.8', 'Persisting', 'Lapse', 'Unexplained lapse'];
+  const rows = personas.map((persona) => {
+    const figures = report.withoutMessages.byPersona[persona];
+    return [
+      persona,
+      String(figures.patients),
+      figures.meanPdc.toFixed(3),
+      figures.shareAdherent.toFixed(3),
+      figures.persistence.toFixed(3),
+      figures.longLapseShare.toFixed(3),
+      figures.unexplainedLongLapseShare.toFixed(3),
+    ];
+  });
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  return [line(header), ...rows.map(line)];
+}
+
 function printReport(command: Extract<SimulateCommand, { kind: 'report' }>, io: CommandIo): number {
   const report = runCalibration({ patientCount: command.patients, seed: command.seed, startDay: command.startDay });
   const rows = report.checks.map((check) => [
@@ -185,10 +206,14 @@ function printReport(command: Extract<SimulateCommand, { kind: 'report' }>, io: 
     `Share at PDC ≥ 0.8 by month, no messages:  ${withoutMessages.shareAdherentByMonth.map((share) => share.toFixed(2)).join(' ')}`,
     `Share at PDC ≥ 0.8 by month, daily:        ${report.dailyReminders.shareAdherentByMonth.map((share) => share.toFixed(2)).join(' ')}`,
     `12-month share at PDC ≥ 0.8: ${withoutMessages.shareAdherent.toFixed(3)} without messages, ${report.dailyReminders.shareAdherent.toFixed(3)} with daily reminders`,
+    `Persistence at 12 months (per patient; no gap over 60 days since the first fill): ${withoutMessages.persistence.toFixed(3)} without messages, ${report.dailyReminders.persistence.toFixed(3)} with daily reminders`,
     `Reminder effect on doses taken, weeks 1–8: ${proximalEffectByWeek(report.dailyReminders, withoutMessages)
       .slice(0, 8)
       .map((effect) => effect.toFixed(3))
       .join(' ')}`,
+    '',
+    'By persona, no messages (lapse: 90 days or more without a dose taken; unexplained: no life event before it):',
+    ...personaLines(report),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return report.checks.every((check) => check.passed) ? 0 : 1;

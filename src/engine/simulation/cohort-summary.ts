@@ -1,9 +1,14 @@
 /**
  * The cohort's headline figures. Refill-based adherence is the PQA proportion of days covered, computed
  * per product from its dispensings (`computePdc`) and averaged over the patient's products; a patient is
- * adherent at PDC ≥ 0.8 (PQA threshold).
+ * adherent at PDC ≥ 0.8 (PQA threshold). Persistence is per patient and defined as the compliance journey
+ * defines it (`journeyPersistence`): the patient's fills of all products pooled, supply carried over, the
+ * first treatment episode ended by a gap of more than 60 days without supply.
  */
 import { computePdc } from '@/engine/adherence/pdc';
+import type { MedicationEvent } from '@/engine/adherence/medication-event';
+import { journeyPersistence } from '@/engine/aggregation/compliance-journey';
+import { endLapse, longLapseDays } from './lapses';
 import type { PatientState } from './patient-state';
 import { personas, type Persona } from './personas';
 
@@ -15,6 +20,12 @@ export type GroupSummary = {
   shareAdherent: number;
   messagesPerPatient: number;
   optOutRate: number;
+  /** Share of patients persisting through the run (see `CohortSummary.persistence`). */
+  persistence: number;
+  /** Share of patients with a lapse of `longLapseDays` or more (no dose taken on any day of it). */
+  longLapseShare: number;
+  /** The same, counting only lapses no life event explains (lapses.ts). */
+  unexplainedLongLapseShare: number;
 };
 
 export type CohortSummary = {
@@ -37,8 +48,13 @@ export type CohortSummary = {
   availableDoseTakenShareByMonth: number[];
   /** The same per week of the run (the last week may be partial). */
   availableDoseTakenShareByWeek: number[];
-  /** Share of prescribed products the patient is still taking on the last day. */
-  persistenceAtEnd: number;
+  /**
+   * Share of patients still persisting at the end of the run: their first treatment episode, counted from
+   * their first fill (a fill before the run when they were already on treatment), has not ended with a gap
+   * of more than 60 days without supply. A gap still shorter than that at the end counts as persisting,
+   * as on the compliance journey.
+   */
+  persistence: number;
   /** Outbound messages per patient. */
   messagesPerPatient: number;
   repliesPerPatient: number;
@@ -47,7 +63,18 @@ export type CohortSummary = {
   byPersona: Record<Persona, GroupSummary>;
 };
 
-type PatientFigures = { pdc: number; monthlyPdc: number[] };
+type PatientFigures = { pdc: number; monthlyPdc: number[]; persists: boolean };
+
+/** Whether the patient's first treatment episode lasts to `end` (the compliance journey's definition). */
+function persistsTo(state: PatientState, end: number): boolean {
+  const events: MedicationEvent[] = [];
+  for (const product of state.products)
+    for (const fill of product.fills)
+      events.push({ day: fill.day, duration: fill.daysSupply, dose: product.dosesPerDay, medicationClass: product.product.id });
+  if (events.length === 0) return false;
+  events.sort((left, right) => left.day - right.day);
+  return !journeyPersistence(events, events[0]!.day, end).event;
+}
 
 function meanPdcOfProducts(state: PatientState, periodStart: number, periodEnd: number): number {
   let total = 0;
@@ -60,8 +87,19 @@ function patientFigures(state: PatientState, startDay: number, days: number, mon
   for (let month = 0; month + 1 < monthBoundaries.length; month += 1) {
     monthlyPdc.push(meanPdcOfProducts(state, startDay + (monthBoundaries[month] ?? 0), startDay + (monthBoundaries[month + 1] ?? 0)));
   }
-  return { pdc: meanPdcOfProducts(state, startDay, startDay + days), monthlyPdc };
+  return { pdc: meanPdcOfProducts(state, startDay, startDay + days), monthlyPdc, persists: persistsTo(state, startDay + days) };
 }
+
+type GroupTotals = {
+  patients: number;
+  pdc: number;
+  adherent: number;
+  messages: number;
+  optedOut: number;
+  persisting: number;
+  longLapses: number;
+  unexplainedLongLapses: number;
+};
 
 function ratio(numerator: number, denominator: number): number {
   return denominator === 0 ? 0 : numerator / denominator;
@@ -83,8 +121,11 @@ export function summariseCohort(options: {
   const taken = new Array<number>(monthCount).fill(0);
   const scheduledAvailable = new Array<number>(monthCount).fill(0);
   const takenAvailable = new Array<number>(monthCount).fill(0);
-  const groups = new Map<Persona, { patients: number; pdc: number; adherent: number; messages: number; optedOut: number }>(
-    personas.map((persona) => [persona, { patients: 0, pdc: 0, adherent: 0, messages: 0, optedOut: 0 }]),
+  const groups = new Map<Persona, GroupTotals>(
+    personas.map((persona) => [
+      persona,
+      { patients: 0, pdc: 0, adherent: 0, messages: 0, optedOut: 0, persisting: 0, longLapses: 0, unexplainedLongLapses: 0 },
+    ]),
   );
   const weekCount = Math.ceil(days / 7);
   const weeklyScheduledAvailable = new Array<number>(weekCount).fill(0);
@@ -94,8 +135,7 @@ export function summariseCohort(options: {
   let messages = 0;
   let replies = 0;
   let optedOut = 0;
-  let products = 0;
-  let productsOnTherapy = 0;
+  let persisting = 0;
 
   for (const state of states) {
     const figures = patientFigures(state, startDay, days, monthBoundaries);
@@ -118,8 +158,8 @@ export function summariseCohort(options: {
     messages += state.messagesSent;
     replies += state.replies;
     if (state.optedOut) optedOut += 1;
-    products += state.products.length;
-    for (const product of state.products) if (product.onTherapy) productsOnTherapy += 1;
+    if (figures.persists) persisting += 1;
+    endLapse(state.lapses, state.traits.lifeEvents, days);
     const group = groups.get(state.patient.persona);
     if (group !== undefined) {
       group.patients += 1;
@@ -127,6 +167,9 @@ export function summariseCohort(options: {
       if (adherent) group.adherent += 1;
       group.messages += state.messagesSent;
       if (state.optedOut) group.optedOut += 1;
+      if (figures.persists) group.persisting += 1;
+      if (state.lapses.longestDays >= longLapseDays) group.longLapses += 1;
+      if (state.lapses.longestUnexplainedDays >= longLapseDays) group.unexplainedLongLapses += 1;
     }
   }
 
@@ -139,6 +182,9 @@ export function summariseCohort(options: {
       shareAdherent: ratio(group.adherent, group.patients),
       messagesPerPatient: ratio(group.messages, group.patients),
       optOutRate: ratio(group.optedOut, group.patients),
+      persistence: ratio(group.persisting, group.patients),
+      longLapseShare: ratio(group.longLapses, group.patients),
+      unexplainedLongLapseShare: ratio(group.unexplainedLongLapses, group.patients),
     };
   }
   return {
@@ -155,7 +201,7 @@ export function summariseCohort(options: {
     doseTakenShareByMonth: taken.map((count, month) => ratio(count, scheduled[month] ?? 0)),
     availableDoseTakenShareByMonth: takenAvailable.map((count, month) => ratio(count, scheduledAvailable[month] ?? 0)),
     availableDoseTakenShareByWeek: weeklyTakenAvailable.map((count, week) => ratio(count, weeklyScheduledAvailable[week] ?? 0)),
-    persistenceAtEnd: ratio(productsOnTherapy, products),
+    persistence: ratio(persisting, patients),
     messagesPerPatient: ratio(messages, patients),
     repliesPerPatient: ratio(replies, patients),
     optOutRate: ratio(optedOut, patients),

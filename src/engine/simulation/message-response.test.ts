@@ -92,6 +92,8 @@ describe('burden and engagement', () => {
   it('protects against stopping more with more support, up to a ceiling', () => {
     expect(stopProtection(0)).toBe(0);
     expect(stopProtection(5)).toBeGreaterThan(stopProtection(1));
-    expect(stopProtection(1000)).toBeLessThanOrEqual(0.6);
+    // Support never protects fully: at most about two in three stops are prevented (calibrated to Thakkar 2016).
+    expect(stopProtection(1000)).toBeLessThanOrEqual(0.65);
+    expect(stopProtection(1000)).toBeGreaterThan(0.6);
   });
 });

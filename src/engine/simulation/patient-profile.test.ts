@@ -78,6 +78,16 @@ describe('drawPatientProfile', () => {
     expect(mean('cost-constrained', 'cost')).toBeGreaterThan(3 * mean('engaged-self-manager', 'cost'));
   });
 
+  it('never stops of its own accord where the persona gives no reason to (only life events stop them)', () => {
+    for (let index = 0; index < 3000; index += 1) {
+      const { patient, traits } = profileOf(7, index);
+      if (personaParameters[patient.persona].monthlyStopProbability === 0) expect(traits.dailyStopProbability).toBe(0);
+      else expect(traits.dailyStopProbability).toBeGreaterThan(0);
+    }
+    expect(personaParameters['engaged-self-manager'].monthlyStopProbability).toBe(0);
+    expect(personaParameters['forgetful-older-adult'].monthlyStopProbability).toBe(0);
+  });
+
   it('is the same patient whatever the length of the run, apart from its life events', () => {
     const short = profileOf(9, 17, 30);
     const long = profileOf(9, 17, 730);

@@ -6,7 +6,7 @@
  */
 import { conditions, type Condition } from './conditions';
 import { demoProducts, type DemoProduct } from './demo-catalogue';
-import { drawLifeEvents, type LifeEvent } from './life-events';
+import { dailyFromMonthly, drawLifeEvents, type LifeEvent } from './life-events';
 import { messageChannels, type MessageChannel } from '@/engine/policy/message-arms';
 import { ageBands, personaParameters, personas, type Persona } from './personas';
 import { nextNormal, nextProportion, nextUniform, nextWeightedIndex, type RandomStream } from './random';
@@ -19,6 +19,7 @@ export type PatientTraits = {
   skipProbability: number;
   concerns: number;
   costBarrier: number;
+  /** Chance per day of stopping all medicines for the persona's own reasons (0: only life events stop them). */
   dailyStopProbability: number;
   dailyRestartProbability: number;
   refillAheadDays: number;
@@ -88,7 +89,11 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
     skipProbability: Math.min(0.6, parameters.skipProbability * (concerns / parameters.concerns) ** 0.7),
     concerns,
     costBarrier: nextProportion(stream, parameters.costBarrier, 0.6),
-    dailyStopProbability: dailyFromMonthly(nextProportion(stream, parameters.monthlyStopProbability, 0.5)),
+    // Drawn even where the persona never stops of its own accord, so every persona takes the same draws.
+    dailyStopProbability: dailyStopOf(
+      parameters.monthlyStopProbability,
+      nextProportion(stream, parameters.monthlyStopProbability, stopSpread),
+    ),
     dailyRestartProbability: dailyFromMonthly(parameters.monthlyRestartProbability),
     refillAheadDays: parameters.refillAheadDays + Math.round(nextNormal(stream) * 1.5),
     refillsByCalendar: nextUniform(stream) < parameters.calendarRefillShare,
@@ -124,8 +129,16 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
   return { patient, traits, products };
 }
 
-function dailyFromMonthly(monthlyProbability: number): number {
-  return 1 - (1 - monthlyProbability) ** (12 / 365);
+/**
+ * Spread of the chance of stopping between patients of a persona (logit scale). Wide: some patients stop
+ * within weeks, most hardly ever, which makes refill adherence bimodal as observed — persistent patients
+ * mostly adherent, discontinuers dropping out early (Vrijens 2008). The width is a judgement, tuned to
+ * the 12-month targets (mean PDC, share at PDC ≥ 0.8, persistence; calibration.ts).
+ */
+const stopSpread = 3;
+
+function dailyStopOf(personaMonthly: number, patientMonthly: number): number {
+  return personaMonthly === 0 ? 0 : dailyFromMonthly(patientMonthly);
 }
 
 /**

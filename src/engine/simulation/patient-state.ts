@@ -5,6 +5,7 @@
 import type { PdcFill } from '@/engine/adherence/pdc';
 import type { DemoProduct } from './demo-catalogue';
 import { armCount, messageCategories, type MessageChannel } from '@/engine/policy/message-arms';
+import { createLapseTracker, type LapseTracker } from './lapses';
 import type { PatientTraits } from './patient-profile';
 import { personaParameters, type PersonaParameters } from './personas';
 import type { PatientFeatures, RandomSource } from '@/engine/policy/contract';
@@ -55,6 +56,10 @@ export type PatientState = {
   channel: MessageChannel | null;
   lifeEventPointer: number;
   routineShiftMinutes: number;
+  /** Taking the medicines (all of them: patients stop and restart as a whole). */
+  onTherapy: boolean;
+  /** Runs of days without a dose taken (persona-consistency check). */
+  lapses: LapseTracker;
   /** 1 at the start; education eases it (scales deliberate skipping and stopping). */
   concernsScale: number;
   /** Persistence support from messages (see message-response.ts). */
@@ -128,6 +133,8 @@ export function createPatientState(options: {
     channel: patient.consent[patient.preferredChannel] ? patient.preferredChannel : null,
     lifeEventPointer: 0,
     routineShiftMinutes: 0,
+    onTherapy: true,
+    lapses: createLapseTracker(),
     concernsScale: 1,
     support: 0,
     optedOut: false,

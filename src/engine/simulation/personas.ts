@@ -36,9 +36,15 @@ export type PersonaParameters = {
   costBarrier: number;
   /** Minutes later the morning dose falls at weekends. */
   weekendShiftMinutes: number;
-  /** Chance per month of stopping a product for good (before the restart chance below). */
+  /**
+   * Chance per month of stopping all medicines for a reason the persona's own description gives: concerns
+   * about the medicine (sceptic), cost (cost-constrained), early doubts (newly diagnosed), a busy life that
+   * lets refills lapse (busy professional). 0 where the description gives none (engaged self-manager,
+   * forgetful older adult): they stop only with a life event (illness, a stressful period; life-events.ts).
+   * Varies between patients around this median.
+   */
   monthlyStopProbability: number;
-  /** Chance per month that a patient who stopped starts again. */
+  /** Chance per month that a patient who stopped starts again (judgement). */
   monthlyRestartProbability: number;
   /** Days of supply still left when the patient sets out to refill (negative: only after running out). */
   refillAheadDays: number;
@@ -68,11 +74,21 @@ export type PersonaParameters = {
 };
 
 /*
- * Tuning targets for the baseline numbers (forgetting, skipping, stopping, refilling): without messages,
- * mean 12-month PDC 0.50–0.62 with about half of doses at risk (WHO 2003; Naderi 2012: 57% adherent to
- * cardiovascular drugs), about 60% at PDC ≥ 0.8 early on (Chowdhury 2013), and a decline over the year.
+ * Tuning targets for the no-message world (forgetting, skipping, stopping, restarting, refilling), the
+ * bands of issue 11: mean 12-month refill PDC 0.50–0.62 (Naderi 2012: 57% adherent to cardiovascular
+ * drugs; WHO 2003), 40–60% of patients at 12-month PDC ≥ 0.8 (Chowdhury 2013: 60%, 52–68; Taiwanese statin
+ * users: 54% at one year), 50–70% persisting for 12 months per patient (Vrijens 2008: about half stop
+ * within a year), and a decline month by month. Those figures together need a bimodal distribution —
+ * persistent patients mostly adherent, discontinuers dropping out early (Vrijens 2008: once stopped, doses
+ * are missed for good; while persisting, most are taken) — so the personas differ most in why and how
+ * often they stop: the sceptic (concerns), the cost-constrained (cost) and the newly diagnosed (early
+ * doubts) often, the busy professional sometimes (lapsed refills, then back), the engaged self-manager
+ * and the forgetful older adult never without a life event. Which persona stops how often, the shares
+ * of the personas, refill habits (calendar refills, days ahead, lag) and restart chances are judgements,
+ * not literature figures: they are tuned so the cohort as a whole meets the bands.
  * Response numbers (responsiveness, fit, replies, opt-out) are tuned to Thakkar 2016 (OR 1.68–2.11 for
- * reminders), HeartSteps 2019 (effect wanes over weeks) and Klimis 2021 (~5.5% STOP, ~12% stay engaged).
+ * reminders), HeartSteps 2019 (effect wanes over weeks) and Klimis 2021 (~5.5% STOP, ~12% stay engaged),
+ * never to make one policy look better than another.
  */
 export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
   'busy-professional': {
@@ -84,10 +100,10 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.3,
     costBarrier: 0.1,
     weekendShiftMinutes: 90,
-    monthlyStopProbability: 0.05,
-    monthlyRestartProbability: 0.03,
-    refillAheadDays: 0,
-    calendarRefillShare: 0.5,
+    monthlyStopProbability: 0.04,
+    monthlyRestartProbability: 0.1,
+    refillAheadDays: 2,
+    calendarRefillShare: 0.65,
     refillLagDays: 1.5,
     ninetyDayShare: 0.35,
     reminderResponsiveness: 0.55,
@@ -107,10 +123,10 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.2,
     costBarrier: 0.15,
     weekendShiftMinutes: 15,
-    monthlyStopProbability: 0.045,
-    monthlyRestartProbability: 0.04,
-    refillAheadDays: 2,
-    calendarRefillShare: 0.7,
+    monthlyStopProbability: 0,
+    monthlyRestartProbability: 0.08,
+    refillAheadDays: 3,
+    calendarRefillShare: 0.8,
     refillLagDays: 2,
     ninetyDayShare: 0.45,
     reminderResponsiveness: 0.65,
@@ -130,11 +146,11 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.75,
     costBarrier: 0.15,
     weekendShiftMinutes: 45,
-    monthlyStopProbability: 0.09,
-    monthlyRestartProbability: 0.02,
+    monthlyStopProbability: 0.5,
+    monthlyRestartProbability: 0.015,
     refillAheadDays: -1,
     calendarRefillShare: 0.2,
-    refillLagDays: 4,
+    refillLagDays: 2.5,
     ninetyDayShare: 0.15,
     reminderResponsiveness: 0.2,
     categoryFit: { reminder: 0.5, refill: 0.5, education: 1.2, encouragement: 0.6, 'check-in': 0.8 },
@@ -153,11 +169,11 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.35,
     costBarrier: 0.7,
     weekendShiftMinutes: 45,
-    monthlyStopProbability: 0.06,
+    monthlyStopProbability: 0.35,
     monthlyRestartProbability: 0.03,
     refillAheadDays: -1,
     calendarRefillShare: 0.2,
-    refillLagDays: 5,
+    refillLagDays: 3,
     ninetyDayShare: 0.15,
     reminderResponsiveness: 0.35,
     categoryFit: { reminder: 0.8, refill: 1.3, education: 0.6, encouragement: 0.6, 'check-in': 0.8 },
@@ -176,8 +192,8 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     concerns: 0.1,
     costBarrier: 0.05,
     weekendShiftMinutes: 30,
-    monthlyStopProbability: 0.015,
-    monthlyRestartProbability: 0.06,
+    monthlyStopProbability: 0,
+    monthlyRestartProbability: 0.2,
     refillAheadDays: 5,
     calendarRefillShare: 0.85,
     refillLagDays: 1,
@@ -200,10 +216,10 @@ export const personaParameters: Readonly<Record<Persona, PersonaParameters>> = {
     costBarrier: 0.2,
     weekendShiftMinutes: 60,
     // Early discontinuation is the main loss in new users (Naderi 2012); see `newUserStopMultiplier`.
-    monthlyStopProbability: 0.07,
-    monthlyRestartProbability: 0.03,
-    refillAheadDays: 0,
-    calendarRefillShare: 0.5,
+    monthlyStopProbability: 0.2,
+    monthlyRestartProbability: 0.025,
+    refillAheadDays: 2,
+    calendarRefillShare: 0.6,
     refillLagDays: 1.5,
     ninetyDayShare: 0.05,
     reminderResponsiveness: 0.55,

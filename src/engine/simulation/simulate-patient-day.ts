@@ -14,6 +14,7 @@
  */
 import { isWeekend, minutesPerDay } from './calendar';
 import { dispensedQuantity } from './demo-catalogue';
+import { recordDoseDay } from './lapses';
 import type { LifeEventEffect } from './life-events';
 import { armIndex, messageCategories, templateId, templateVariantsPerArm, type MessageArm } from '@/engine/policy/message-arms';
 import {
@@ -61,16 +62,13 @@ export type SimulationRun = {
 };
 
 /*
- * Adherence fatigue over the first year of the run: forgetting creeps up (×2.5 after 12 months), the
- * chance of stopping grows from 0.3 to 2.1 times the persona's average, and due refills take longer to
- * collect (the daily chance falls to a quarter). Modelling assumptions tuned so that, without messages,
- * refill adherence declines month by month from about 60% at PDC ≥ 0.8 in month 3 (Chowdhury 2013) to a
- * 12-month mean PDC near 0.57 (Naderi 2012).
+ * Adherence fatigue: forgetting creeps up over the year (×1.25 after 12 months). A judgement, not a
+ * literature figure; the decline of refill adherence over the year (Naderi 2012; Chowdhury 2013) comes
+ * mostly from patients discontinuing, not from this. Discontinuation itself does not grow over time: its
+ * hazard is highest just after starting (newly diagnosed, see `newUserStopMultiplier`) and otherwise
+ * constant, as in persistence curves of prevalent users (Vrijens 2008).
  */
-const yearlyForgetDrift = 1.5;
-const stopDriftStart = 0.35;
-const yearlyStopDrift = 2.6;
-const yearlyRefillSlowdown = 6;
+const yearlyForgetDrift = 0.25;
 
 /** Decision time: the start of the patient's day, before any dose. */
 const decisionMinute = 5 * 60;
@@ -84,7 +82,8 @@ const noLifeEvent: LifeEventEffect = {
   maximumDays: 0,
   forgetMultiplier: 1,
   skipMultiplier: 1,
-  stopMultiplier: 1,
+  monthlyStopProbability: 0,
+  dailyStopProbability: 0,
   refillMultiplier: 1,
 };
 
@@ -164,30 +163,25 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
       sent = sendMessage(state, today, choice.arm, choice.minuteOfDay, state.hasMorning ? morningMinute : eveningMinute, run);
   }
 
-  // 2. Stopping and restarting therapy (one behaviour draw per product).
+  // 2. Stopping and restarting therapy: all the patient's medicines together (one behaviour draw), so a
+  // patient either persists or discontinues, as refill records show (Vrijens 2008): the persona's own
+  // reasons, or a life event.
   const newUserMultiplier = traits.isNewUser && dayIndex < newUserStopWindowDays ? newUserStopMultiplier : 1;
-  const stopDrift = stopDriftStart + (yearlyStopDrift * dayIndex) / 365;
   const protection = state.support > 0 ? stopProtection(state.support) : 0;
   // Eased concerns (education) halve the stop chance at most (modelling assumption).
   const stopProbability =
-    traits.dailyStopProbability *
-    stopDrift *
-    newUserMultiplier *
-    lifeEvent.stopMultiplier *
+    (traits.dailyStopProbability * newUserMultiplier + lifeEvent.dailyStopProbability) *
     (0.5 + 0.5 * state.concernsScale) *
     (1 - protection);
   let restartProbability = traits.dailyRestartProbability;
   if (todayEffect.arm !== null)
     restartProbability += restartPromptStrength * restartPromptWeight[todayEffect.arm.category] * todayEffect.strength;
-  for (const product of state.products) {
-    const uniform = nextUniform(state.behaviour);
-    if (product.onTherapy) {
-      if (uniform < stopProbability) {
-        product.onTherapy = false;
-        product.refillDue = false;
-      }
-    } else if (uniform < restartProbability) {
-      product.onTherapy = true;
+  const therapyDraw = nextUniform(state.behaviour);
+  if (state.onTherapy ? therapyDraw < stopProbability : therapyDraw < restartProbability) {
+    state.onTherapy = !state.onTherapy;
+    for (const product of state.products) {
+      product.onTherapy = state.onTherapy;
+      product.refillDue = false;
     }
   }
 
@@ -195,7 +189,6 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
   const refillPrompt =
     todayEffect.arm === null ? 0 : refillPromptStrength * refillPromptWeight[todayEffect.arm.category] * todayEffect.strength;
   const refillAhead = Math.max(0, traits.refillAheadDays);
-  const refillSlowdown = 1 + yearlyRefillSlowdown * (dayIndex / 365) ** 2;
   let lowSupply = false;
   for (const product of state.products) {
     const uniform = nextUniform(state.behaviour);
@@ -204,7 +197,7 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
     const calendarDue = traits.refillsByCalendar && product.expectedSupplyDays <= refillAhead && daysLeft < traits.daysSupply;
     if (!product.refillDue && (daysLeft <= refillAhead || calendarDue)) product.refillDue = true;
     if (product.refillDue) {
-      let probability = product.fills.length === 0 ? 1 : (traits.dailyRefillProbability * lifeEvent.refillMultiplier) / refillSlowdown;
+      let probability = product.fills.length === 0 ? 1 : traits.dailyRefillProbability * lifeEvent.refillMultiplier;
       if (refillPrompt > 0) probability = 1 - (1 - probability) * (1 - refillPrompt);
       if (uniform < probability) dispense(state, product, day, sink);
     }
@@ -285,6 +278,8 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
       }
     }
   }
+
+  if (dosesScheduled > 0) recordDoseDay(state.lapses, traits.lifeEvents, dayIndex, dosesTaken > 0);
 
   // 5. A reply to today's message.
   let reply: Reply | null = null;

@@ -65,7 +65,7 @@ export type ComparedPolicy = {
   label: string;
   meanPdc: number;
   shareAdherent: number;
-  /** Share of prescribed products still taken on the last day (12 months). */
+  /** Share of patients persisting for the 12 months, as the compliance journey defines it (no gap over 60 days). */
   persistence: number;
   messagesPerPatient: number;
   /** Patients who replied STOP, and their share of the cohort. */

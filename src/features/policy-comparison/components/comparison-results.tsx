@@ -184,7 +184,10 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
         <dt className="font-medium">PDC ≥ 0.8</dt>
         <dd className="text-muted">Share of patients at or above the usual adherence threshold.</dd>
         <dt className="font-medium">Persistence at 12 months</dt>
-        <dd className="text-muted">Share of prescribed medicines still being taken on the last day.</dd>
+        <dd className="text-muted">
+          Share of patients still on treatment after 12 months: no gap of more than 60 days without supply since their first fill, as on the
+          compliance journey.
+        </dd>
         <dt className="font-medium">Opt-outs</dt>
         <dd className="text-muted">Patients who replied STOP, and their share of the cohort.</dd>
         <dt className="font-medium">Message cost</dt>

@@ -23,7 +23,7 @@ describe('comparePolicies', () => {
       expect(compared).toMatchObject({
         meanPdc: summary.meanPdc,
         shareAdherent: summary.shareAdherent,
-        persistence: summary.persistenceAtEnd,
+        persistence: summary.persistence,
         messagesPerPatient: summary.messagesPerPatient,
         optOutRate: summary.optOutRate,
         meanPdcByMonth: summary.meanPdcByMonth,

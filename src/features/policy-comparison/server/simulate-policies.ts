@@ -58,7 +58,7 @@ export function simulatePolicies(options: { patients: number; seed: number; onPr
       days: summary.days,
       meanPdc: summary.meanPdc,
       shareAdherent: summary.shareAdherent,
-      persistence: summary.persistenceAtEnd,
+      persistence: summary.persistence,
       messagesPerPatient: summary.messagesPerPatient,
       optOuts,
       optOutRate: summary.optOutRate,
