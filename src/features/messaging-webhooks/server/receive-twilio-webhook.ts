@@ -24,20 +24,26 @@ export async function receiveTwilioWebhook(options: {
   kind: TwilioWebhookKind;
   /** The path and query the request came to ("/api/webhooks/twilio/sms?x=1"). */
   pathAndQuery: string;
-  formBody: string;
+  /** Reads the form body (bounded); not called for an unsigned request. */
+  readFormBody: () => Promise<string>;
   signature: string | null;
   request: RequestContext;
   now?: Date;
 }): Promise<WebhookReceipt> {
-  const { database, settings } = options;
-  const params: Record<string, string> = Object.fromEntries(new URLSearchParams(options.formBody));
+  const { database, settings, signature } = options;
+  const refuse = async () =>
+    refuseWebhook({
+      database,
+      provider: 'twilio',
+      path: options.pathAndQuery.split('?', 1)[0]!,
+      signaturePresent: !!signature,
+      request: options.request,
+    });
+  // Unsigned: refused before a byte of the body is read; the signature covers the parameters, so they come next.
+  if (!signature) throw await refuse();
+  const params: Record<string, string> = Object.fromEntries(new URLSearchParams(await options.readFormBody()));
   const url = `${settings.publicUrl}${options.pathAndQuery}`;
-  if (!isTwilioSignatureValid({ url, params, signature: options.signature, authToken: settings.authToken })) {
-    const path = options.pathAndQuery.split('?', 1)[0]!;
-    throw await refuseWebhook({ database, provider: 'twilio', path, signaturePresent: !!options.signature, request: options.request });
-  }
-  // Twilio's callbacks carry no event time: the time we received it stands in.
-  const at = options.now ?? new Date();
+  if (!isTwilioSignatureValid({ url, params, signature, authToken: settings.authToken })) throw await refuse();
   const event = twilioEventOf(options.kind, params, options.now ?? new Date());
   return { ...(await recordWebhookEvents({ database, events: [event] })), ignored: 0 };
 }

@@ -20,21 +20,19 @@ export type WebhookReceipt = WebhookRecording & { ignored: number };
 export async function receiveWhatsAppWebhook(options: {
   database: Database;
   appSecret: string;
-  rawBody: Uint8Array;
+  /** Reads the raw body (bounded); not called for an unsigned request. */
+  readRawBody: () => Promise<Uint8Array>;
   signature: string | null;
   path: string;
   request: RequestContext;
 }): Promise<WebhookReceipt> {
-  const { database, rawBody, signature } = options;
-  if (!isWhatsAppSignatureValid({ rawBody, signature, appSecret: options.appSecret })) {
-    throw await refuseWebhook({
-      database,
-      provider: 'whatsapp',
-      path: options.path,
-      signaturePresent: signature !== null,
-      request: options.request,
-    });
-  }
+  const { database, signature } = options;
+  const refuse = async () =>
+    refuseWebhook({ database, provider: 'whatsapp', path: options.path, signaturePresent: signature !== null, request: options.request });
+  // Unsigned: refused before a byte of the body is read. Signed: the HMAC covers the exact bytes, so they are read first.
+  if (signature === null) throw await refuse();
+  const rawBody = await options.readRawBody();
+  if (!isWhatsAppSignatureValid({ rawBody, signature, appSecret: options.appSecret })) throw await refuse();
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(rawBody));

@@ -19,17 +19,14 @@ export async function handleTwilioWebhook(request: Request, kind: TwilioWebhookK
   try {
     const settings = twilioWebhookSettingsOf(getEnvironment());
     if (settings === null) throw webhookNotConfigured('TWILIO_AUTH_TOKEN, PUBLIC_URL');
-    const formBody = await readBoundedText(request, {
-      limitBytes: maximumWebhookBodyBytes,
-      contentTypes: ['application/x-www-form-urlencoded'],
-    });
     const url = new URL(request.url);
     await receiveTwilioWebhook({
       database: getDatabase(),
       settings,
       kind,
       pathAndQuery: `${url.pathname}${url.search}`,
-      formBody,
+      readFormBody: () =>
+        readBoundedText(request, { limitBytes: maximumWebhookBodyBytes, contentTypes: ['application/x-www-form-urlencoded'] }),
       signature: request.headers.get('x-twilio-signature'),
       request: requestContextOf(request.headers),
     });

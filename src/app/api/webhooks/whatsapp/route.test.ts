@@ -30,7 +30,7 @@ const patientPhone = '+972987654321';
 const outboundWamid = 'wamid.xyzxyz';
 
 let requestCounter = 0;
-function webhookRequest(body: string | Uint8Array, headers: Record<string, string | null> = {}): Request {
+function webhookRequest(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string | null> = {}): Request {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   const allHeaders: Record<string, string | null> = {
     'content-type': 'application/json',
@@ -293,6 +293,25 @@ describe.each(testDatabaseBackends())('/api/webhooks/whatsapp on $name', (backen
         },
       ]);
     }
+  });
+
+  it('reads no byte of an unsigned body', async () => {
+    let pulled = 0;
+    const large = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 64) controller.close();
+        else controller.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    const request = new Request('http://localhost:3000/api/webhooks/whatsapp', {
+      method: 'POST',
+      body: large,
+      headers: { 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
+    expect((await POST(request)).status).toBe(401);
+    expect(pulled).toBeLessThanOrEqual(1);
   });
 
   it('refuses a body over 256 KB with 413 before reading it all, and a non-JSON signed body with 400', async () => {

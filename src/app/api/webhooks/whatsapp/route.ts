@@ -35,12 +35,10 @@ export async function POST(request: Request) {
   try {
     const settings = whatsAppWebhookSettingsOf(getEnvironment());
     if (settings === null) throw webhookNotConfigured('WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN');
-    // The signature covers the exact bytes, so they are read first (bounded), then checked, then parsed.
-    const rawBody = await readBoundedBody(request, { limitBytes: maximumWebhookBodyBytes, contentTypes: ['application/json'] });
     const { recorded, duplicates, unmatched, ignored } = await receiveWhatsAppWebhook({
       database: getDatabase(),
       appSecret: settings.appSecret,
-      rawBody,
+      readRawBody: () => readBoundedBody(request, { limitBytes: maximumWebhookBodyBytes, contentTypes: ['application/json'] }),
       signature: request.headers.get('x-hub-signature-256'),
       path: new URL(request.url).pathname,
       request: requestContextOf(request.headers),
