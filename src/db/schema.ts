@@ -18,6 +18,7 @@ import {
 // Relative, not `@/`: drizzle-kit loads this file without the project's path aliases.
 import { channels } from '../lib/domain/channels';
 import { doseStatuses } from '../lib/domain/dose-statuses';
+import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
 import { type Role, roles } from '../lib/domain/roles';
 
 /** Every message sent through the contact form (seed-spec §3 "Contact message fields"). */
@@ -407,17 +408,48 @@ export const messages = pgTable(
     body: text('body'),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
     status: text('status').notNull(),
-    /** [{ status, at }] in order: sent, delivered, read, failed. */
-    statusHistory: jsonb('status_history').$type<{ status: string; at: string }[]>().notNull().default([]),
+    /** [{ status, at }] in time order: sent, delivered, read, failed (with the provider's error codes). */
+    statusHistory: jsonb('status_history').$type<MessageStatusEntry[]>().notNull().default([]),
     replyText: text('reply_text'),
+    /** The provider's id (WhatsApp wamid, Twilio MessageSid): status webhooks find the message by it. */
+    providerMessageId: text('provider_message_id'),
+    /** Inbound only: the provider id of the message it answers (WhatsApp context or reaction target). */
+    replyToProviderMessageId: text('reply_to_provider_message_id'),
+    /** Inbound only: what the patient sent and the engine's reading of it (keyword or dose answer). */
+    inboundReading: jsonb('inbound_reading').$type<InboundReading>(),
     source: text('source').notNull(),
     sourceRecordId: text('source_record_id').notNull(),
   },
   (table) => [
     uniqueIndex('messages_source_record_idx').on(table.source, table.sourceRecordId),
+    uniqueIndex('messages_provider_message_idx').on(table.channel, table.providerMessageId),
     index('messages_patient_time_idx').on(table.patientId, table.sentAt),
     index('messages_time_idx').on(table.sentAt),
   ],
+);
+
+/** Every webhook event applied (decision 011): the unique key makes a provider's retry change nothing. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider', { enum: ['whatsapp', 'twilio'] }).notNull(),
+    /** provider:kind:provider message id[:status], e.g. "whatsapp:status:wamid.X:read", "twilio:message:SM…". */
+    eventKey: text('event_key').notNull().unique(),
+    kind: text('kind', { enum: ['status', 'inbound'] }).notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    /** What applying it did: recorded, or kept without effect because nobody or nothing matched. */
+    outcome: text('outcome', { enum: ['recorded', 'unknown-sender', 'unknown-message'] }).notNull(),
+    patientId: uuid('patient_id').references(() => patients.id, { onDelete: 'set null' }),
+    messageId: uuid('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    /** The sender's number (digits) of an inbound event, so one from an unknown number can still be traced. */
+    sender: text('sender'),
+    /** Status and error codes, or the engine's reading of an inbound message; never the message text. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('webhook_events_received_at_idx').on(table.receivedAt), index('webhook_events_patient_idx').on(table.patientId)],
 );
 
 export const dataSources = pgTable('data_sources', {

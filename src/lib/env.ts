@@ -61,6 +61,10 @@ const environmentSchema = z
     TWILIO_FROM: optionalText,
     /** Where Twilio's API lives; tests point it at a local server. */
     TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+    /** Signs WhatsApp Cloud API webhooks (X-Hub-Signature-256); without it /api/webhooks/whatsapp answers 503. */
+    WHATSAPP_APP_SECRET: optionalText,
+    /** The token Meta sends back when subscribing the webhook (hub.verify_token). */
+    WHATSAPP_VERIFY_TOKEN: optionalText,
   })
   .superRefine((environment, context) => {
     const oidc = [environment.OIDC_ISSUER, environment.OIDC_CLIENT_ID, environment.OIDC_CLIENT_SECRET];

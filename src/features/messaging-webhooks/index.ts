@@ -1,0 +1,29 @@
+/**
+ * Inbound webhooks of the messaging channels (WhatsApp Cloud API, Twilio): signature checks, exactly-once
+ * recording of delivery statuses and inbound messages. The send path and /dev/phone build on these.
+ */
+export {
+  digitsOf,
+  mediaReceivedBody,
+  twilioInboundEvent,
+  twilioStatusEvent,
+  whatsAppInboundEvent,
+  whatsAppStatusEvent,
+  type InboundEvent,
+  type StatusEvent,
+  type WebhookEvent,
+  type WebhookProvider,
+} from './webhook-events';
+export { maximumWebhookBodyBytes } from './schemas';
+export { recordWebhookEvents, type RecordedInbound, type WebhookRecording } from './server/record-webhook-events';
+export { receiveWhatsAppWebhook, type WebhookReceipt } from './server/receive-whatsapp-webhook';
+export { receiveTwilioWebhook, type TwilioWebhookKind } from './server/receive-twilio-webhook';
+export { verifyWhatsAppSubscription } from './server/verify-whatsapp-subscription';
+export {
+  twilioWebhookSettingsOf,
+  webhookNotConfigured,
+  whatsAppWebhookSettingsOf,
+  type TwilioWebhookSettings,
+  type WhatsAppWebhookSettings,
+} from './server/webhook-settings';
+export { handleTwilioWebhook } from './server/twilio-route';

@@ -1,0 +1,163 @@
+import 'server-only';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { authUsers, messages, patients, webhookEvents } from '@/db/schema';
+import type { InboundInterpretation } from '@/engine/messaging';
+import type { MessageStatusEntry } from '@/lib/domain/message-records';
+import type { InboundEvent, StatusEvent, WebhookEvent } from '../webhook-events';
+
+/** An inbound message now stored, for whoever acts on it (consent keywords, dose answers). */
+export type RecordedInbound = {
+  messageId: string;
+  patientId: string;
+  interpretation: InboundInterpretation | null;
+};
+
+export type WebhookRecording = {
+  /** Events applied now. */
+  recorded: number;
+  /** Events applied before (a provider's retry): nothing changed. */
+  duplicates: number;
+  /** Events kept for audit without effect: unknown sender, or a status of a message we do not hold. */
+  unmatched: number;
+  inbound: RecordedInbound[];
+};
+
+/**
+ * How far along a message is, so a late "delivered" after "read" does not move it back; a failure is final.
+ * Twilio's steps are here too (queued … undelivered); a status we do not know ranks lowest.
+ */
+const statusRank: Readonly<Record<string, number>> = {
+  accepted: 1,
+  scheduled: 1,
+  queued: 2,
+  sending: 3,
+  sent: 4,
+  delivered: 5,
+  read: 6,
+  undelivered: 7,
+  failed: 7,
+};
+
+function furtherStatus(current: string, next: string): string {
+  return (statusRank[next] ?? 0) > (statusRank[current] ?? 0) ? next : current;
+}
+
+/**
+ * Applies webhook events exactly once, in one short transaction: each event's key goes into webhook_events
+ * first (unique), and only the delivery that inserted it applies the effect, so a retried or concurrent
+ * duplicate changes nothing. A status is appended to its message's history (kept in time order); an inbound
+ * message from a known patient becomes an inbound `messages` row with the engine's reading.
+ */
+export async function recordWebhookEvents(options: { database: Database; events: readonly WebhookEvent[] }): Promise<WebhookRecording> {
+  const recording: WebhookRecording = { recorded: 0, duplicates: 0, unmatched: 0, inbound: [] };
+  if (options.events.length === 0) return recording;
+  await options.database.transaction(async (transaction) => {
+    for (const event of options.events) {
+      const outcome = event.kind === 'status' ? await applyStatus(transaction, event) : await applyInbound(transaction, event);
+      if (outcome === 'duplicate') recording.duplicates += 1;
+      else if (outcome === 'unmatched') recording.unmatched += 1;
+      else {
+        recording.recorded += 1;
+        if (outcome !== 'recorded') recording.inbound.push(outcome);
+      }
+    }
+  });
+  return recording;
+}
+
+type Outcome = 'duplicate' | 'unmatched' | 'recorded' | RecordedInbound;
+
+/** Inserts the event's row unless its key is there already; true when this delivery is the first. */
+async function claimEvent(transaction: Database, row: typeof webhookEvents.$inferInsert): Promise<number | null> {
+  const [claimed] = await transaction
+    .insert(webhookEvents)
+    .values(row)
+    .onConflictDoNothing({ target: webhookEvents.eventKey })
+    .returning({ id: webhookEvents.id });
+  return claimed?.id ?? null;
+}
+
+async function applyStatus(transaction: Database, event: StatusEvent): Promise<Outcome> {
+  // Locked, so two statuses of one message arriving together both land in its history.
+  const [message] = await transaction
+    .select({ id: messages.id, patientId: messages.patientId, status: messages.status, statusHistory: messages.statusHistory })
+    .from(messages)
+    .where(and(eq(messages.channel, event.channel), eq(messages.providerMessageId, event.providerMessageId)))
+    .for('update');
+  const claimed = await claimEvent(transaction, {
+    provider: event.provider,
+    eventKey: event.eventKey,
+    kind: 'status',
+    providerMessageId: event.providerMessageId,
+    outcome: message === undefined ? 'unknown-message' : 'recorded',
+    patientId: message?.patientId ?? null,
+    messageId: message?.id ?? null,
+    details: { status: event.status, ...(event.errors.length > 0 ? { errors: event.errors } : {}) },
+    occurredAt: event.at,
+  });
+  if (claimed === null) return 'duplicate';
+  if (message === undefined) return 'unmatched';
+  const entry: MessageStatusEntry = {
+    status: event.status,
+    at: event.at.toISOString(),
+    ...(event.errors.length > 0 ? { errors: event.errors } : {}),
+  };
+  // Providers do not deliver statuses in order; the history is kept in the order they happened (stable for ties).
+  const statusHistory = [...message.statusHistory, entry].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  await transaction
+    .update(messages)
+    .set({ statusHistory, status: furtherStatus(message.status, event.status) })
+    .where(eq(messages.id, message.id));
+  return 'recorded';
+}
+
+/** The patient whose account's verified number is this one (digits compared); null if none or more than one. */
+async function findPatientByPhone(transaction: Database, digits: string): Promise<string | null> {
+  if (digits === '') return null;
+  const found = await transaction
+    .select({ id: patients.id })
+    .from(patients)
+    .innerJoin(authUsers, eq(authUsers.id, patients.userId))
+    // Only a number the patient proved (an SMS code): anyone can type someone else's number into a profile.
+    .where(and(eq(authUsers.phoneNumberVerified, true), sql`regexp_replace(${authUsers.phoneNumber}, '[^0-9]', '', 'g') = ${digits}`))
+    .limit(2);
+  return found.length === 1 ? found[0]!.id : null;
+}
+
+async function applyInbound(transaction: Database, event: InboundEvent): Promise<Outcome> {
+  const patientId = await findPatientByPhone(transaction, event.sender);
+  const claimed = await claimEvent(transaction, {
+    provider: event.provider,
+    eventKey: event.eventKey,
+    kind: 'inbound',
+    providerMessageId: event.providerMessageId,
+    outcome: patientId === null ? 'unknown-sender' : 'recorded',
+    patientId,
+    // The number is kept only when nobody matched it: the patient link says who it was otherwise.
+    sender: patientId === null ? event.sender : null,
+    details: { content: event.reading.content.kind, interpretation: event.reading.interpretation },
+    occurredAt: event.at,
+  });
+  if (claimed === null) return 'duplicate';
+  if (patientId === null) return 'unmatched';
+  const [message] = await transaction
+    .insert(messages)
+    .values({
+      patientId,
+      channel: event.channel,
+      direction: 'inbound',
+      body: event.body,
+      sentAt: event.at,
+      status: 'received',
+      statusHistory: [{ status: 'received', at: event.at.toISOString() }],
+      providerMessageId: event.providerMessageId,
+      replyToProviderMessageId: event.replyToProviderMessageId,
+      inboundReading: event.reading,
+      source: event.channel,
+      sourceRecordId: event.providerMessageId,
+    })
+    .returning({ id: messages.id });
+  await transaction.update(webhookEvents).set({ messageId: message!.id }).where(eq(webhookEvents.id, claimed));
+  return { messageId: message!.id, patientId, interpretation: event.reading.interpretation };
+}
