@@ -428,7 +428,7 @@ export const messages = pgTable(
   ],
 );
 
-/** Every webhook event applied (decision 011): the unique key makes a provider's retry change nothing. */
+/** Every webhook event applied (decision 012): the unique key makes a provider's retry change nothing. */
 export const webhookEvents = pgTable(
   'webhook_events',
   {
