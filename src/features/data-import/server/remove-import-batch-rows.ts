@@ -1,7 +1,7 @@
 import 'server-only';
 import { type SQL, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { type ImportBatchCounts, type ImportBatchTable, importBatchTables } from '@/lib/domain/import-batches';
+import { type ImportBatchTable, importBatchTables } from '@/lib/domain/import-batches';
 
 /** Rows deleted per transaction when an undo runs as a background job. */
 export const undoChunkSize = 1000;
