@@ -1,5 +1,5 @@
 import 'server-only';
-import { TransactionRollbackError, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { importBatches } from '@/db/schema';
 import type { ImportBatchCounts } from '@/lib/domain/import-batches';
@@ -20,6 +20,9 @@ const total = (counts: ImportBatchCounts) => Object.values(counts).reduce((sum, 
  * goes only once the fills that refer to it go, so counting per table alone would not tell). Batches too large
  * to undo in one transaction are not rehearsed (null): it would take as long as the undo.
  */
+/** Thrown to roll the rehearsal back (our own class: drizzle's rollback error is not one class across server bundles). */
+class RehearsalOver extends Error {}
+
 async function rehearseUndo(database: Database, batchId: string, deliveredRows: number): Promise<ImportBatchCounts | null> {
   if (deliveredRows > maximumRowsUndoneAtOnce) return null;
   let removed: ImportBatchCounts = {};
@@ -32,10 +35,10 @@ async function rehearseUndo(database: Database, batchId: string, deliveredRows: 
         .from(importBatches)
         .where(eq(importBatches.id, batchId));
       removed = batch?.removedRows ?? {};
-      transaction.rollback();
+      throw new RehearsalOver();
     });
   } catch (error) {
-    if (!(error instanceof TransactionRollbackError)) throw error;
+    if (!(error instanceof RehearsalOver)) throw error;
   }
   return Object.fromEntries(Object.entries(removed).filter(([, count]) => count > 0));
 }

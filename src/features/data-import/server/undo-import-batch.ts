@@ -90,12 +90,21 @@ export async function undoImportBatch(options: {
     return { batchId: batch.id, status: 'undoing', jobId, removedRows: {} };
   }
 
-  const removedRows = await database.transaction(async (transaction) => {
+  const outcome = await database.transaction(async (transaction) => {
     await lockForUndo(transaction);
+    // Two requests at once (a double click): the second finds the first's work done and changes nothing.
+    const [current] = await transaction
+      .select({ status: importBatches.status, removedRows: importBatches.removedRows })
+      .from(importBatches)
+      .where(eq(importBatches.id, batch.id))
+      .for('update');
+    if (current?.status !== state!.status) return { changed: false, removedRows: current?.removedRows ?? {} };
     await transaction.update(importBatches).set({ status: 'undoing', undoneBy: actorId }).where(eq(importBatches.id, batch.id));
     await removeImportBatchRows({ database: transaction, batchId: batch.id, runChunk: (work) => work(transaction) });
-    return markUndone(transaction, batch.id, actorId);
+    return { changed: true, removedRows: await markUndone(transaction, batch.id, actorId) };
   });
+  const { removedRows } = outcome;
+  if (!outcome.changed) return { batchId: batch.id, status: 'undone', jobId: null, removedRows };
   await recordAuditEvent(database, {
     action: 'data-import.undo',
     outcome: 'success',
