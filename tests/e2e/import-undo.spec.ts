@@ -6,7 +6,7 @@ test('a clinician uploads a CSV, sees it as a batch with its counts, and removes
   createAccount,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000); // a background job, reloads and axe on a loaded machine took 108 s
   // A clinician of their own: the history lists only the imports they ran, so this test sees only its batch.
   const clinician = await createAccount({ role: 'clinician' });
   await signIn(clinician);
