@@ -224,6 +224,21 @@ describe.each(testDatabaseBackends())('import batches and their undo on $name', 
     expect((await undoImportBatch({ database: database.database, actor: admin, batchId })).status).toBe('undone');
   });
 
+  it('a command-line import is a batch of the operator: listed for administrators, who may remove it, not for clinicians', async () => {
+    const csv = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,2024-01-01,1,medA,30\n';
+    await withImportBatchContext({ fileName: 'fills.csv' }, () =>
+      importDispensingCsv({ database: database.database, actor: 'operator', text: csv }),
+    );
+    const [batch] = await listImportBatches({ database: database.database, actor: admin });
+    expect(batch).toMatchObject({ via: 'cli', ranBy: null, fileName: 'fills.csv', status: 'completed', resources: 1, skipped: 0 });
+    expect(batch?.createdRows).toMatchObject({ patients: 1, dispensings: 1 });
+    expect(await listImportBatches({ database: database.database, actor: clinician })).toEqual([]);
+    expect((await undoImportBatch({ database: database.database, actor: admin, batchId: batch!.id })).removedRows).toMatchObject({
+      patients: 1,
+      dispensings: 1,
+    });
+  });
+
   it('a running batch cannot be undone', async () => {
     const [running] = await database.database
       .insert(importBatches)
