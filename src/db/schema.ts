@@ -18,6 +18,7 @@ import {
 // Relative, not `@/`: drizzle-kit loads this file without the project's path aliases.
 import { channels } from '../lib/domain/channels';
 import { doseStatuses } from '../lib/domain/dose-statuses';
+import { type ImportBatchCounts, importBatchStatuses, importBatchTables } from '../lib/domain/import-batches';
 import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
 import { type Role, roles } from '../lib/domain/roles';
 
@@ -464,6 +465,67 @@ export const dataSources = pgTable('data_sources', {
   lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One import (an upload, a FHIR API call, a command-line run): who ran it, when, from which file, and what it
+ * wrote. Undoing it removes the rows it created that no live batch also delivered (docs/decisions/010).
+ */
+export const importBatches = pgTable(
+  'import_batches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    format: text('format', { enum: ['fhir', 'csv'] }).notNull(),
+    source: text('source').notNull(),
+    /** As the uploader named it (may name a patient: shown only to whoever may see the batch, never logged). */
+    fileName: text('file_name'),
+    via: text('via', { enum: ['web', 'cli'] }).notNull(),
+    /** The user who ran it; null for the operator at the command line. */
+    createdBy: text('created_by'),
+    /** The background job that runs it: a job resumed or retried continues the same batch. */
+    jobId: uuid('job_id').unique(),
+    status: text('status', { enum: importBatchStatuses }).notNull().default('running'),
+    /** Entries of the file, and those skipped, from the import's report. */
+    resources: integer('resources'),
+    skipped: integer('skipped'),
+    /** Rows the batch inserted, per table; rows it delivered (inserted or found already there), per table. */
+    createdRows: jsonb('created_rows').$type<ImportBatchCounts>().notNull().default({}),
+    deliveredRows: jsonb('delivered_rows').$type<ImportBatchCounts>().notNull().default({}),
+    /** Rows the undo deleted, per table. */
+    removedRows: jsonb('removed_rows').$type<ImportBatchCounts>(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    undoneBy: text('undone_by'),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    /** The background job of an undo too large for one transaction. */
+    undoJobId: uuid('undo_job_id'),
+  },
+  (table) => [
+    index('import_batches_started_idx').on(table.startedAt),
+    index('import_batches_created_by_idx').on(table.createdBy, table.startedAt),
+  ],
+);
+
+/**
+ * Every row a batch delivered: inserted by it (`created`) or matched as already present (rows are keyed by
+ * source and record id and inserted with ON CONFLICT DO NOTHING, so two batches can deliver one row). An undo
+ * deletes a row only when some batch created it and every batch that delivered it is undone.
+ */
+export const importBatchRows = pgTable(
+  'import_batch_rows',
+  {
+    batchId: uuid('batch_id')
+      .notNull()
+      .references(() => importBatches.id, { onDelete: 'cascade' }),
+    tableName: text('table_name', { enum: importBatchTables }).notNull(),
+    /** The row's primary key as text (uuid or product/source id). */
+    rowId: text('row_id').notNull(),
+    created: boolean('created').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.batchId, table.tableName, table.rowId] }),
+    index('import_batch_rows_row_idx').on(table.tableName, table.rowId),
+  ],
+);
 
 /** Durable background jobs (imports, simulations, messages): claimed with FOR UPDATE SKIP LOCKED when due, resumable, retried with backoff (decision 006). */
 export const jobs = pgTable(

@@ -10,6 +10,8 @@ export const permissions = {
   'users:administer': ['admin'],
   /** Upload FHIR bundles and pharmacy CSVs. */
   'data:import': ['admin', 'clinician'],
+  /** See and undo every import batch; those with 'data:import' alone see and undo only the batches they ran. */
+  'data:import-batches:any': ['admin'],
   /** Create and revoke API keys for dose-event sources (devices, apps). */
   'dose-event-sources:manage': ['admin'],
   /** Follow any user's background job, not only one's own. */

@@ -4,10 +4,12 @@
  * summary, or with `--json` exactly the import report.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DatabaseConnection, closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import type { ImportReport } from '@/engine/ingestion';
+import { withImportBatchContext } from '@/features/data-import/server/import-batch-context';
 import { importDispensingCsv } from '@/features/data-import/server/import-dispensing-csv';
 import { importFhir } from '@/features/data-import/server/import-fhir';
 import { isAppError } from '@/lib/errors';
@@ -76,16 +78,18 @@ export async function run(
   try {
     if (connection === undefined) await migrateDatabase(database);
     importing = true;
-    const report =
+    // The batch the import is recorded as (decision 013) carries the file's name, not its path.
+    const report = await withImportBatchContext({ fileName: path.basename(command.file) }, () =>
       command.format === 'fhir'
-        ? await importFhir({ database: database.database, actor: 'operator', text, source: command.source })
-        : await importDispensingCsv({
+        ? importFhir({ database: database.database, actor: 'operator', text, source: command.source })
+        : importDispensingCsv({
             database: database.database,
             actor: 'operator',
             text,
             mapping: command.mapping,
             source: command.source,
-          });
+          }),
+    );
     io.stdout.write(command.json ? `${JSON.stringify(report)}\n` : summarise(command, report));
     return 0;
   } catch (error) {

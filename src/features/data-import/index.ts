@@ -7,3 +7,8 @@ export { type ImportActor, authoriseImport } from './server/authorise-import';
 export { importDispensingCsv } from './server/import-dispensing-csv';
 export { importFhir } from './server/import-fhir';
 export { type QueuedImportInput, queueImport } from './server/queue-import';
+export type { ImportBatchDetails, ImportBatchSummary, UndoImportBatchResult } from './import-batch-dto';
+export { getImportBatch } from './server/get-import-batch';
+export { withImportBatchContext } from './server/import-batch-context';
+export { listImportBatches } from './server/list-import-batches';
+export { undoImportBatch } from './server/undo-import-batch';

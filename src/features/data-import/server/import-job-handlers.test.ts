@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, dispensings, jobs, userProfiles } from '@/db/schema';
+import { authUsers, dispensings, importBatches, jobs, userProfiles } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob, staleAfterSeconds } from '@/lib/server/jobs';
 import { createImportJobHandlers } from './import-job-handlers';
@@ -114,5 +114,24 @@ describe.each(testDatabaseBackends())('import job handlers on $name', (backend) 
     expect(job).toMatchObject({ status: 'succeeded', error: null, progressDone: 1180, progressTotal: 1180 });
     expect(job?.result).toEqual({ fileName: 'med_events.csv', resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
     expect(await database.database.select({ id: dispensings.id }).from(dispensings)).toHaveLength(1080);
+    // Both runs wrote under one batch, named after the file, with every row counted once.
+    const batches = await database.database
+      .select({
+        jobId: importBatches.jobId,
+        fileName: importBatches.fileName,
+        status: importBatches.status,
+        createdBy: importBatches.createdBy,
+        createdRows: importBatches.createdRows,
+      })
+      .from(importBatches);
+    expect(batches).toEqual([
+      {
+        jobId: id,
+        fileName: 'med_events.csv',
+        status: 'completed',
+        createdBy: 'clinician-1',
+        createdRows: { patients: 100, dispensings: 1080, dataSources: 1 },
+      },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Background-job handlers for uploads queued from the data-sources page (kinds `import-fhir` and
- * `import-csv`, payload `{ fileName, text, mapping?, source?, request? }`). Importing this module registers them.
+ * `import-csv`, payload `{ fileName, text, mapping?, source?, request? }`) and for large undos of an import
+ * batch (`import-undo`, payload `{ batchId, request? }`). Importing this module registers them.
  * Each chunk the import writes commits together with the job's checkpoint, so a job whose process stopped
  * resumes after the last committed chunk and its report still counts every row it created once.
  */
@@ -13,8 +14,10 @@ import { AppError } from '@/lib/errors';
 import { type JobContext, type JobHandler, type JobRecord, registerJobHandler } from '@/lib/server/jobs';
 import { importJobKinds } from '../schemas';
 import type { ImportActor } from './authorise-import';
+import { withImportBatchContext } from './import-batch-context';
 import { importDispensingCsv } from './import-dispensing-csv';
 import { importFhir } from './import-fhir';
+import { completeImportBatchUndo, importUndoJobKind } from './undo-import-batch';
 
 export { importJobKinds };
 
@@ -60,32 +63,55 @@ function resumeStateOf(context: JobContext) {
   };
 }
 
-export function createImportJobHandlers(database: () => Database): Record<keyof typeof importJobKinds, JobHandler> {
+const undoPayloadSchema = z.object({
+  batchId: z.string().uuid('The queued undo names no import batch.'),
+  request: z.object({ requestId: z.string().optional(), clientAddress: z.string().optional() }).optional(),
+});
+
+/** The file's name and the job (so a resumed job continues its own batch) for the import's batch (decision 013). */
+const batchContextOf = (job: JobRecord, fileName: string | undefined) => ({ fileName: fileName ?? null, jobId: job.id });
+
+export function createImportJobHandlers(database: () => Database): Record<keyof typeof importJobKinds | 'undo', JobHandler> {
   return {
     fhir: async (job, context) => {
       const payload = payloadOf(job);
-      const report = await importFhir({
-        database: database(),
-        actor: await actorOfJob(database(), job),
-        text: payload.text,
-        source: payload.source,
-        request: payload.request,
-        ...resumeStateOf(context),
-      });
+      const report = await withImportBatchContext(batchContextOf(job, payload.fileName), async () =>
+        importFhir({
+          database: database(),
+          actor: await actorOfJob(database(), job),
+          text: payload.text,
+          source: payload.source,
+          request: payload.request,
+          ...resumeStateOf(context),
+        }),
+      );
       return { fileName: payload.fileName ?? null, ...report };
     },
     csv: async (job, context) => {
       const payload = payloadOf(job);
-      const report = await importDispensingCsv({
-        database: database(),
-        actor: await actorOfJob(database(), job),
-        text: payload.text,
-        mapping: payload.mapping,
-        source: payload.source,
-        request: payload.request,
-        ...resumeStateOf(context),
-      });
+      const report = await withImportBatchContext(batchContextOf(job, payload.fileName), async () =>
+        importDispensingCsv({
+          database: database(),
+          actor: await actorOfJob(database(), job),
+          text: payload.text,
+          mapping: payload.mapping,
+          source: payload.source,
+          request: payload.request,
+          ...resumeStateOf(context),
+        }),
+      );
       return { fileName: payload.fileName ?? null, ...report };
+    },
+    undo: async (job, context) => {
+      const parsed = undoPayloadSchema.safeParse(job.payload);
+      if (!parsed.success) throw new AppError('validation', parsed.error.issues[0]?.message ?? 'The queued undo is not valid.');
+      const { removedRows } = await completeImportBatchUndo({
+        database: database(),
+        batchId: parsed.data.batchId,
+        request: parsed.data.request,
+        onProgress: (done, total) => context.reportProgress(done, total),
+      });
+      return { batchId: parsed.data.batchId, removedRows };
     },
   };
 }
@@ -94,3 +120,4 @@ const handlers = createImportJobHandlers(getDatabase);
 // On the imports queue (one at a time), so a long upload never holds up other work.
 registerJobHandler(importJobKinds.fhir, handlers.fhir, { queue: 'imports' });
 registerJobHandler(importJobKinds.csv, handlers.csv, { queue: 'imports' });
+registerJobHandler(importUndoJobKind, handlers.undo, { queue: 'imports' });

@@ -11,6 +11,7 @@ import {
   medicationCodeOf,
   normaliseNdc,
 } from '@/engine/ingestion';
+import { lockAgainstUndo, recordDeliveredKeyedRows, recordDeliveredRows } from './import-batch-rows';
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
 const chunkSize = 1000;
@@ -80,8 +81,11 @@ export async function writeImportPlan(options: {
   /** Where an earlier run of this import stopped (null or absent: from the start). */
   resumeFrom?: ImportCheckpoint | null;
   saveCheckpoint?: CheckpointSaver;
+  /** The import's batch: every row the import delivers is recorded against it, with its chunk (decision 013). */
+  batchId?: string | null;
 }): Promise<WriteImportPlanResult> {
   const { database, source, plan } = options;
+  const batchId = options.batchId ?? null;
   const result: WriteImportPlanResult = {
     createdEntries: new Set(entriesOfRanges(options.resumeFrom?.createdEntries ?? [])),
     lateSkips: new Map(),
@@ -97,16 +101,25 @@ export async function writeImportPlan(options: {
   /** Runs one chunk's statements and the checkpoint that records them in one transaction. */
   const inChunkTransaction = <T>(write: (transaction: Database) => Promise<T>, recordResult: (value: T) => void): Promise<void> =>
     database.transaction(async (transaction) => {
+      if (batchId !== null) await lockAgainstUndo(transaction);
       recordResult(await write(transaction));
       await options.saveCheckpoint?.(transaction, { createdEntries: entryRanges(result.createdEntries), written: { ...written } });
     });
 
-  await database
-    .insert(dataSources)
-    .values({ id: source, kind: options.sourceKind, name: options.sourceName, lastActivityAt: new Date() })
-    .onConflictDoUpdate({ target: dataSources.id, set: { lastActivityAt: new Date() } });
+  await inChunkTransaction(
+    async (transaction) => {
+      const [row] = await transaction
+        .insert(dataSources)
+        .values({ id: source, kind: options.sourceKind, name: options.sourceName, lastActivityAt: new Date() })
+        .onConflictDoUpdate({ target: dataSources.id, set: { lastActivityAt: new Date() } })
+        .returning({ inserted: sql<boolean>`(xmax = 0)` });
+      if (batchId !== null)
+        await recordDeliveredRows(transaction, { batchId, table: 'dataSources', rows: [{ id: source, created: row?.inserted === true }] });
+    },
+    () => undefined,
+  );
 
-  const patientIds = await writePatients({ source, records: plan.patients, result, advance, inChunkTransaction });
+  const patientIds = await writePatients({ source, records: plan.patients, result, advance, inChunkTransaction, batchId });
 
   const concepts = [...plan.medications.map((record) => record.medication), ...plan.regimens.map((record) => record.medication)];
   for (const record of [...plan.dispensings, ...plan.doseEvents]) if (record.medication !== null) concepts.push(record.medication);
@@ -114,6 +127,7 @@ export async function writeImportPlan(options: {
     database,
     concepts,
     inChunkTransaction,
+    batchId,
     onCreated: (createdKeys) => {
       for (const record of plan.medications) if (createdKeys.has(conceptKey(record.medication))) result.createdEntries.add(record.entry);
     },
@@ -144,7 +158,18 @@ export async function writeImportPlan(options: {
       result,
       advance,
       inChunkTransaction,
-      insert,
+      insert: async (transaction, chunk) => {
+        const rows = await insert(transaction, chunk);
+        if (batchId !== null)
+          await recordDeliveredKeyedRows(transaction, {
+            batchId,
+            table: kind,
+            source,
+            keys: chunk.map((record) => record.sourceRecordId),
+            createdKeys: rows.map((row) => row.sourceRecordId),
+          });
+        return rows;
+      },
       onChunkWritten: (count) => (written[kind] += count),
     });
 
@@ -272,8 +297,12 @@ async function writePatients(options: {
   result: WriteImportPlanResult;
   advance: (count: number) => Promise<void>;
   inChunkTransaction: ChunkTransaction;
+  batchId: string | null;
 }): Promise<Map<string, string>> {
-  const { source, records, result, advance, inChunkTransaction } = options;
+  const { source, records, result, advance, inChunkTransaction, batchId } = options;
+  const record = async (transaction: Database, rows: { id: string; created: boolean }[]) => {
+    if (batchId !== null) await recordDeliveredRows(transaction, { batchId, table: 'patients', rows });
+  };
   const ids = new Map<string, string>();
   const described = new Map<string, PatientRecord>();
   const referenced = new Set<string>();
@@ -285,8 +314,8 @@ async function writePatients(options: {
   for (let start = 0; start < describedRecords.length; start += chunkSize) {
     const chunk = describedRecords.slice(start, start + chunkSize);
     await inChunkTransaction(
-      (transaction) =>
-        transaction
+      async (transaction) => {
+        const rows = await transaction
           .insert(patients)
           .values(
             chunk.map((record) => ({
@@ -308,7 +337,13 @@ async function writePatients(options: {
               language: sql`coalesce("patients"."language", excluded."language")`,
             },
           })
-          .returning({ id: patients.id, sourceRecordId: patients.sourceRecordId, inserted: sql<boolean>`(xmax = 0)` }),
+          .returning({ id: patients.id, sourceRecordId: patients.sourceRecordId, inserted: sql<boolean>`(xmax = 0)` });
+        await record(
+          transaction,
+          rows.map((row) => ({ id: row.id, created: row.inserted })),
+        );
+        return rows;
+      },
       (rows) => {
         for (const row of rows) {
           ids.set(row.sourceRecordId, row.id);
@@ -325,8 +360,8 @@ async function writePatients(options: {
     // One statement: insert the new ones; the outer SELECT still sees the table as it was, so together
     // they give every id once.
     await inChunkTransaction(
-      (transaction) =>
-        transaction.execute(sql`
+      async (transaction) => {
+        const found = (await transaction.execute(sql`
           with wanted as (
             select * from unnest(${param(chunk)}::text[], ${param(chunk.map(() => newPseudonym()))}::text[]) as wanted (source_record_id, pseudonym)
           ),
@@ -336,12 +371,19 @@ async function writePatients(options: {
             on conflict (source, source_record_id) do nothing
             returning id, source_record_id
           )
-          select id, source_record_id from inserted
+          select id, source_record_id, true as inserted from inserted
           union all
-          select patients.id, patients.source_record_id from patients join wanted using (source_record_id) where patients.source = ${source}`),
+          select patients.id, patients.source_record_id, false from patients join wanted using (source_record_id) where patients.source = ${source}`)) as unknown as {
+          rows: { id: string; source_record_id: string; inserted: boolean }[];
+        };
+        await record(
+          transaction,
+          found.rows.map((row) => ({ id: row.id, created: row.inserted })),
+        );
+        return found;
+      },
       (found) => {
-        for (const row of (found as unknown as { rows: { id: string; source_record_id: string }[] }).rows)
-          ids.set(row.source_record_id, row.id);
+        for (const row of found.rows) ids.set(row.source_record_id, row.id);
       },
     );
     await advance(chunk.length);
@@ -364,10 +406,11 @@ async function resolveProducts(options: {
   database: Database;
   concepts: MedicationConcept[];
   inChunkTransaction: ChunkTransaction;
+  batchId: string | null;
   /** Called inside each creating chunk's transaction with the medication keys whose product it created. */
   onCreated: (createdKeys: Set<string>) => void;
 }): Promise<Map<string, string>> {
-  const { database, concepts, inChunkTransaction } = options;
+  const { database, concepts, inChunkTransaction, batchId } = options;
   const distinct = new Map<string, MedicationConcept>();
   for (const concept of concepts) distinct.set(conceptKey(concept), concept);
   /** Medication key → product id. */
@@ -426,8 +469,16 @@ async function resolveProducts(options: {
     const chunk = toCreate.slice(start, start + chunkSize);
     const unique = [...new Map(chunk.map((item) => [item.row.id, item.row])).values()];
     await inChunkTransaction(
-      (transaction) =>
-        transaction.insert(products).values(unique).onConflictDoNothing({ target: products.id }).returning({ id: products.id }),
+      async (transaction) => {
+        const rows = await transaction
+          .insert(products)
+          .values(unique)
+          .onConflictDoNothing({ target: products.id })
+          .returning({ id: products.id });
+        if (batchId !== null)
+          await recordDeliveredRows(transaction, { batchId, table: 'products', rows: rows.map((row) => ({ id: row.id, created: true })) });
+        return rows;
+      },
       (rows) => {
         const created = new Set(rows.map((row) => row.id));
         const createdKeys = new Set<string>();
@@ -439,5 +490,16 @@ async function resolveProducts(options: {
       },
     );
   }
+  // Products matched (or created above, which stay recorded as created): the batch delivered them too.
+  if (batchId !== null && resolved.size > 0)
+    await inChunkTransaction(
+      (transaction) =>
+        recordDeliveredRows(transaction, {
+          batchId,
+          table: 'products',
+          rows: [...new Set(resolved.values())].map((id) => ({ id, created: false })),
+        }),
+      () => undefined,
+    );
   return resolved;
 }

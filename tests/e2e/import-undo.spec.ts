@@ -1,0 +1,62 @@
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+test('a clinician uploads a CSV, sees it as a batch with its counts, and removes it after confirming what goes', async ({
+  page,
+  signIn,
+  createAccount,
+  baseURL,
+}) => {
+  test.setTimeout(180_000); // a background job, reloads and axe on a loaded machine took 108 s
+  // A clinician of their own: the history lists only the imports they ran, so this test sees only its batch.
+  const clinician = await createAccount({ role: 'clinician' });
+  await signIn(clinician);
+  const run = `e2e-undo-${Date.now()}`;
+  const csv = [
+    'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION',
+    `${run}-1,2024-01-01,1,medA,30`,
+    `${run}-1,2024-01-31,1,medA,30`,
+    `${run}-2,2024-01-05,2,medA,30`,
+    `${run}-3,2024-02-01,1,medB,60`,
+    '',
+  ].join('\n');
+  // The upload the data-sources page makes (its form is tested in data-sources.spec.ts): queued as a background job.
+  const upload = await page.request.post('/api/imports?format=csv&name=undo-me.csv', {
+    data: csv,
+    headers: { 'Content-Type': 'text/csv', Origin: baseURL ?? '' },
+  });
+  expect(upload.status()).toBe(202);
+
+  await page.goto('/algorithms/patient-engagement/data-sources');
+  const history = page.getByRole('region', { name: 'Import history' });
+  await expect(history.getByText('The latest 20 imports you ran')).toBeVisible();
+  const batch = history.getByTestId('import-batch');
+  // The job runs in the background: reload until its batch has finished.
+  await expect(async () => {
+    await page.reload();
+    await expect(batch.getByTestId('import-batch-status')).toHaveText('Completed', { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(batch).toHaveCount(1);
+  await expect(batch).toContainText('undo-me.csv');
+  await expect(batch).toContainText('4 rows');
+  await expect(batch.getByTestId('import-batch-counts')).toContainText('3 patients, 4 dispensings');
+
+  await batch.getByRole('button', { name: /^Remove undo-me\.csv/ }).click();
+  const confirmation = page.getByTestId('confirm-removal');
+  await expect(confirmation.getByRole('heading', { name: 'Remove undo-me.csv?' })).toBeFocused();
+  await expect(confirmation.getByTestId('removal-summary')).toContainText('This deletes 3 patients, 4 dispensings');
+  // The sample shows pseudonyms, never the file's patient ids.
+  await expect(confirmation.getByRole('table', { name: 'Dispensings' })).toContainText(/P-[0-9A-Z]{12}/);
+  await expect(confirmation).not.toContainText(run);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  await confirmation.getByRole('button', { name: 'Remove import' }).click();
+  await expect(history.getByRole('status')).toHaveText(/^Removed undo-me\.csv: deleted 3 patients, 4 dispensings/);
+  await expect(confirmation).toHaveCount(0);
+  await expect(batch.getByTestId('import-batch-status')).toContainText('Removed');
+  await expect(batch.getByTestId('import-batch-counts')).toContainText('removed: 3 patients, 4 dispensings');
+  await expect(batch.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+
+  // Still removed after a reload, and nothing left to remove.
+  await page.reload();
+  await expect(batch.getByTestId('import-batch-status')).toContainText('Removed');
+});
