@@ -65,7 +65,7 @@ export function ReportingPeriodBar({
       <form method="get" action={path} className="flex flex-wrap items-end gap-3">
         {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
         <label className="flex flex-col gap-1 text-sm">
-          Show
+          Period to show
           <select name="period" defaultValue={selected} className="rounded-lg border border-separator bg-background px-2 py-1.5">
             <option value="last-3-months">Last 3 months</option>
             <option value="last-6-months">Last 6 months</option>
@@ -98,7 +98,7 @@ export function ReportingPeriodBar({
           />
         </label>
         <button type="submit" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
-          Show period
+          Apply period
         </button>
       </form>
       <nav aria-label="The same period on other pages" className="text-sm">
