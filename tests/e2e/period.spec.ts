@@ -1,4 +1,5 @@
-import { expect, type Page, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /**
  * Issue 11 item 1: one as-of date and one period. Every page states the period it reports and the last day of
