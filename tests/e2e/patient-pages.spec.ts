@@ -155,7 +155,10 @@ test.describe('12-Month Compliance Journey', () => {
     const product = page.getByRole('button', { name: /Product \(first fill\)/ });
     await product.click();
     await expect(page.getByRole('option', { name: 'All products' })).toBeVisible();
-    const offered = (await page.getByRole('option').allTextContents()).map((name) => name.trim()).filter((name) => name !== 'All products');
+    // The options of the product list (not those of the period's native select).
+    const offered = (await page.getByRole('listbox').getByRole('option').allTextContents())
+      .map((name) => name.trim())
+      .filter((name) => name !== 'All products');
     expect(offered.length).toBeGreaterThan(0);
     for (const name of offered) expect(ownProducts).toContain(name);
     await page.keyboard.press('Escape');
@@ -175,7 +178,7 @@ test.describe('12-Month Compliance Journey', () => {
     await page.goto(journeyPath);
     const product = page.getByRole('button', { name: /Product \(first fill\)/ });
     await product.click();
-    const first = page.getByRole('option').nth(1);
+    const first = page.getByRole('listbox').getByRole('option').nth(1);
     const name = (await first.textContent())?.trim() ?? '';
     await first.click();
     await page.getByRole('button', { name: 'Show' }).click();

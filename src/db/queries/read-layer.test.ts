@@ -24,7 +24,8 @@ import {
   loadPatientRegimens,
   medicationEventsFrom,
 } from './medication-events';
-import { findReportingPeriod, lookbackStart, PERIOD_DAYS } from './reporting-period';
+import { addMonths } from '@/engine/aggregation/reporting-period';
+import { countCohortPatients, findLatestDataDay, findReportingPeriod, lookbackStart, periodView } from './reporting-period';
 
 const now = new Date('2026-02-28T12:00:00Z');
 const today = dayNumberFromIso('2026-02-28');
@@ -181,15 +182,86 @@ describe.each(testDatabaseBackends())('shared read layer on $name', (backend) =>
   });
 
   describe('reporting period and medication events', () => {
-    it('ends the period today, or on the last supplied day of a data set that ended earlier', async () => {
-      // A-0001's last fill (10 days ago, 30 days) lasts beyond today: the period ends today.
-      expect(await findReportingPeriod({ database: db, now })).toEqual({ start: today + 1 - PERIOD_DAYS, end: today + 1 });
-      const later = await findReportingPeriod({ database: db, now: new Date('2027-06-01T00:00:00Z') });
-      expect(later).toEqual({ start: today + 20 - PERIOD_DAYS, end: today + 20 });
+    it('ends the period on the latest day of the viewer’s data — a dispensing or an observed dose — never after today', async () => {
+      const scopeOf = (actor: Viewer) => findCohortScope({ database: db, actor });
+      // Everyone: A-0001's fill 10 days ago is the latest record. Supply lasting beyond it does not count.
+      const all = await findReportingPeriod({ database: db, scope: { kind: 'all' }, now });
+      expect(all).toMatchObject({ asOf: today - 10, latestData: today - 10, end: today - 9, notice: null });
+      expect(isoFromDayNumber(all.start)).toBe(isoFromDayNumber(addMonths(today - 9, -12)));
+      // The selective manufacturer sees only the inhaler: its last fill was 500 days ago.
+      expect(await findLatestDataDay({ database: db, scope: await scopeOf(selectiveManufacturer), now })).toBe(today - 500);
+      // An observed inhaler dose moves their date; an 'unknown' one (nothing observed) and another product's do not.
+      await db.insert(doseEvents).values([
+        {
+          patientId: ids.b!,
+          productId: 'inhaler',
+          scheduledAt: new Date((today - 300) * 86_400_000 + 8 * 3_600_000),
+          status: 'taken',
+          source: 'test',
+          sourceRecordId: 'd1',
+        },
+        {
+          patientId: ids.b!,
+          productId: 'inhaler',
+          scheduledAt: new Date((today - 200) * 86_400_000),
+          status: 'unknown',
+          source: 'test',
+          sourceRecordId: 'd2',
+        },
+        {
+          patientId: ids.b!,
+          productId: 'statin',
+          scheduledAt: new Date((today - 5) * 86_400_000),
+          status: 'missed',
+          source: 'test',
+          sourceRecordId: 'd3',
+        },
+      ]);
+      expect(await findLatestDataDay({ database: db, scope: await scopeOf(selectiveManufacturer), now })).toBe(today - 300);
+      expect(await findLatestDataDay({ database: db, scope: { kind: 'all' }, now })).toBe(today - 5);
+      // The clinician's organisation holds A-0001 only; a clinician without one has no data, so the period ends today.
+      expect(await findLatestDataDay({ database: db, scope: await scopeOf(clinician), now })).toBe(today - 10);
+      const lone = await findReportingPeriod({ database: db, scope: await scopeOf(loneClinician), now });
+      expect(lone).toMatchObject({ asOf: today, latestData: null, end: today + 1 });
+      // Rows dated after today (a bad import) neither move the date nor put the period in the future.
+      await addPatient(db, { pseudonym: 'F-0001', organisationId: 'org-a', fills: [{ day: today + 3000, productId: 'statin' }] });
+      expect(await findLatestDataDay({ database: db, scope: { kind: 'all' }, now })).toBe(today - 5);
+      // Later, the same data gives the same period: it is the data's, not the clock's.
+      const later = await findReportingPeriod({ database: db, scope: await scopeOf(clinician), now: new Date('2027-06-01T00:00:00Z') });
+      expect(later).toMatchObject({ asOf: today - 10, end: today - 9 });
+    });
+
+    it('resolves a chosen period against the same as-of date', async () => {
+      const period = await findReportingPeriod({ database: db, scope: { kind: 'all' }, choice: { kind: 'last-months', months: 3 }, now });
+      expect(period.end).toBe(today - 9);
+      expect(period.start).toBe(addMonths(today - 9, -3));
+      expect(periodView(period)).toMatchObject({ end: isoFromDayNumber(today - 10), asOf: isoFromDayNumber(today - 10) });
+    });
+
+    it('counts a scope’s patients and those with a dispensing in the period, hiding a small difference from privacy roles', async () => {
+      await addPatient(db, { pseudonym: 'N-0001', organisationId: 'org-a', fills: [] });
+      const period = { start: today - 50, end: today + 1 };
+      expect(await countCohortPatients({ database: db, scope: { kind: 'all' }, period, suppressed: false })).toEqual({
+        patients: 3,
+        withDispensingInPeriod: 2,
+      });
+      // One patient without a dispensing in the period: a small group, so the total is not given to a privacy role.
+      expect(await countCohortPatients({ database: db, scope: { kind: 'all' }, period, suppressed: true })).toEqual({
+        patients: null,
+        withDispensingInPeriod: 2,
+      });
+      const manufacturerScope = await findCohortScope({ database: db, actor: selectiveManufacturer });
+      expect(await countCohortPatients({ database: db, scope: manufacturerScope, period, suppressed: false })).toEqual({
+        patients: 1,
+        withDispensingInPeriod: 0,
+      });
+      expect(
+        await countCohortPatients({ database: db, scope: { kind: 'organisation', organisationIds: [] }, period, suppressed: false }),
+      ).toEqual({ patients: 0, withDispensingInPeriod: 0 });
     });
 
     it('loads a scope’s fills from the look-back year on, by patient, in date order', async () => {
-      const period = await findReportingPeriod({ database: db, now });
+      const period = { start: today + 1 - 365, end: today + 1 };
       expect(lookbackStart(period)).toBe(period.start - 365);
       const fills = await loadCohortDispensings({ database: db, scope: { kind: 'all' }, from: lookbackStart(period), to: period.end });
       // B-0001's inhaler 800 days ago is before the look-back year; 500 days ago is inside it.

@@ -245,6 +245,9 @@ export function DataSourcesPanel(props: Props) {
         <h2 id="volumes-heading" className="text-xl font-semibold">
           Connected sources
         </h2>
+        <p className="text-sm text-muted">
+          Every record on file per source, whatever its date; the period above applies to the line above the table.
+        </p>
         {overview.volumes.length === 0 ? (
           <p className="text-muted">No data has arrived yet. Import a file below, or connect a device with an API key.</p>
         ) : (

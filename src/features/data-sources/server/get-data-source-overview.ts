@@ -4,6 +4,16 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
 import { dataSources, dispensings, doseEvents, jobs, messages, patients } from '@/db/schema';
 import type { JobDto } from '@/lib/jobs-dto';
+import { type CohortScope, findCohortScope } from '@/db/queries/cohort-scope';
+import {
+  type CohortCounts,
+  countCohortPatients,
+  findReportingPeriod,
+  type PeriodChoice,
+  type PeriodView,
+  periodView,
+} from '@/db/queries/reporting-period';
+import { seesSuppressedAggregates } from '@/db/queries/suppression';
 import { hasPermission } from '@/lib/permissions';
 import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
@@ -24,6 +34,9 @@ export type ImportJobSummary = Pick<
 >;
 
 export type DataSourceOverview = {
+  /** The viewer's cohort over the shared reporting period: the same period and count as the home page and the journey. */
+  cohort: { period: PeriodView; counts: CohortCounts; scope: CohortScope['kind'] };
+  /** Every record on file per source, whatever its date or patient. */
   volumes: SourceVolume[];
   apiSources: ApiSource[];
   imports: ImportJobSummary[];
@@ -32,9 +45,18 @@ export type DataSourceOverview = {
 };
 
 /** What data came from where: volume and recency per source, the dose-event API sources, recent imports. */
-export async function getDataSourceOverview(options: { database: Database; actor: SessionUser | null }): Promise<DataSourceOverview> {
+export async function getDataSourceOverview(options: {
+  database: Database;
+  actor: SessionUser | null;
+  /** The reporting period chosen (default: the 12 months up to the viewer's data's last day). */
+  choice?: PeriodChoice;
+  now?: Date;
+}): Promise<DataSourceOverview> {
   const actor = requireActor(options.actor);
   const { database } = options;
+  const scope = await findCohortScope({ database, actor });
+  const period = await findReportingPeriod({ database, scope, choice: options.choice, now: options.now ?? new Date() });
+  const counts = await countCohortPatients({ database, scope, period, suppressed: seesSuppressedAggregates(actor.role) });
   // The part of `source` before ':' names the kind of source (fhir, pharmacy-csv, simulation, dose-event-api).
   const kind = (column: AnyPgColumn) => sql<string>`split_part(${column}, ':', 1)`;
   const count = async (table: PgTable, column: AnyPgColumn) =>
@@ -106,6 +128,7 @@ export async function getDataSourceOverview(options: { database: Database; actor
     .limit(20);
 
   return {
+    cohort: { period: periodView(period), counts, scope: scope.kind },
     volumes,
     apiSources,
     imports: importRows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),

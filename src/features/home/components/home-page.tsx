@@ -1,7 +1,8 @@
 import { buttonVariants } from '@heroui/react';
 import Link from 'next/link';
 import { routes } from '@/lib/routes';
-import { formatCount, formatPercent } from '@/lib/format';
+import { ReportingPeriodBar } from '@/components/reporting-period-bar';
+import { formatCount, formatDate, formatPercent } from '@/lib/format';
 import type { HeadlineFigures } from '../server/get-headline-figures';
 
 const audiences = [
@@ -46,16 +47,26 @@ const steps = [
   },
 ];
 
-function LiveFigures({ figures }: { figures: NonNullable<HeadlineFigures> }) {
+function scopeWords(scope: NonNullable<HeadlineFigures>['scope']): string {
+  if (scope === 'organisation') return 'of your organisations';
+  if (scope === 'companies') return 'dispensed your companies’ products';
+  return 'on record';
+}
+
+function LiveFigures({ figures, periodProblem }: { figures: NonNullable<HeadlineFigures>; periodProblem: string | null }) {
+  const { period } = figures;
   return (
     <section aria-labelledby="figures-heading" className="flex flex-col gap-3" data-testid="headline-figures">
       <h2 id="figures-heading" className="text-2xl font-semibold tracking-tight">
         Right now{figures.synthetic ? ' (synthetic demo data)' : ''}
       </h2>
+      <ReportingPeriodBar period={period} path={routes.home} problem={periodProblem} />
       <dl className="grid gap-4 sm:grid-cols-3">
         <div className="rounded-2xl border border-separator bg-surface p-6">
           <dt className="text-muted">Patients monitored</dt>
-          <dd className="text-3xl font-semibold">{formatCount(figures.patientsMonitored)}</dd>
+          <dd className="text-3xl font-semibold" data-testid="patients-monitored">
+            {formatCount(figures.patientsMonitored)}
+          </dd>
         </div>
         <div className="rounded-2xl border border-separator bg-surface p-6">
           <dt className="text-muted">Mean proportion of days covered</dt>
@@ -66,15 +77,26 @@ function LiveFigures({ figures }: { figures: NonNullable<HeadlineFigures> }) {
           <dd className="text-base">Shown when the 12-week trial reports its primary endpoint.</dd>
         </div>
       </dl>
-      <p className="text-sm text-muted">
-        Refill-based, over the {figures.periodDays} days from {figures.periodStart} to {figures.periodEnd} (from a patient’s first fill when
-        treatment began within them), for patients with a dispensing in that period — the same period as the compliance journey.
+      <p className="text-sm text-muted" data-testid="cohort-counts">
+        {formatCount(figures.patientsMonitored)} with a dispensing in the period
+        {figures.patientsInCohort === null ? '' : ` of ${formatCount(figures.patientsInCohort)} patients ${scopeWords(figures.scope)}`}.
+        Refill-based, over the {period.days} days from {formatDate(period.start)} to {formatDate(period.end)} (from a patient’s first fill
+        when treatment began within them) — the same period and patients as the compliance journey and data sources pages for the same
+        choice.
       </p>
     </section>
   );
 }
 
-export function HomePage({ productName, figures }: { productName: string; figures: HeadlineFigures }) {
+export function HomePage({
+  productName,
+  figures,
+  periodProblem = null,
+}: {
+  productName: string;
+  figures: HeadlineFigures;
+  periodProblem?: string | null;
+}) {
   return (
     <div className="flex flex-col gap-16">
       <section aria-labelledby="home-heading" className="flex flex-col gap-6 pt-6">
@@ -149,7 +171,7 @@ export function HomePage({ productName, figures }: { productName: string; figure
           </p>
         ) : null}
       </section>
-      {figures === null ? null : <LiveFigures figures={figures} />}
+      {figures === null ? null : <LiveFigures figures={figures} periodProblem={periodProblem} />}
     </div>
   );
 }

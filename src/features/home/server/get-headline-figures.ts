@@ -1,37 +1,58 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { findCohortPatients } from '@/db/queries/cohort-scope';
+import { type CohortScope, findCohortPatients, findCohortScope } from '@/db/queries/cohort-scope';
 import { loadCohortDispensings, medicationEventsFrom } from '@/db/queries/medication-events';
-import { findReportingPeriod, lookbackStart, PERIOD_DAYS } from '@/db/queries/reporting-period';
+import {
+  countCohortPatients,
+  findReportingPeriod,
+  lookbackStart,
+  type PeriodChoice,
+  type PeriodView,
+  periodView,
+} from '@/db/queries/reporting-period';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
-import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import { periodPdc } from '@/engine/aggregation/patient-summary';
 import { suppressCount } from '@/engine/aggregation/small-cell-suppression';
+import type { SessionUser } from '@/lib/server/session';
 
 export type HeadlineFigures = {
-  /** Patients with a dispensing in the reporting period (the compliance journey's cohort for everyone). */
+  /** Patients with a dispensing in the reporting period (the compliance journey's cohort). */
   patientsMonitored: number;
+  /**
+   * Every patient of the viewer's cohort, with or without a dispensing in the period; null for a privacy role
+   * when the patients without one would be a small group (the difference would reveal it).
+   */
+  patientsInCohort: number | null;
   /** Mean of the patients' PDC as their profiles show it: over the period, or from the first fill inside it (PQA). */
   meanPdc: number;
-  periodStart: string;
-  periodEnd: string;
-  periodDays: number;
+  period: PeriodView;
+  /** Whose patients: everyone's (visitors, officials, admins), an organisation's, or a manufacturer's products'. */
+  scope: CohortScope['kind'];
   /** True when every patient counted is simulator output. */
   synthetic: boolean;
 } | null;
 
 /**
- * The home page's live figures, computed from the dispensings on record with the shared read layer's
- * period, look-back and suppression rule (the same as the compliance journey's); null when there are no
- * patients or too few to show to a visitor.
+ * The home page's live figures for the viewer's cohort (a visitor: every patient), computed from the
+ * dispensings on record with the shared read layer's period, look-back, counting and suppression rule — the
+ * same as the compliance journey's and the data sources page's for the same viewer and period choice; null
+ * when there are no patients or too few to show.
  */
-export async function getHeadlineFigures(options: { database: Database; now?: Date }): Promise<HeadlineFigures> {
+export async function getHeadlineFigures(options: {
+  database: Database;
+  actor?: SessionUser | null;
+  choice?: PeriodChoice;
+  now?: Date;
+}): Promise<HeadlineFigures> {
   const { database } = options;
-  const scope = { kind: 'all' } as const;
-  const period = await findReportingPeriod({ database, now: options.now ?? new Date() });
-  const [cohort, fillsByPatient] = await Promise.all([
+  const actor = options.actor ?? null;
+  const scope: CohortScope = actor === null ? { kind: 'all' } : await findCohortScope({ database, actor });
+  const period = await findReportingPeriod({ database, scope, choice: options.choice, now: options.now ?? new Date() });
+  const suppressed = seesSuppressedAggregates(actor?.role ?? null);
+  const [cohort, fillsByPatient, counts] = await Promise.all([
     findCohortPatients({ database, scope }),
     loadCohortDispensings({ database, scope, from: lookbackStart(period), to: period.end }),
+    countCohortPatients({ database, scope, period, suppressed }),
   ]);
 
   const pdcs: number[] = [];
@@ -44,14 +65,14 @@ export async function getHeadlineFigures(options: { database: Database; now?: Da
     pdcs.push(pdc.value);
     allSynthetic &&= patient.synthetic;
   }
-  // The home page is public: a visitor's aggregates are always suppressed.
-  if (pdcs.length === 0 || (seesSuppressedAggregates(null) && suppressCount(pdcs.length).suppressed)) return null;
+  // The home page is public: a visitor's aggregates are always suppressed, and so are those of a privacy role.
+  if (pdcs.length === 0 || (suppressed && suppressCount(pdcs.length).suppressed)) return null;
   return {
     patientsMonitored: pdcs.length,
+    patientsInCohort: counts.patients,
     meanPdc: pdcs.reduce((sum, value) => sum + value, 0) / pdcs.length,
-    periodStart: isoFromDayNumber(period.start),
-    periodEnd: isoFromDayNumber(period.end - 1),
-    periodDays: PERIOD_DAYS,
+    period: periodView(period),
+    scope: scope.kind,
     synthetic: allSynthetic,
   };
 }

@@ -1,10 +1,15 @@
 import type { ReactNode } from 'react';
+import { ReportingPeriodBar } from '@/components/reporting-period-bar';
 import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
 import type { ComplianceJourney, ComplianceJourneyResult, GroupMonthlyPdc, PersistenceCurve } from '../server/get-compliance-journey';
 import { MonthlyLinesChart, PdcDistributionChart, PersistenceChart } from './adherence-charts';
 import type { ChartSeries } from './chart-options';
-import { formatDate, formatPercent, formatRatio } from '@/lib/format';
+import { formatCount, formatDate, formatPercent, formatRatio } from '@/lib/format';
+import { periodQueryOf } from '@/lib/period-query';
+import { patientEngagementPrefix } from '@/lib/routes';
 import { JourneyFilterForm } from './journey-filter-form';
+
+const JOURNEY_PATH = `${patientEngagementPrefix}compliance-journey`;
 
 const SUMMARY_MONTHS = [0, 3, 6, 9, 12];
 /** Wide tables: cells keep apart (a column of counts never runs into the next header). */
@@ -243,9 +248,12 @@ function withheldNote(journey: ComplianceJourney): string | null {
 export function ComplianceJourneyView({
   journey,
   addressProblem = null,
+  periodProblem = null,
 }: {
   journey: ComplianceJourneyResult;
   addressProblem?: string | null;
+  /** What was wrong with the period in the address (the default period is shown instead). */
+  periodProblem?: string | null;
 }) {
   if (journey.status === 'no-company') {
     return (
@@ -254,13 +262,25 @@ export function ComplianceJourneyView({
       </Notice>
     );
   }
-  const form = (
-    <JourneyFilterForm
-      personas={journey.options.personas}
-      products={journey.options.products}
-      persona={journey.filters.persona}
-      product={journey.filters.product}
+  const periodBar = (
+    <ReportingPeriodBar
+      period={journey.period}
+      path={JOURNEY_PATH}
+      keep={{ persona: journey.filters.persona, product: journey.filters.product }}
+      problem={periodProblem}
     />
+  );
+  const form = (
+    <>
+      {periodBar}
+      <JourneyFilterForm
+        personas={journey.options.personas}
+        products={journey.options.products}
+        persona={journey.filters.persona}
+        product={journey.filters.product}
+        periodQuery={periodQueryOf(journey.period.choice)}
+      />
+    </>
   );
   const problem = addressProblem ?? (journey.status === 'invalid-filter' ? journey.message : null);
   if (problem !== null || journey.status === 'invalid-filter') {
@@ -287,13 +307,13 @@ export function ComplianceJourneyView({
     const filtered = journey.filters.persona !== null || journey.filters.product !== null;
     return (
       <div className="flex flex-col gap-4">
-        {filtered ? form : null}
+        {filtered ? form : periodBar}
         <Notice>
           {journey.scope === 'organisation'
-            ? 'No patients of your organisations have a dispensing in the last 12 months, so there is no journey to show yet.'
+            ? 'No patients of your organisations have a dispensing in this period, so there is no journey to show yet.'
             : journey.scope === 'companies'
-              ? `No patient was dispensed a product of ${journey.companies.join(' or ')} in the last 12 months, so there is no journey to show yet.`
-              : 'No patient has a dispensing in the last 12 months, so there is no journey to show yet.'}
+              ? `No patient was dispensed a product of ${journey.companies.join(' or ')} in this period, so there is no journey to show yet.`
+              : 'No patient has a dispensing in this period, so there is no journey to show yet.'}
         </Notice>
       </div>
     );
@@ -311,8 +331,15 @@ export function ComplianceJourneyView({
       {form}
       <section aria-label="Cohort" className="flex flex-col gap-2">
         <p className="text-lg">
-          Cohort: <Count value={cohortSize} /> patients{cohortWords(journey)} with a dispensing between {formatDate(journey.period.start)}{' '}
-          and {formatDate(journey.period.end)}.{journey.cohort.hasSynthetic ? <SyntheticBadge /> : null}
+          Cohort:{' '}
+          <span data-testid="journey-cohort-count">
+            <Count value={cohortSize} />
+          </span>{' '}
+          patients{cohortWords(journey)} with a dispensing between {formatDate(journey.period.start)} and {formatDate(journey.period.end)}
+          {journey.patientsInScope === null || journey.filters.persona !== null || journey.filters.product !== null
+            ? ''
+            : ` of ${formatCount(journey.patientsInScope)} patients in your view`}
+          .{journey.cohort.hasSynthetic ? <SyntheticBadge /> : null}
         </p>
         {journey.cohort.hasSynthetic ? (
           <p className="text-muted">

@@ -2,6 +2,7 @@
 
 import { Button, buttonVariants, Label, ListBox, Select } from '@heroui/react';
 import Link from 'next/link';
+import type { PeriodQuery } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import type { FilterOption } from '../server/get-compliance-journey';
 import { ALL_FILTER_VALUE } from '../schemas';
@@ -47,19 +48,26 @@ export function JourneyFilterForm({
   products,
   persona,
   product,
+  periodQuery = {},
 }: {
   personas: FilterOption[];
   products: FilterOption[];
   persona: string | null;
   product: string | null;
+  /** The reporting period's address parameters, kept when the cohort changes. */
+  periodQuery?: PeriodQuery;
 }) {
+  const wholeCohort = new URLSearchParams(periodQuery).toString();
   return (
     <form method="get" action={JOURNEY_PATH} className="flex flex-wrap items-end gap-3" aria-label="Choose the cohort">
+      {Object.entries(periodQuery).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <FilterSelect name="persona" label="Persona" allLabel="All personas" options={personas} selected={persona} />
       <FilterSelect name="product" label="Product (first fill)" allLabel="All products" options={products} selected={product} />
       <Button type="submit">Show</Button>
       {persona !== null || product !== null ? (
-        <Link href={JOURNEY_PATH} className={buttonVariants({ variant: 'ghost' })}>
+        <Link href={wholeCohort === '' ? JOURNEY_PATH : `${JOURNEY_PATH}?${wholeCohort}`} className={buttonVariants({ variant: 'ghost' })}>
           Whole cohort
         </Link>
       ) : null}

@@ -1,9 +1,14 @@
 import type { ReactNode } from 'react';
+import { ReportingPeriodBar } from '@/components/reporting-period-bar';
+import { periodQueryOf, type PeriodQuery } from '@/lib/period-query';
+import { patientEngagementPrefix } from '@/lib/routes';
 import type { PatientChoice, PatientProfile } from '../server/get-patient-profile';
 import { CmaTrendChart, DoseCalendarHeatmap } from './adherence-charts';
 import { ADHERENT_THRESHOLD as ADHERENT } from './chart-options';
 import { DoseCalendar } from './dose-calendar';
 import { formatDate, formatNumber, formatPercent, formatRatio } from '@/lib/format';
+
+const PROFILE_PATH = `${patientEngagementPrefix}patient-profile`;
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -26,9 +31,20 @@ function Notice({ children }: { children: ReactNode }) {
   );
 }
 
-function PatientPicker({ choices, selected }: { choices: PatientChoice[]; selected: string | null }) {
+function PatientPicker({
+  choices,
+  selected,
+  periodQuery,
+}: {
+  choices: PatientChoice[];
+  selected: string | null;
+  periodQuery: PeriodQuery;
+}) {
   return (
     <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Choose a patient">
+      {Object.entries(periodQuery).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <label className="flex flex-col gap-1 text-sm font-medium">
         Patient of your organisation
         <select
@@ -52,7 +68,7 @@ function PatientPicker({ choices, selected }: { choices: PatientChoice[]; select
 }
 
 /** One patient's adherence, every figure explained in words; or a plain sentence when there is nothing to show. */
-export function PatientProfileView({ profile }: { profile: PatientProfile }) {
+export function PatientProfileView({ profile, periodProblem = null }: { profile: PatientProfile; periodProblem?: string | null }) {
   switch (profile.status) {
     case 'no-linked-record':
       return (
@@ -81,7 +97,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
     case 'not-permitted':
       return (
         <div className="flex flex-col gap-4">
-          <PatientPicker choices={profile.choices} selected={null} />
+          <PatientPicker choices={profile.choices} selected={null} periodQuery={{}} />
           <Notice>That patient is not one of your organisations’ patients. Choose one from the list.</Notice>
         </div>
       );
@@ -93,9 +109,18 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
   const calendarCounts = { taken: 0, missed: 0, skipped: 0, none: 0 };
   for (const day of profile.calendar) calendarCounts[day.status] += 1;
   const dose = profile.doseAdherence;
+  const compared = profile.dosesAndRefills;
   return (
     <div className="flex flex-col gap-6">
-      {profile.access === 'organisation' ? <PatientPicker choices={profile.choices} selected={patient.id} /> : null}
+      <ReportingPeriodBar
+        period={period}
+        path={PROFILE_PATH}
+        keep={{ patient: profile.access === 'organisation' ? patient.id : null }}
+        problem={periodProblem}
+      />
+      {profile.access === 'organisation' ? (
+        <PatientPicker choices={profile.choices} selected={patient.id} periodQuery={periodQueryOf(period.choice)} />
+      ) : null}
       <section aria-label="Patient" className="flex flex-col gap-1">
         <p className="text-lg">
           <span className="font-semibold">{patient.pseudonym}</span>
@@ -109,7 +134,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
         <p className="text-muted">
           {patient.persona ? `Persona: ${patient.persona}. ` : ''}
           {patient.conditions.length > 0 ? `Conditions: ${patient.conditions.join(', ')}. ` : ''}
-          Period: {formatDate(period.start)} to {formatDate(period.end)} ({period.days} days).
+          Period: {formatDate(period.start)} to {formatDate(period.end)} ({period.days} days, data up to {formatDate(period.asOf)}).
         </p>
       </section>
 
@@ -148,9 +173,29 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
         )}
       </Section>
 
+      <Section title="Dose confirmations and refills">
+        <dl className="grid gap-3 sm:grid-cols-2">
+          <div className="rounded-xl border border-separator p-3">
+            <dt className="text-muted">Doses confirmed (what was reported)</dt>
+            <dd className="text-xl font-semibold">
+              {compared.confirmedShare === null
+                ? 'none reported'
+                : `${compared.confirmedDoses} of ${compared.reportedDoses} (${formatPercent(compared.confirmedShare)})`}
+            </dd>
+          </div>
+          <div className="rounded-xl border border-separator p-3">
+            <dt className="text-muted">Refill PDC (what was dispensed)</dt>
+            <dd className="text-xl font-semibold">{compared.refillPdc === null ? 'no refills' : formatPercent(compared.refillPdc)}</dd>
+          </div>
+        </dl>
+        <p className="max-w-3xl" data-testid="doses-and-refills">
+          {compared.sentence}
+        </p>
+      </Section>
+
       <Section title="Dose calendar">
         {dose.scheduledDoses === 0 ? (
-          <p>No dose confirmations were recorded in these 12 months.</p>
+          <p>No dose confirmations were recorded in this period.</p>
         ) : (
           <p className="max-w-3xl">
             {dose.confirmedDoses} of {dose.scheduledDoses} recorded doses were taken ({formatPercent(dose.confirmedShare)}),{' '}
@@ -212,7 +257,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
 
       <Section title="Refill gaps and treatment episodes">
         {profile.refillGaps.length === 0 ? (
-          <p>No refill gaps in these 12 months: every refill came before the previous supply ran out.</p>
+          <p>No refill gaps in this period: every refill came before the previous supply ran out.</p>
         ) : (
           <ul className="flex flex-col gap-1">
             {profile.refillGaps.map((gap) => (
@@ -233,8 +278,8 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
           <ol className="flex flex-col gap-1">
             {profile.episodes.map((episode) => (
               <li key={episode.episode}>
-                Episode {episode.episode}: {formatDate(episode.start)} to {episode.ongoing ? 'today (ongoing)' : formatDate(episode.end)},{' '}
-                {episode.days} days
+                Episode {episode.episode}: {formatDate(episode.start)} to{' '}
+                {episode.ongoing ? `${formatDate(episode.end)} (ongoing when the data ends)` : formatDate(episode.end)}, {episode.days} days
                 {episode.ongoing ? '' : ', then stopped for more than 60 days'}.
               </li>
             ))}
@@ -244,7 +289,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
 
       <Section title="Messages">
         {profile.messages.length === 0 ? (
-          <p>No messages were sent or received in these 12 months.</p>
+          <p>No messages were sent or received in this period.</p>
         ) : (
           <>
             <p>
@@ -260,6 +305,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
                   <th scope="col">Direction</th>
                   <th scope="col">Channel</th>
                   <th scope="col">Category</th>
+                  <th scope="col">Text as sent</th>
                   <th scope="col">Status</th>
                 </tr>
               </thead>
@@ -270,6 +316,7 @@ export function PatientProfileView({ profile }: { profile: PatientProfile }) {
                     <td>{message.direction}</td>
                     <td>{message.channel}</td>
                     <td>{message.category ?? '—'}</td>
+                    <td className="max-w-md whitespace-pre-line">{message.body ?? <span className="text-muted">no text recorded</span>}</td>
                     <td>{message.history.length > 0 ? message.history.map((step) => step.status).join(' → ') : message.status}</td>
                   </tr>
                 ))}

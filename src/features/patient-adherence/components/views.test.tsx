@@ -6,6 +6,15 @@ import type { PatientProfile } from '../server/get-patient-profile';
 import { ComplianceJourneyView } from './compliance-journey-view';
 import { PatientProfileView } from './patient-profile-view';
 
+const period = {
+  start: '2025-03-01',
+  end: '2026-02-28',
+  asOf: '2026-02-28',
+  days: 365,
+  choice: { kind: 'last-months', months: 12 },
+  notice: null,
+} as const;
+
 const profile: PatientProfile = {
   status: 'ok',
   access: 'example',
@@ -17,7 +26,7 @@ const profile: PatientProfile = {
     synthetic: true,
     conditions: ['hypertension'],
   },
-  period: { start: '2025-03-01', end: '2026-02-28', days: 365 },
+  period,
   regimens: [
     {
       medication: 'Atorva 20',
@@ -44,6 +53,14 @@ const profile: PatientProfile = {
   ],
   pdc: { value: 285 / 365, coveredDays: 285, periodDays: 365, start: '2025-03-01', end: '2026-02-28' },
   doseAdherence: { scheduledDoses: 2, confirmedDoses: 1, onTimeDoses: 1, confirmedShare: 0.5, onTimeShare: 0.5 },
+  dosesAndRefills: {
+    confirmedDoses: 1,
+    reportedDoses: 2,
+    confirmedShare: 0.5,
+    refillPdc: 285 / 365,
+    disagree: true,
+    sentence: 'Confirmed 1 of 2 reported doses (50%); refills cover 78% of days. They disagree.',
+  },
   calendar: [
     { date: '2026-03-02', status: 'taken', takenDoses: 1, scheduledDoses: 1 },
     { date: '2026-03-03', status: 'missed', takenDoses: 1, scheduledDoses: 2 },
@@ -72,7 +89,31 @@ describe('patient profile view', () => {
     expect(html).toMatch(/role="img" aria-label="Line chart of CMA7 and CMA9 in 1 windows of 90 days/);
     expect(html).toContain('synthetic demo data');
     expect(html).toContain('a de-identified example patient');
-    expect(html).toContain('No messages were sent or received in these 12 months.');
+    expect(html).toContain('No messages were sent or received in this period.');
+    // The period as every page states it, and the choice of another.
+    expect(html).toContain('<span data-testid="reporting-period">1 Mar 2025 – 28 Feb 2026, data up to 28 Feb 2026</span>');
+    expect(html).toContain('<option value="last-3-months">Last 3 months</option>');
+    // Dose confirmations beside refills, with the sentence when they disagree.
+    expect(html).toContain('Confirmed 1 of 2 reported doses (50%); refills cover 78% of days. They disagree.');
+  });
+
+  it('lists each message with its text as sent', () => {
+    const message = { sentAt: '2026-02-27T07:55:00Z', channel: 'sms', direction: 'outbound', category: 'reminder', status: 'read' };
+    const html = renderToStaticMarkup(
+      <PatientProfileView
+        profile={{
+          ...profile,
+          messages: [
+            { ...message, body: 'Time for your evening dose, Sam.', history: [] },
+            { ...message, body: null, history: [] },
+          ],
+          messageStatusCounts: [{ status: 'read', count: 2 }],
+        }}
+      />,
+    );
+    expect(html).toContain('<th scope="col">Text as sent</th>');
+    expect(html).toContain('Time for your evening dose, Sam.');
+    expect(html).toContain('no text recorded');
   });
 
   it('says plainly when no record is linked, or a manufacturer has no company', () => {
@@ -124,7 +165,8 @@ function suppressedJourney(): ComplianceJourney {
     suppressed: true,
     filters: { persona: null, product: null },
     options,
-    period: { start: '2025-03-01', end: '2026-02-28' },
+    period,
+    patientsInScope: 80,
     cohort: { patients: suppressCount(69), synthetic: suppressCount(69), hasSynthetic: true },
     pdcByMonth: [
       {
@@ -211,6 +253,7 @@ describe('compliance journey view', () => {
           message: 'product: “x” is not one of the products you can view.',
           filters: { persona: null, product: 'x' },
           options,
+          period,
         }}
       />,
     );
@@ -225,7 +268,9 @@ describe('compliance journey view', () => {
     );
     expect(
       renderToStaticMarkup(
-        <ComplianceJourneyView journey={{ status: 'filters-not-combined', filters: { persona: 'busy', product: 'statin' }, options }} />,
+        <ComplianceJourneyView
+          journey={{ status: 'filters-not-combined', filters: { persona: 'busy', product: 'statin' }, options, period }}
+        />,
       ),
     ).toContain('a persona and a product are not combined for your role');
   });

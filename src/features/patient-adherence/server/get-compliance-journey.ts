@@ -2,9 +2,15 @@ import 'server-only';
 import type { Database } from '@/db/client';
 import { findCohortPatients, findCohortScope } from '@/db/queries/cohort-scope';
 import { drugOf, loadCohortDispensings, medicationEventsFrom } from '@/db/queries/medication-events';
-import { findReportingPeriod, lookbackStart } from '@/db/queries/reporting-period';
+import {
+  countCohortPatients,
+  findReportingPeriod,
+  lookbackStart,
+  type PeriodChoice,
+  type PeriodView,
+  periodView,
+} from '@/db/queries/reporting-period';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
-import { isoFromDayNumber as isoDay } from '@/engine/adherence/day-number';
 import {
   followJourney,
   type JourneyFigures,
@@ -48,7 +54,12 @@ export type ComplianceJourney = JourneyFigures & {
   suppressed: boolean;
   filters: JourneyFilters;
   options: JourneyFilterOptions;
-  period: { start: string; end: string };
+  period: PeriodView;
+  /**
+   * Every patient of the cohort's scope, with or without a dispensing in the period (the journey's cohort is
+   * those with one); null for a privacy role when those without one are a small group.
+   */
+  patientsInScope: number | null;
   /** Only for clinicians (their organisations) and admins; null for everyone else. */
   trajectories: { shown: Trajectory[]; total: number } | null;
 };
@@ -56,8 +67,15 @@ export type ComplianceJourney = JourneyFigures & {
 export type ComplianceJourneyResult =
   | ComplianceJourney
   | { status: 'no-company' }
-  | { status: 'invalid-filter'; field: 'persona' | 'product'; message: string; filters: JourneyFilters; options: JourneyFilterOptions }
-  | { status: 'filters-not-combined'; filters: JourneyFilters; options: JourneyFilterOptions };
+  | {
+      status: 'invalid-filter';
+      field: 'persona' | 'product';
+      message: string;
+      filters: JourneyFilters;
+      options: JourneyFilterOptions;
+      period: PeriodView;
+    }
+  | { status: 'filters-not-combined'; filters: JourneyFilters; options: JourneyFilterOptions; period: PeriodView };
 
 type CohortPatient = JourneyMember & { pseudonym: string; persona: string | null; monthlyPdc: (number | null)[] };
 
@@ -74,6 +92,7 @@ export async function getComplianceJourney(options: {
   database: Database;
   actor: SessionUser | null;
   filters?: JourneyFilters;
+  choice?: PeriodChoice;
   now?: Date;
 }): Promise<ComplianceJourneyResult> {
   const { database, actor } = options;
@@ -82,13 +101,14 @@ export async function getComplianceJourney(options: {
   const suppressed = seesSuppressedAggregates(actor.role);
   const scope = await findCohortScope({ database, actor });
   if (scope.kind === 'no-company') return { status: 'no-company' };
-  const period = await findReportingPeriod({ database, now: options.now ?? new Date() });
+  const period = await findReportingPeriod({ database, scope, choice: options.choice, now: options.now ?? new Date() });
 
   // Which patients (and, for manufacturers, which dispensings) the cohort is drawn from, with one earlier
   // year of fills so supply dispensed before the period carries into it.
-  const [cohortRows, fillsByPatient] = await Promise.all([
+  const [cohortRows, fillsByPatient, counts] = await Promise.all([
     findCohortPatients({ database, scope }),
     loadCohortDispensings({ database, scope, from: lookbackStart(period), to: period.end }),
+    countCohortPatients({ database, scope, period, suppressed }),
   ]);
 
   const labels = { persona: new Map<string, string>(), product: new Map<string, string>() } satisfies JourneyLabels;
@@ -122,6 +142,7 @@ export async function getComplianceJourney(options: {
       message: `persona: “${filters.persona}” is not a persona of this cohort. Choose one from the list.`,
       filters,
       options: filterOptions,
+      period: periodView(period),
     };
   }
   // The same words whether the product exists elsewhere or not: a manufacturer learns nothing of other companies' products.
@@ -132,6 +153,7 @@ export async function getComplianceJourney(options: {
       message: `product: “${filters.product}” is not one of the products you can view. Choose one from the list.`,
       filters,
       options: filterOptions,
+      period: periodView(period),
     };
   }
 
@@ -146,7 +168,7 @@ export async function getComplianceJourney(options: {
     figures = summariseJourney(members, labels, false);
   } else if (filters.persona !== null && filters.product !== null) {
     // Persona × product cells would need suppression across both groupings and every month at once.
-    return { status: 'filters-not-combined', filters, options: filterOptions };
+    return { status: 'filters-not-combined', filters, options: filterOptions, period: periodView(period) };
   } else {
     // Suppressed as one page: a group hidden in one table must not be derivable from another (issue 10 item 6).
     const whole = suppressJourneyPage(summariseJourney(cohort, labels, false));
@@ -177,7 +199,8 @@ export async function getComplianceJourney(options: {
     suppressed,
     filters,
     options: filterOptions,
-    period: { start: isoDay(period.start), end: isoDay(period.end - 1) },
+    period: periodView(period),
+    patientsInScope: counts.patients,
     ...figures,
     trajectories: mayListPatients
       ? {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, exists, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
+import { type CohortScope, findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
 import {
   drugOf,
   loadPatientDispensings,
@@ -9,7 +9,7 @@ import {
   loadPatientRegimens,
   medicationEventsFrom,
 } from '@/db/queries/medication-events';
-import { findReportingPeriod, PERIOD_DAYS } from '@/db/queries/reporting-period';
+import { findReportingPeriod, type PeriodChoice, type PeriodView, periodView, type ReportingPeriod } from '@/db/queries/reporting-period';
 import { dispensings, messages, patients } from '@/db/schema';
 import type { DoseAdherence } from '@/engine/adherence/dose-adherence';
 import { isoFromDayNumber as isoDay } from '@/engine/adherence/day-number';
@@ -24,6 +24,7 @@ import {
 } from '@/engine/aggregation/patient-summary';
 import { createLocalDayResolver, MS_PER_DAY } from '@/engine/time/local-day';
 import { AppError } from '@/lib/errors';
+import { compareDosesAndRefills, type DosesAndRefills } from '../doses-and-refills';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
@@ -35,7 +36,7 @@ export type ProfileAccess = 'self' | 'organisation' | 'example';
 
 export type PatientProfileDetails = {
   patient: { id: string; pseudonym: string; persona: string | null; synthetic: boolean; conditions: string[] };
-  period: { start: string; end: string; days: number };
+  period: PeriodView;
   regimens: {
     medication: string;
     genericName: string | null;
@@ -51,6 +52,8 @@ export type PatientProfileDetails = {
   /** null without a fill before the period's end. */
   pdc: { value: number; coveredDays: number; periodDays: number; start: string; end: string } | null;
   doseAdherence: DoseAdherence;
+  /** Dose confirmations against refill PDC over the same period, and a sentence saying whether they agree. */
+  dosesAndRefills: DosesAndRefills;
   calendar: CalendarDay[];
   /** CMA7 and CMA9 in 90-day windows every 30 days over the period. */
   cmaWindows: { start: string; end: string; cma7: number | null; cma9: number | null }[];
@@ -58,6 +61,8 @@ export type PatientProfileDetails = {
   episodes: { episode: number; start: string; end: string; days: number; ongoing: boolean }[];
   messages: {
     sentAt: string;
+    /** The text as sent (or received); null when the source recorded none. */
+    body: string | null;
     channel: string;
     direction: string;
     category: string | null;
@@ -90,6 +95,8 @@ export async function getPatientProfile(options: {
   database: Database;
   actor: SessionUser | null;
   patientId?: string | null;
+  /** The reporting period chosen (default: the 12 months up to the viewer's data's last day). */
+  choice?: PeriodChoice;
   now?: Date;
   /** The request's id and client address, for the audit row of a refusal. */
   request?: Partial<RequestContext>;
@@ -112,6 +119,8 @@ export async function getPatientProfile(options: {
   let access: ProfileAccess;
   let choices: PatientChoice[] = [];
   let productIds: string[] | null = null;
+  // The viewer's scope sets the period's as-of date, as on every other page for this viewer.
+  let scope: CohortScope = { kind: 'all' };
   if (actor.role === 'patient') {
     const [own] = await database.select({ id: patients.id }).from(patients).where(eq(patients.userId, actor.id));
     if (own === undefined) return { status: 'no-linked-record' };
@@ -119,7 +128,7 @@ export async function getPatientProfile(options: {
     patientId = own.id;
     access = 'self';
   } else if (actor.role === 'clinician') {
-    const scope = await findCohortScope({ database, actor });
+    scope = await findCohortScope({ database, actor });
     const organisationIds = scope.kind === 'organisation' ? scope.organisationIds : [];
     if (organisationIds.length === 0) return { status: 'no-organisation' };
     choices = await database
@@ -150,7 +159,7 @@ export async function getPatientProfile(options: {
     access = 'organisation';
   } else {
     if (actor.role === 'drug-manufacturer') {
-      const scope = await findCohortScope({ database, actor });
+      scope = await findCohortScope({ database, actor });
       if (scope.kind === 'no-company') return { status: 'no-company' };
       productIds = scopeProductIds(scope) ?? [];
       if (productIds.length === 0) return { status: 'no-example' };
@@ -182,7 +191,8 @@ export async function getPatientProfile(options: {
     access = 'example';
   }
 
-  const details = await loadPatientDetails({ database, patientId, productIds, now: options.now ?? new Date() });
+  const period = await findReportingPeriod({ database, scope, choice: options.choice, now: options.now ?? new Date() });
+  const details = await loadPatientDetails({ database, patientId, productIds, period });
   return { status: 'ok', access, choices, ...details };
 }
 
@@ -200,10 +210,9 @@ async function loadPatientDetails(options: {
   database: Database;
   patientId: string;
   productIds: string[] | null;
-  now: Date;
+  period: ReportingPeriod;
 }): Promise<PatientProfileDetails> {
-  const { database, patientId, productIds } = options;
-  const period = await findReportingPeriod({ database, now: options.now });
+  const { database, patientId, productIds, period } = options;
   // A day either side: local days in the patient's time zone may start before or after UTC midnight.
   const fetchFrom = new Date((period.start - 1) * MS_PER_DAY);
   const fetchTo = new Date((period.end + 1) * MS_PER_DAY);
@@ -226,6 +235,7 @@ async function loadPatientDetails(options: {
     database
       .select({
         sentAt: messages.sentAt,
+        body: messages.body,
         channel: messages.channel,
         direction: messages.direction,
         category: messages.category,
@@ -271,7 +281,7 @@ async function loadPatientDetails(options: {
       synthetic: patient.synthetic,
       conditions: patient.conditions,
     },
-    period: { start: isoDay(period.start), end: isoDay(period.end - 1), days: PERIOD_DAYS },
+    period: periodView(period),
     regimens: regimenRows.map((row) => ({
       medication: row.productName ?? row.medicationCode ?? 'Unknown medication',
       genericName: row.genericName,
@@ -294,6 +304,7 @@ async function loadPatientDetails(options: {
             end: isoDay(pdc.end - 1),
           },
     doseAdherence: doses.adherence,
+    dosesAndRefills: compareDosesAndRefills(doses.adherence, pdc?.value ?? null),
     calendar: doses.calendar.map((entry) => ({
       date: isoDay(entry.day),
       status: entry.status,
@@ -321,6 +332,7 @@ async function loadPatientDetails(options: {
     })),
     messages: messageRows.map((row) => ({
       sentAt: row.sentAt.toISOString(),
+      body: row.body,
       channel: row.channel,
       direction: row.direction,
       category: row.category,

@@ -30,7 +30,7 @@ const day = (iso: string) => {
   const [year, month, date] = iso.split('-').map(Number);
   return dayNumberFromCivil(year!, month!, date!);
 };
-// Supply lasts beyond today (28 February 2026), so the period ends today: [1 March 2025, 1 March 2026).
+// A dose is observed today (28 February 2026), the latest day of data, so the period ends today: [1 March 2025, 1 March 2026).
 const periodEnd = day('2026-03-01');
 const periodStart = periodEnd - 365;
 
@@ -304,6 +304,7 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
         channel: 'sms',
         direction: 'outbound',
         category: 'reminder',
+        body: 'Time for your evening dose.',
         sentAt: new Date('2026-02-27T07:55:00Z'),
         status: 'read',
         statusHistory: [
@@ -329,8 +330,12 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
     await database.dispose();
   });
 
-  it('reads the period the shared read layer gives (ending today here)', async () => {
-    expect(await findReportingPeriod({ database: db, now })).toEqual({ start: periodStart, end: periodEnd });
+  it('reads the period the shared read layer gives (ending today here: a dose was observed today)', async () => {
+    expect(await findReportingPeriod({ database: db, scope: { kind: 'all' }, now })).toMatchObject({
+      start: periodStart,
+      end: periodEnd,
+      asOf: periodEnd - 1,
+    });
   });
 
   describe('patient profile', () => {
@@ -340,7 +345,7 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       expect(profile.access).toBe('self');
       expect(profile.patient.pseudonym).toBe('A-0001');
       expect(profile.choices).toEqual([]);
-      expect(profile.period).toEqual({ start: '2025-03-01', end: '2026-02-28', days: 365 });
+      expect(profile.period).toMatchObject({ start: '2025-03-01', end: '2026-02-28', asOf: '2026-02-28', days: 365, notice: null });
 
       const fills = Array.from({ length: 11 }, (_, index) => ({
         day: periodStart + index * 30 + Math.floor(index / 3) * 20,
@@ -375,9 +380,16 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       expect(profile.calendar[0]).toEqual({ date: '2025-03-01', status: 'none', takenDoses: 0, scheduledDoses: 0 });
       expect(profile.doseAdherence).toMatchObject({ scheduledDoses: 3, confirmedDoses: 1, onTimeDoses: 1 });
 
-      expect(profile.messages.map((message) => [message.channel, message.status])).toEqual([
-        ['sms', 'read'],
-        ['whatsapp', 'failed'],
+      // Confirmations (1 of 3) and refills tell different stories: the page says so in one sentence.
+      expect(profile.dosesAndRefills).toMatchObject({ confirmedDoses: 1, reportedDoses: 3, refillPdc: expected.pdc, disagree: true });
+      expect(profile.dosesAndRefills.sentence).toMatch(
+        /^Confirmed 1 of 3 reported doses \(33%\); refills cover \d+% of days\. They disagree\./,
+      );
+
+      // Each message with its text as sent.
+      expect(profile.messages.map((message) => [message.channel, message.status, message.body])).toEqual([
+        ['sms', 'read', 'Time for your evening dose.'],
+        ['whatsapp', 'failed', null],
       ]);
       expect(profile.messageStatusCounts).toEqual([
         { status: 'failed', count: 1 },

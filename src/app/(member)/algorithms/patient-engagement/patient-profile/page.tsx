@@ -4,6 +4,7 @@ import { getDatabase } from '@/db/client';
 import { PatientProfileView } from '@/features/patient-adherence/components/patient-profile-view';
 import { patientProfileQuerySchema } from '@/features/patient-adherence/schemas';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
+import { parsePeriodQuery } from '@/lib/period-query';
 import { getCurrentUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
 
@@ -12,23 +13,27 @@ export const metadata: Metadata = { title: 'Patient Profile' };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function PatientProfilePage({ searchParams }: Props) {
-  const query = patientProfileQuerySchema.safeParse(await searchParams);
+  const params = await searchParams;
+  const query = patientProfileQuerySchema.safeParse({ patient: params.patient });
+  const period = parsePeriodQuery(params);
   // A malformed choice is answered like a patient the viewer may not see: the list to choose from, and why.
   const profile = await getPatientProfile({
     database: getDatabase(),
     actor: await getCurrentUser(),
     patientId: query.success ? (query.data.patient ?? null) : 'not-a-patient-id',
+    choice: period.choice,
     request: requestContextOf(await headers()),
   });
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Patient Profile</h1>
       <p className="max-w-3xl text-muted">
-        One patient’s medication journey over the last 12 months: regimen, a calendar of doses, the proportion of days covered, adherence in
-        sliding windows, refill gaps and treatment episodes, and messages. Patients see their own record, clinicians the patients of their
-        organisations, everyone else a de-identified example. Patients are shown by pseudonym only.
+        One patient’s medication journey over the chosen period (by default the 12 months up to the last day of data): regimen, a calendar
+        of doses, dose confirmations beside refills, the proportion of days covered, adherence in sliding windows, refill gaps and treatment
+        episodes, and messages as sent. Patients see their own record, clinicians the patients of their organisations, everyone else a
+        de-identified example. Patients are shown by pseudonym only.
       </p>
-      <PatientProfileView profile={profile} />
+      <PatientProfileView profile={profile} periodProblem={period.problem} />
     </article>
   );
 }
