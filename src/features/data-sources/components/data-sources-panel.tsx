@@ -198,7 +198,6 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
       </div>
       {preview ? (
         <CsvImportPreview
-          key={preview.upload.query.toString()}
           preview={preview.result}
           fileName={preview.upload.file.name}
           dateFormatChosen={preview.upload.query.has('dateFormat')}
