@@ -56,11 +56,18 @@ test('a clinician imports a pharmacy CSV: a background job with progress, then i
   await page.goto('/algorithms/patient-engagement/data-sources');
   const form = page.getByRole('form', { name: 'Import a file' });
   await form.getByLabel(/Pharmacy CSV/).check();
-  // The AdhereR example file writes dates as MM/DD/YYYY.
+  // The AdhereR example file writes dates as MM/DD/YYYY, in 2030–2044 (refused as future): 20 years earlier here.
   await form.getByText('CSV columns and date format').click();
   await form.getByLabel('Date format').selectOption('mdy');
-  await form.getByLabel('File (at most 50 MB)').setInputFiles(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'));
+  const medicationEvents = fs
+    .readFileSync(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'), 'utf8')
+    .replace(/\/(20\d\d)\b/g, (_, year: string) => `/${Number(year) - 20}`);
+  await form
+    .getByLabel('File (at most 50 MB)')
+    .setInputFiles({ name: 'med_events.csv', mimeType: 'text/csv', buffer: Buffer.from(medicationEvents) });
   await form.getByRole('button', { name: 'Import' }).click();
+  // A CSV is previewed first; nothing is stored until the import is confirmed.
+  await page.getByTestId('csv-preview').getByRole('button', { name: 'Confirm import' }).click();
   const job = page.getByTestId('import-job').first();
   await expect(job.getByTestId('import-status')).toHaveText('succeeded', { timeout: 60_000 });
   await expect(job).toContainText(/1,080 records: \d[\d,]* created/);

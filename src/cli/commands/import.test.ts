@@ -23,9 +23,9 @@ describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
     fs.rmSync(directory, { recursive: true, force: true });
   });
 
-  async function runImport(argv: string[]) {
+  async function runImport(argv: string[], now?: Date) {
     const io = captureIo();
-    const code = await run(argv, io, database);
+    const code = await run(argv, io, database, now);
     return { code, stdout: io.out(), stderr: io.err() };
   }
 
@@ -58,7 +58,8 @@ describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
   });
 
   it("import csv imports AdhereR's file with --date-format mdy, and maps columns by flags", async () => {
-    const adherer = await runImport(['csv', medicationEvents, '--date-format', 'mdy', '--json']);
+    // AdhereR's example dates run 2030–2044: imported as of 2045.
+    const adherer = await runImport(['csv', medicationEvents, '--date-format', 'mdy', '--json'], new Date('2045-01-01T00:00:00Z'));
     expect(adherer.code).toBe(0);
     expect(JSON.parse(adherer.stdout)).toEqual({ resources: 1080, created: { Dispensing: 1080 }, unchanged: {}, skipped: [] });
 
@@ -94,8 +95,27 @@ describe.each(testDatabaseBackends())('cli import on $name', (backend) => {
     const { code, stdout, stderr } = await runImport(['csv', file, '--json']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe(`Error: ${file}: line 3: DURATION "thirty" is not a days supply (a number of days > 0)\n`);
+    expect(stderr).toBe(
+      `Error: ${file}: The file has 1 problem; nothing was imported:\nline 3: DURATION "thirty" is not a days supply (a number of days > 0)\n`,
+    );
     expect(await database.database.select({ id: dispensings.id }).from(dispensings)).toEqual([]);
+  });
+
+  it('a future-dated file exits 2 listing every bad line (100, then how many more), with the flag to change the date format', async () => {
+    const future = await runImport(['csv', medicationEvents, '--date-format', 'mdy'], new Date('2026-11-24T12:00:00Z'));
+    expect(future.code).toBe(2);
+    const lines = future.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Error: ${medicationEvents}: The file has 1,080 problems; nothing was imported:`);
+    expect(lines[1]).toBe('line 2: DATE "04/26/2033": 2033-04-26 is in the future (after 2026-11-25)');
+    expect(lines).toHaveLength(102);
+    expect(lines.at(-1)).toBe('and 980 more');
+    expect(await database.database.select({ id: dispensings.id }).from(dispensings)).toEqual([]);
+
+    const file = path.join(directory, 'dmy.csv');
+    fs.writeFileSync(file, 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,25/12/2024,1,medA,30\n');
+    expect((await runImport(['csv', file])).stderr).toBe(
+      `Error: ${file}: The file has 1 problem; nothing was imported:\nline 2: DATE "25/12/2024" is not a date in YYYY-MM-DD format (--date-format iso)\n`,
+    );
   });
 
   it('answers usage errors with exit 2 and --help with 0', async () => {

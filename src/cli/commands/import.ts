@@ -8,16 +8,18 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type DatabaseConnection, closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import type { ImportReport } from '@/engine/ingestion';
+import { type ImportProblem, type ImportReport, describeProblems } from '@/engine/ingestion';
 import { withImportBatchContext } from '@/features/data-import/server/import-batch-context';
 import { importDispensingCsv } from '@/features/data-import/server/import-dispensing-csv';
 import { importFhir } from '@/features/data-import/server/import-fhir';
+import { ImportRefusedError } from '@/features/data-import/server/import-refused';
 import { isAppError } from '@/lib/errors';
 import { type CommandIo, processIo } from './command-io';
 
 const USAGE = `Usage:
   npm run --silent cli -- import fhir FILE [--source NAME] [--json]
-  npm run --silent cli -- import csv FILE [column options] [--date-format iso|mdy|dmy] [--source NAME] [--json]
+  npm run --silent cli -- import csv FILE [column options] [--date-format iso|mdy|dmy] [--medication-codes names|catalogue]
+                                         [--source NAME] [--json]
 
 fhir  a FHIR R4 Bundle (transaction, batch, collection, searchset), NDJSON (one resource per line) or one
       resource: Patient, Medication, MedicationRequest, MedicationDispense, MedicationStatement,
@@ -27,6 +29,11 @@ csv   a pharmacy dispensing CSV, one fill per row. Columns (AdhereR's layout by 
         --dose-col NAME [PERDAY]    --class-col NAME [CATEGORY] (medication class, name or code)
       The dose and class columns are read when present; named explicitly, they are required.
       --date-format iso|mdy|dmy [iso]   YYYY-MM-DD, MM/DD/YYYY or DD/MM/YYYY
+      --medication-codes names|catalogue [names]   catalogue: the class column holds product ids, codes or
+                                        names of the catalogue, and a value no product has refuses the row
+Every row or resource is checked first: a date after tomorrow, before 1900 or before the patient's birth, a
+days supply over 365, a dose or quantity <= 0, a FHIR reference to a patient neither in the file nor imported
+before from that source refuses the whole file, every problem listed (up to 100), and nothing is stored.
 --source NAME  the data source rows are keyed under [fhir | pharmacy-csv]; the same record from two
                sources is two records.
 --json         print only the report: {"resources","created","unchanged","skipped"}.
@@ -42,7 +49,7 @@ type ImportCommand = {
   file: string;
   json: boolean;
   source: string | undefined;
-  mapping: { columns: Record<string, string>; dateFormat?: string };
+  mapping: { columns: Record<string, string>; dateFormat?: string; medicationCodes?: string };
 };
 
 export async function run(
@@ -50,6 +57,8 @@ export async function run(
   io: CommandIo = processIo,
   /** Tests pass their own database; otherwise the configured one is opened, migrated and closed. */
   connection?: DatabaseConnection,
+  /** "Today" for the date checks (tests fix it). */
+  now?: Date,
 ): Promise<number> {
   let command: ImportCommand | null;
   try {
@@ -81,18 +90,23 @@ export async function run(
     // The batch the import is recorded as (decision 013) carries the file's name, not its path.
     const report = await withImportBatchContext({ fileName: path.basename(command.file) }, () =>
       command.format === 'fhir'
-        ? importFhir({ database: database.database, actor: 'operator', text, source: command.source })
+        ? importFhir({ database: database.database, actor: 'operator', text, source: command.source, now })
         : importDispensingCsv({
             database: database.database,
             actor: 'operator',
             text,
             mapping: command.mapping,
             source: command.source,
+            now,
           }),
     );
     io.stdout.write(command.json ? `${JSON.stringify(report)}\n` : summarise(command, report));
     return 0;
   } catch (error) {
+    if (error instanceof ImportRefusedError) {
+      io.stderr.write(`Error: ${command.file}: ${describeProblems(error.problems, error.totalProblems, flagHint(command))}\n`);
+      return 2;
+    }
     if (isAppError(error) && error.code === 'validation') {
       io.stderr.write(`Error: ${command.file}: ${error.message}\n`);
       return 2;
@@ -125,6 +139,7 @@ function parseCommand(argv: string[]): ImportCommand | null {
         'dose-col': { type: 'string' },
         'class-col': { type: 'string' },
         'date-format': { type: 'string' },
+        'medication-codes': { type: 'string' },
       },
     });
   } catch (error) {
@@ -137,12 +152,16 @@ function parseCommand(argv: string[]): ImportCommand | null {
     throw new UsageError(`expected "import fhir FILE" or "import csv FILE"${format === undefined ? '' : `, not "${format}"`} (see --help)`);
   if (file === undefined) throw new UsageError(`import ${format} needs a FILE (see --help)`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`);
-  const csvOptions = ['id-col', 'date-col', 'duration-col', 'dose-col', 'class-col', 'date-format'] as const;
+  const csvOptions = ['id-col', 'date-col', 'duration-col', 'dose-col', 'class-col', 'date-format', 'medication-codes'] as const;
   const misplaced = csvOptions.find((name) => values[name] !== undefined);
   if (format === 'fhir' && misplaced !== undefined) throw new UsageError(`--${misplaced} applies to import csv, not import fhir`);
   const dateFormat = values['date-format'];
   if (dateFormat !== undefined && dateFormat !== 'iso' && dateFormat !== 'mdy' && dateFormat !== 'dmy') {
     throw new UsageError(`--date-format must be iso, mdy or dmy, not "${dateFormat}"`);
+  }
+  const medicationCodes = values['medication-codes'];
+  if (medicationCodes !== undefined && medicationCodes !== 'names' && medicationCodes !== 'catalogue') {
+    throw new UsageError(`--medication-codes must be names or catalogue, not "${medicationCodes}"`);
   }
   const columns: Record<string, string> = {};
   const columnOptions = {
@@ -161,7 +180,31 @@ function parseCommand(argv: string[]): ImportCommand | null {
     file,
     json: values.json,
     source: values.source,
-    mapping: { columns, ...(dateFormat === undefined ? {} : { dateFormat }) },
+    mapping: {
+      columns,
+      ...(dateFormat === undefined ? {} : { dateFormat }),
+      ...(medicationCodes === undefined ? {} : { medicationCodes }),
+    },
+  };
+}
+
+const settingFlags: Record<string, string> = {
+  patientId: '--id-col',
+  date: '--date-col',
+  daysSupply: '--duration-col',
+  dosesPerDay: '--dose-col',
+  medicationClass: '--class-col',
+  medicationCodes: '--medication-codes',
+};
+
+/** The flag that changes the setting a problem depends on (the engine's messages name none). */
+function flagHint(command: ImportCommand): (problem: ImportProblem) => string {
+  return (problem) => {
+    if (problem.setting === 'dateFormat') return ` (--date-format ${command.mapping.dateFormat ?? 'iso'})`;
+    // A column's name matters only when the column is missing; a bad value in it is the file's.
+    if (problem.setting !== null && problem.line === 1) return ` (${settingFlags[problem.setting]})`;
+    if (problem.setting === 'medicationCodes') return ' (--medication-codes)';
+    return '';
   };
 }
 

@@ -5,17 +5,7 @@
  */
 import Papa from 'papaparse';
 import { type DateFormat, dateFormatDescriptions, parseCivilDate } from './calendar-date';
-
-/** Bad input: the import stops, and the message names the line (1-based, the header is line 1). */
-export class CsvInputError extends Error {
-  override readonly name = 'CsvInputError';
-  constructor(
-    readonly line: number,
-    message: string,
-  ) {
-    super(`line ${line}: ${message}`);
-  }
-}
+import { type ImportSetting, ImportProblemsError, ProblemList, implausibleDateReason, maximumDaysSupply } from './import-problems';
 
 export type DispensingCsvColumns = {
   patientId: string;
@@ -41,7 +31,27 @@ export const adhereRColumns: DispensingCsvColumns = {
 export type DispensingCsvMapping = {
   columns?: Partial<DispensingCsvColumns>;
   dateFormat?: DateFormat;
+  /**
+   * What the medication column holds: 'names' (default) — any class, name or code, kept as written and linked
+   * to a product when one has that name; 'catalogue' — codes or names of the product catalogue, so a value no
+   * product has is a mistake and refuses the row.
+   */
+  medicationCodes?: MedicationCodes;
 };
+
+export const medicationCodesOptions = ['names', 'catalogue'] as const;
+export type MedicationCodes = (typeof medicationCodesOptions)[number];
+
+/** What rows are checked against besides their own shape (the engine stays pure: the caller says what today is). */
+export type DispensingCsvChecks = {
+  /** Today's date (ISO): dates after tomorrow are refused. */
+  today: string;
+  /** With `medicationCodes: 'catalogue'`: whether the catalogue has a product with this code or name. */
+  isCatalogueProduct?: (value: string) => boolean;
+};
+
+/** One row as the file has it, before its fields are read; `syntaxProblem` when the CSV itself is broken there. */
+export type RawCsvRow = { line: number; fields: string[]; syntaxProblem: string | null };
 
 export type DispensingCsvRow = {
   /** Line the row starts on. */
@@ -56,14 +66,6 @@ export type DispensingCsvRow = {
 };
 
 type ColumnIndexes = { patientId: number; date: number; daysSupply: number; dosesPerDay: number; medicationClass: number };
-
-const columnOptions: Record<keyof DispensingCsvColumns, string> = {
-  patientId: '--id-col',
-  date: '--date-col',
-  daysSupply: '--duration-col',
-  dosesPerDay: '--dose-col',
-  medicationClass: '--class-col',
-};
 
 /**
  * Reads rows a batch at a time, so a caller can yield to the event loop between batches of a large file.
@@ -81,29 +83,48 @@ export class DispensingCsvReader {
   /** Line at `position` (1-based). */
   private line: number;
   private readonly occurrences = new Map<string, number>();
+  /** Every problem of the rows read so far (a bad row is reported here and not returned). */
+  readonly problems = new ProblemList();
+  readonly medicationCodes: MedicationCodes;
   /** Data rows in the file, counting line breaks (quoted ones make it an upper bound). */
   readonly estimatedRowCount: number;
 
   constructor(
     private readonly text: string,
-    mapping: DispensingCsvMapping = {},
+    mapping: DispensingCsvMapping,
+    private readonly checks: DispensingCsvChecks,
   ) {
     this.dateFormat = mapping.dateFormat ?? 'iso';
+    this.medicationCodes = mapping.medicationCodes ?? 'names';
+    if (this.medicationCodes === 'catalogue' && checks.isCatalogueProduct === undefined) {
+      throw new Error('medicationCodes "catalogue" needs isCatalogueProduct');
+    }
     const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
     const headerEnd = this.rowEnd(start, 1);
     const headerText = text.slice(start, headerEnd);
-    if (headerText.trim() === '') throw new CsvInputError(1, 'the file is empty; expected a header row');
+    if (headerText.trim() === '') {
+      throw new ImportProblemsError(
+        [{ line: 1, resource: null, field: 'header', setting: null, message: 'the file is empty; expected a header row' }],
+        1,
+      );
+    }
     this.newline = /\r\n$/.test(headerText) || (!headerText.includes('\n') && headerText.endsWith('\r')) ? '\r\n' : '\n';
     this.delimiter = detectDelimiter(headerText);
     const parsedHeader = Papa.parse<string[]>(headerText, { delimiter: this.delimiter, newline: this.newline });
     this.header = (parsedHeader.data[0] ?? []).map((name) => name.trim());
     this.names = { ...adhereRColumns, ...definedOnly(mapping.columns ?? {}) };
+    const headerProblems = new ProblemList();
     const indexOf = (key: keyof DispensingCsvColumns, required: boolean): number => {
       const name = this.names[key];
       if (name === null) return -1;
       const index = this.header.indexOf(name);
       if (index < 0 && required) {
-        throw new CsvInputError(1, `column "${name}" (${columnOptions[key]}) is missing; the header has ${this.header.join(', ')}`);
+        headerProblems.add({
+          line: 1,
+          field: name,
+          setting: key,
+          message: `column "${name}" is missing; the header has ${this.header.join(', ')}`,
+        });
       }
       return index;
     };
@@ -113,8 +134,9 @@ export class DispensingCsvReader {
       date: indexOf('date', true),
       daysSupply: indexOf('daysSupply', true),
       dosesPerDay: indexOf('dosesPerDay', explicit.dosesPerDay !== undefined),
-      medicationClass: indexOf('medicationClass', explicit.medicationClass !== undefined),
+      medicationClass: indexOf('medicationClass', explicit.medicationClass !== undefined || this.medicationCodes === 'catalogue'),
     };
+    if (!headerProblems.empty) throw new ImportProblemsError(headerProblems.listed, headerProblems.total);
     this.position = headerEnd;
     this.line = 1 + countLineBreaks(text, start, headerEnd);
     this.estimatedRowCount = Math.max(countLineBreaks(text, headerEnd, text.length) + (text.endsWith('\n') ? 0 : 1), 0);
@@ -124,13 +146,32 @@ export class DispensingCsvReader {
     return this.position >= this.text.length;
   }
 
-  /** The next rows (at most `maxRows` lines' worth); an empty list at the end of the file. */
-  readRows(maxRows: number): DispensingCsvRow[] {
+  /** The column names the reader uses (the mapping over AdhereR's defaults). */
+  get columnNames(): DispensingCsvColumns {
+    return { ...this.names };
+  }
+
+  /** Whether the file has this column (optional ones may be absent). */
+  hasColumn(key: keyof DispensingCsvColumns): boolean {
+    return this.columns[key] >= 0;
+  }
+
+  /** A field of a raw row, trimmed ('' when the column is absent). */
+  fieldOf(row: RawCsvRow, key: keyof DispensingCsvColumns): string {
+    const index = this.columns[key];
+    return index < 0 ? '' : (row.fields[index] ?? '').replace(/\r$/, '').trim();
+  }
+
+  /**
+   * The next rows as the file has them (at most `maxRows` lines' worth), blank lines left out; an empty list at
+   * the end of the file. `rowOf` reads and checks one.
+   */
+  readRawRows(maxRows: number): RawCsvRow[] {
     if (this.done) return [];
     const start = this.position;
     const end = this.rowEnd(start, maxRows);
     const chunk = this.text.slice(start, end);
-    const rows: DispensingCsvRow[] = [];
+    const rows: RawCsvRow[] = [];
     let rowStart = 0;
     let lineAtRowStart = this.line;
     Papa.parse<string[]>(chunk, {
@@ -144,8 +185,13 @@ export class DispensingCsvReader {
         rowStart = rowEnd;
         if (fields.length === 1 && (fields[0] ?? '').trim() === '') return; // a blank line
         const problem = result.errors[0];
-        if (problem !== undefined) throw new CsvInputError(line, problem.message);
-        rows.push(this.rowOf(fields, line));
+        const syntaxProblem =
+          problem !== undefined
+            ? problem.message
+            : fields.length !== this.header.length
+              ? `the row has ${fields.length} fields, the header ${this.header.length}`
+              : null;
+        rows.push({ line, fields, syntaxProblem });
       },
     });
     this.position = end;
@@ -153,36 +199,66 @@ export class DispensingCsvReader {
     return rows;
   }
 
-  private rowOf(fields: string[], line: number): DispensingCsvRow {
-    if (fields.length !== this.header.length) {
-      throw new CsvInputError(line, `the row has ${fields.length} fields, the header ${this.header.length}`);
+  /** The next rows read and checked (at most `maxRows` lines' worth); a bad row goes to `problems` instead. */
+  readRows(maxRows: number): DispensingCsvRow[] {
+    const rows: DispensingCsvRow[] = [];
+    for (const raw of this.readRawRows(maxRows)) {
+      const row = this.rowOf(raw);
+      if (row !== null) rows.push(row);
     }
-    const field = (index: number): string => (fields[index] ?? '').replace(/\r$/, '').trim();
-    const patientId = field(this.columns.patientId);
-    if (patientId === '') throw new CsvInputError(line, `${this.names.patientId} is empty`);
-    const dateText = field(this.columns.date);
+    return rows;
+  }
+
+  /** Reads a raw row's fields, reporting every problem of the row (not only the first); null when it has any. */
+  rowOf(raw: RawCsvRow): DispensingCsvRow | null {
+    const { line } = raw;
+    if (raw.syntaxProblem !== null) {
+      this.problems.add({ line, field: 'row', message: raw.syntaxProblem });
+      return null;
+    }
+    const before = this.problems.total;
+    const problem = (key: ImportSetting, field: string, message: string) => this.problems.add({ line, field, setting: key, message });
+    const names = this.names;
+    const patientId = this.fieldOf(raw, 'patientId');
+    if (patientId === '') problem('patientId', names.patientId, `${names.patientId} is empty`);
+    const dateText = this.fieldOf(raw, 'date');
     const dispensedOn = parseCivilDate(dateText, this.dateFormat);
     if (dispensedOn === null) {
-      throw new CsvInputError(
-        line,
-        `${this.names.date} "${dateText}" is not a date in ${dateFormatDescriptions[this.dateFormat]} format (--date-format ${this.dateFormat})`,
-      );
+      problem('dateFormat', names.date, `${names.date} "${dateText}" is not a date in ${dateFormatDescriptions[this.dateFormat]} format`);
+    } else {
+      const reason = implausibleDateReason(dispensedOn, { today: this.checks.today });
+      if (reason !== null) problem('date', names.date, `${names.date} "${dateText}": ${reason}`);
     }
-    const supplyText = field(this.columns.daysSupply);
+    const supplyText = this.fieldOf(raw, 'daysSupply');
     const supply = Number(supplyText);
     if (supplyText === '' || !Number.isFinite(supply) || supply <= 0) {
-      throw new CsvInputError(line, `${this.names.daysSupply} "${supplyText}" is not a days supply (a number of days > 0)`);
+      problem('daysSupply', names.daysSupply, `${names.daysSupply} "${supplyText}" is not a days supply (a number of days > 0)`);
+    } else if (supply > maximumDaysSupply) {
+      problem('daysSupply', names.daysSupply, `${names.daysSupply} "${supplyText}" is more than ${maximumDaysSupply} days`);
     }
     let dosesPerDay: number | null = null;
     if (this.columns.dosesPerDay >= 0) {
-      const doseText = field(this.columns.dosesPerDay);
+      const doseText = this.fieldOf(raw, 'dosesPerDay');
       const dose = Number(doseText);
       if (doseText !== '' && (!Number.isFinite(dose) || dose <= 0)) {
-        throw new CsvInputError(line, `${this.names.dosesPerDay} "${doseText}" is not a daily dose (a number > 0)`);
+        problem('dosesPerDay', names.dosesPerDay ?? '', `${names.dosesPerDay} "${doseText}" is not a daily dose (a number > 0)`);
       }
       dosesPerDay = doseText === '' ? null : dose;
     }
-    const medicationClass = this.columns.medicationClass >= 0 ? field(this.columns.medicationClass) || null : null;
+    const medicationClass = this.columns.medicationClass >= 0 ? this.fieldOf(raw, 'medicationClass') || null : null;
+    if (this.medicationCodes === 'catalogue') {
+      const column = names.medicationClass ?? '';
+      if (medicationClass === null)
+        problem('medicationClass', column, `${column} is empty; the medication must be a product of the catalogue`);
+      else if (!this.checks.isCatalogueProduct?.(medicationClass)) {
+        problem(
+          'medicationCodes',
+          column,
+          `${column} "${medicationClass}" is not a product of the catalogue (no product has this code or name)`,
+        );
+      }
+    }
+    if (this.problems.total > before || dispensedOn === null) return null;
     const daysSupply = Math.max(1, Math.round(supply));
     // Identical rows (a fill recorded twice) are distinct fills: the n-th copy gets its own key.
     const content = [patientId, dispensedOn, medicationClass ?? '', daysSupply, dosesPerDay ?? ''].join('|');
@@ -230,10 +306,20 @@ function detectDelimiter(header: string): string {
   return best.count > 0 ? best.delimiter : ',';
 }
 
-/** Reads every row at once (tests, small files). */
-export function parseDispensingCsv(text: string, mapping: DispensingCsvMapping = {}): DispensingCsvRow[] {
-  const reader = new DispensingCsvReader(text, mapping);
+/** Reads every row at once (tests, small files); throws ImportProblemsError listing every problem. */
+export function parseDispensingCsv(text: string, mapping: DispensingCsvMapping, checks: DispensingCsvChecks): DispensingCsvRow[] {
+  const reader = new DispensingCsvReader(text, mapping, checks);
   const rows: DispensingCsvRow[] = [];
   while (!reader.done) for (const row of reader.readRows(10_000)) rows.push(row);
+  if (!reader.problems.empty) throw new ImportProblemsError(reader.problems.listed, reader.problems.total);
   return rows;
+}
+
+/** The header's column names (for a form that maps columns), even when the mapping does not fit the file. */
+export function csvHeaderOf(text: string): string[] {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const end = text.indexOf('\n', start);
+  const headerText = text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
+  const parsed = Papa.parse<string[]>(headerText, { delimiter: detectDelimiter(headerText) });
+  return (parsed.data[0] ?? []).map((name) => name.trim()).filter((name) => name !== '');
 }

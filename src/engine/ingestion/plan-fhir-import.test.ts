@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildImportReport } from './import-report';
-import { planFhirImport } from './plan-fhir-import';
+import { FhirImportPlanner, planFhirImport } from './plan-fhir-import';
+import { readFhirInput } from './fhir-input';
 
 const options = { referenceDate: '2025-06-01' };
 const rxnorm = (code: string) => ({ coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code }] });
@@ -153,5 +154,48 @@ describe('planFhirImport', () => {
       'r2',
     ]);
     expect(planFhirImport(JSON.stringify(request('r9')), options).regimens).toHaveLength(1);
+  });
+
+  it('lists every implausible record of a future-dated bundle, and every reference to a patient no one knows', () => {
+    const bundle = {
+      resourceType: 'Bundle',
+      type: 'collection',
+      entry: [
+        { resource: { resourceType: 'Patient', id: 'p1', birthDate: '1990-05-01' } },
+        { resource: request('future', { authoredOn: '2031-01-01' }) },
+        { resource: request('before-birth', { authoredOn: '1985-01-01' }) },
+        {
+          resource: {
+            resourceType: 'MedicationAdministration',
+            id: 'given-later',
+            status: 'completed',
+            subject: { reference: 'Patient/p1' },
+            medicationCodeableConcept: rxnorm('197361'),
+            effectiveDateTime: '2025-06-03T08:00:00Z',
+          },
+        },
+        // Tomorrow is allowed (a source ahead of UTC); a prescription may start later than it was written.
+        { resource: request('tomorrow', { authoredOn: '2025-06-02', dispenseRequest: { validityPeriod: { start: '2025-09-01' } } }) },
+        { resource: request('stranger', { subject: { reference: 'Patient/p9' } }) },
+      ],
+    };
+    const planner = new FhirImportPlanner(readFhirInput(bundle), options);
+    planner.interpretEntries(0, planner.entryCount);
+    expect(planner.referencedOnlyPatients).toEqual(['Patient/p9']);
+    planner.checkPatientsKnown(new Set());
+    planner.finish();
+    expect(planner.problems.listed.map((problem) => [problem.resource, problem.field, problem.message])).toEqual([
+      ['MedicationRequest/future', 'authoredOn', 'authoredOn 2031-01-01 is in the future (after 2025-06-02)'],
+      ['MedicationAdministration/given-later', 'effective[x]', 'effective[x] 2025-06-03 is in the future (after 2025-06-02)'],
+      ['MedicationRequest/stranger', 'subject', 'subject Patient/p9 is neither in the file nor imported before from this source'],
+      ['MedicationRequest/before-birth', 'authoredOn', "authoredOn 1985-01-01 is before the patient's birth (1990-05-01)"],
+      ['MedicationRequest/before-birth', 'start date', "start date 1985-01-01 is before the patient's birth (1990-05-01)"],
+    ]);
+
+    const known = new FhirImportPlanner(readFhirInput(bundle.entry[5]?.resource), options);
+    known.interpretEntries(0, known.entryCount);
+    known.checkPatientsKnown(new Set(['Patient/p9']));
+    known.finish();
+    expect(known.problems.empty).toBe(true);
   });
 });

@@ -25,6 +25,7 @@ import {
   patientSchema,
 } from './fhir-schemas';
 import type { DoseStatus, EntryOutcome, ImportPlan, IntendedSupply, PatientRecord, PatientSex } from './import-records';
+import { ProblemList, implausibleDateReason, maximumDaysSupply } from './import-problems';
 import { type MedicationConcept, conceptFromCodeableConcept, conceptFromText, hasProductCode } from './medication-codes';
 
 export const importedResourceTypes = [
@@ -50,9 +51,12 @@ const ageBands: { upTo: number; band: string }[] = [
 ];
 
 export type FhirPlanOptions = {
-  /** The day age bands are computed on (ISO date); the caller's "today". */
+  /** The caller's "today" (ISO date): age bands are computed on it, and record dates after the next day are refused. */
   referenceDate: string;
 };
+
+/** A record's date, remembered to check it against its patient's birth date once every Patient is read. */
+type DatedFact = { patient: string; date: string; resource: string; field: string };
 
 /** A record-level refusal: the entry is reported as skipped with this reason. */
 class SkipEntry extends Error {}
@@ -78,6 +82,15 @@ export class FhirImportPlanner {
   private readonly referencedPatients = new Set<string>();
   private readonly entryOfResource = new Map<FhirResource, FhirEntry>();
   private finished = false;
+  /**
+   * Problems that refuse the whole file (implausible dates, absurd supplies, unknown patients): unlike a skipped
+   * entry, they mean the source is wrong somewhere, so nothing of it is stored until it is fixed.
+   */
+  readonly problems = new ProblemList();
+  private readonly birthDates = new Map<string, string>();
+  private readonly datedFacts: DatedFact[] = [];
+  /** Patients referred to but not in the file, with who refers to them: they must already be stored. */
+  private readonly externalPatientReferences: { patient: string; resource: string; field: string }[] = [];
 
   constructor(
     readonly entries: FhirEntry[],
@@ -99,10 +112,43 @@ export class FhirImportPlanner {
     }
   }
 
+  /**
+   * Patients the file refers to without describing them: the caller says which of these are already stored;
+   * `unknownPatients` then refuses the rest.
+   */
+  get referencedOnlyPatients(): string[] {
+    return [...this.referencedPatients].filter((key) => !this.patientEntries.has(key));
+  }
+
+  /**
+   * Adds a problem for every reference to a patient neither in the file nor among `storedPatients` (a typo in
+   * a reference would otherwise create a patient no one knows).
+   */
+  checkPatientsKnown(storedPatients: ReadonlySet<string>): void {
+    for (const reference of this.externalPatientReferences) {
+      if (this.patientEntries.has(reference.patient) || storedPatients.has(reference.patient)) continue;
+      this.problems.add({
+        resource: reference.resource,
+        field: reference.field,
+        message: `${reference.field} ${reference.patient} is neither in the file nor imported before from this source`,
+      });
+    }
+  }
+
   /** Adds the patients only referred to; call once after every entry is interpreted. */
   finish(): ImportPlan {
     if (!this.finished) {
       this.finished = true;
+      for (const fact of this.datedFacts) {
+        const birthDate = this.birthDates.get(fact.patient);
+        if (birthDate !== undefined && fact.date < birthDate) {
+          this.problems.add({
+            resource: fact.resource,
+            field: fact.field,
+            message: `${fact.field} ${fact.date} is before the patient's birth (${birthDate})`,
+          });
+        }
+      }
       for (const key of this.referencedPatients) {
         if (!this.patientEntries.has(key)) {
           this.plan.patients.push({ sourceRecordId: key, entry: null, sex: null, ageBand: null, region: null, language: null });
@@ -160,6 +206,16 @@ export class FhirImportPlanner {
   private interpretPatient(resource: FhirResource, context: EntryContext): void {
     const patient = parseWith(patientSchema, resource);
     const birthDate = calendarDateOf(patient.birthDate);
+    if (birthDate !== null) {
+      this.birthDates.set(context.key, birthDate);
+      const latest = addDays(this.options.referenceDate, 1);
+      if (birthDate > latest)
+        this.problems.add({
+          resource: context.key,
+          field: 'birthDate',
+          message: `birthDate ${birthDate} is in the future (after ${latest})`,
+        });
+    }
     const age = birthDate === null ? null : ageInYears(birthDate, this.options.referenceDate);
     const address = patient.address?.[0];
     const communication = patient.communication?.find((item) => item.preferred === true) ?? patient.communication?.[0];
@@ -201,6 +257,9 @@ export class FhirImportPlanner {
       calendarDateOf(request.dispenseRequest?.validityPeriod?.start) ??
       calendarDateOf(request.authoredOn) ??
       skip('no start date (dosage bounds, dispenseRequest.validityPeriod or authoredOn)');
+    // A prescription may start later than today; it cannot have been written later.
+    this.checkDate(context, patient, 'authoredOn', calendarDateOf(request.authoredOn));
+    this.checkDate(context, patient, 'start date', startDate, { future: false });
     const intendedSupply = intendedSupplyOf(request);
     const statedDosesPerDay = dosesPerDayOfDosages(dosage);
     this.plan.regimens.push({
@@ -224,8 +283,9 @@ export class FhirImportPlanner {
       skip(`status is ${status}: nothing was handed over`);
     }
     // An in-progress dispense counts once it has been handed over; a completed one may only say when prepared.
+    const handedOver = calendarDateOf(dispense.whenHandedOver);
     const dispensedOn =
-      calendarDateOf(dispense.whenHandedOver) ??
+      handedOver ??
       (status === 'completed' ? calendarDateOf(dispense.whenPrepared) : null) ??
       skip(
         status === 'completed'
@@ -233,18 +293,24 @@ export class FhirImportPlanner {
           : `status is ${status} and there is no whenHandedOver: not handed over yet`,
       );
     const patient = this.patientOf(dispense.subject, context, 'subject');
+    this.checkDate(context, patient, handedOver === null ? 'whenPrepared' : 'whenHandedOver', dispensedOn);
     const prescription = this.prescriptionOf(dispense.authorizingPrescription?.[0], context);
     const medication =
       this.medicationOf(dispense, context) ??
       (prescription === null ? null : this.medicationOf(prescription.request, prescription.context));
     if (medication === null) skip('the medication is not identified (no code, name or resolvable reference)');
+    // A negative or zero supply or quantity is a reversal or a mistake, not a fill: skipped, not stored.
+    const statedValue = dispense.daysSupply?.value;
+    if (statedValue !== undefined && statedValue <= 0) skip(`daysSupply is ${statedValue}: not a days supply (a number of days > 0)`);
+    const quantityValue = dispense.quantity?.value;
+    if (quantityValue !== undefined && quantityValue <= 0) skip(`quantity is ${quantityValue}: nothing was dispensed`);
     const stated = durationInDays(dispense.daysSupply);
-    if (stated !== null && stated <= 0) skip('daysSupply is 0');
     const daysSupply =
       stated ??
       supplyDaysOfQuantity(dispense.quantity, dispense.dosageInstruction) ??
       (prescription === null ? null : intendedSupplyOf(prescription.request).daysPerFill) ??
       skip('no days supply: no daysSupply, no quantity with a dosage, and no expected supply duration on the prescription');
+    this.checkDaysSupply(context, 'daysSupply', daysSupply);
     this.plan.dispensings.push({
       entry: context.position,
       sourceRecordId: context.key,
@@ -270,6 +336,8 @@ export class FhirImportPlanner {
       calendarDateOf(statement.effectiveDateTime) ??
       calendarDateOf(statement.dateAsserted) ??
       skip('no start date (effective[x] or dateAsserted)');
+    this.checkDate(context, patient, 'dateAsserted', calendarDateOf(statement.dateAsserted));
+    this.checkDate(context, patient, 'effective[x]', startDate, { future: false });
     const endDate = calendarDateOf(statement.effectivePeriod?.end);
     const statedDosesPerDay = dosesPerDayOfDosages(statement.dosage);
     this.plan.regimens.push({
@@ -293,6 +361,7 @@ export class FhirImportPlanner {
     const patient = this.patientOf(administration.subject, context, 'subject');
     const scheduledAt =
       instantOf(administration.effectiveDateTime) ?? instantOf(administration.effectivePeriod?.start) ?? skip('no effective date and time');
+    this.checkDate(context, patient, 'effective[x]', scheduledAt.slice(0, 10));
     this.plan.doseEvents.push({
       entry: context.position,
       sourceRecordId: context.key,
@@ -328,7 +397,8 @@ export class FhirImportPlanner {
       daysSupplyOfClaim(claim) ??
       (prescription === null ? null : intendedSupplyOf(prescription.request).daysPerFill) ??
       skip('pharmacy claim without a days supply (no supportingInfo dayssupply, and no expected supply duration on the prescription)');
-    if (daysSupply <= 0) skip('days supply is 0');
+    if (daysSupply <= 0) skip(`days supply is ${daysSupply}: not a days supply (a number of days > 0)`);
+    this.checkDaysSupply(context, 'supportingInfo dayssupply', daysSupply);
     const prescribed = prescription === null ? null : this.medicationOf(prescription.request, prescription.context);
     const dosesPerDay = prescription === null ? null : dosesPerDayOfDosages(prescription.request.dosageInstruction);
     const claimDate = calendarDateOf(claim.billablePeriod?.start) ?? calendarDateOf(claim.created);
@@ -346,6 +416,8 @@ export class FhirImportPlanner {
         calendarDateOf(firstItem?.servicedPeriod?.start) ??
         claimDate ??
         skip('no date of service');
+      this.checkDate(context, patient, 'date of service', dispensedOn);
+      if ((firstItem?.quantity?.value ?? 1) <= 0) skip(`item quantity is ${firstItem?.quantity?.value}: nothing was dispensed`);
       this.plan.dispensings.push({
         entry: context.position,
         sourceRecordId: claimKey,
@@ -358,9 +430,13 @@ export class FhirImportPlanner {
       });
       return;
     }
+    const negative = drugItems.find(({ item }) => (item.quantity?.value ?? 1) <= 0);
+    if (negative !== undefined)
+      skip(`item ${negative.item.sequence ?? negative.index + 1} quantity is ${negative.item.quantity?.value}: nothing was dispensed`);
     for (const { item, index, medication } of drugItems) {
       const dispensedOn =
         calendarDateOf(item.servicedDate) ?? calendarDateOf(item.servicedPeriod?.start) ?? claimDate ?? skip('no date of service');
+      this.checkDate(context, patient, 'date of service', dispensedOn);
       this.plan.dispensings.push({
         entry: context.position,
         sourceRecordId: `${claimKey}/item/${item.sequence ?? index + 1}`,
@@ -386,7 +462,25 @@ export class FhirImportPlanner {
     if (resourceType !== 'Patient') skip(`${element} is a ${resourceType}, not a Patient`);
     if (resolved.key.includes('#')) skip(`${element} is a contained Patient, which cannot be told apart from others`);
     this.referencedPatients.add(resolved.key);
+    if (resolved.kind === 'external') this.externalPatientReferences.push({ patient: resolved.key, resource: context.key, field: element });
     return resolved.key;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Plausibility: problems that refuse the file
+
+  /** A record date after tomorrow (unless `future: false`), before 1900, or (checked in finish) before the patient's birth. */
+  private checkDate(context: EntryContext, patient: string, field: string, date: string | null, options: { future?: boolean } = {}): void {
+    if (date === null) return;
+    const today = options.future === false ? '9999-12-30' : this.options.referenceDate;
+    const reason = implausibleDateReason(date, { today });
+    if (reason !== null) this.problems.add({ resource: context.key, field, message: `${field} ${reason}` });
+    else this.datedFacts.push({ patient, date, resource: context.key, field });
+  }
+
+  private checkDaysSupply(context: EntryContext, field: string, days: number): void {
+    if (days > maximumDaysSupply)
+      this.problems.add({ resource: context.key, field, message: `${field} ${days} is more than ${maximumDaysSupply} days` });
   }
 
   private medicationOf(

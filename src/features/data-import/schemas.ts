@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateFormats } from '@/engine/ingestion';
+import { dateFormats, medicationCodesOptions } from '@/engine/ingestion';
 
 /** Largest upload accepted over HTTP (FHIR, and CSV from the data-sources page). */
 export const maximumImportBytes = 50 * 1024 * 1024;
@@ -44,8 +44,31 @@ export const dispensingCsvMappingSchema = z
       .strict()
       .optional(),
     dateFormat: z.enum(dateFormats, { message: 'Date format must be iso, mdy or dmy.' }).optional(),
+    medicationCodes: z.enum(medicationCodesOptions, { message: 'Medication column must hold names or catalogue codes.' }).optional(),
   })
   .strict();
+
+export const csvMappingColumns = ['patientId', 'date', 'daysSupply', 'dosesPerDay', 'medicationClass'] as const;
+
+/**
+ * A CSV mapping from an upload's query string (?dateFormat=, ?medicationCodes=, ?<column>Column=): the file is
+ * the body, so its settings travel in the URL. Unvalidated: the use case parses it with dispensingCsvMappingSchema.
+ */
+export function csvMappingOfSearchParams(parameters: URLSearchParams): Record<string, unknown> {
+  const dateFormat = parameters.get('dateFormat');
+  const medicationCodes = parameters.get('medicationCodes');
+  const columns = Object.fromEntries(
+    csvMappingColumns.flatMap((column) => {
+      const value = parameters.get(`${column}Column`);
+      return value ? [[column, value]] : [];
+    }),
+  );
+  return {
+    ...(dateFormat ? { dateFormat } : {}),
+    ...(medicationCodes ? { medicationCodes } : {}),
+    ...(Object.keys(columns).length > 0 ? { columns } : {}),
+  };
+}
 
 export type DispensingCsvMappingInput = z.input<typeof dispensingCsvMappingSchema>;
 

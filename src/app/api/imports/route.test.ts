@@ -6,6 +6,7 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { clientAddressHeader } from '@/lib/client-address';
 import { type RouteTestServer, serveRoutesFrom } from '@/lib/server/route-testing';
 import { POST as postFhir } from '../import/fhir/route';
+import { POST as postPreview } from './preview/route';
 import { POST as postImport } from './route';
 
 const csv = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,2026-01-01,1,medA,30\n';
@@ -139,5 +140,46 @@ describe.each(testDatabaseBackends())('upload routes on $name', (backend) => {
       .from(auditLog)
       .where(eq(auditLog.action, 'data-import.fhir'));
     expect(fhirAudit).toEqual({ requestId: 'req-imports-0001', clientAddress: '198.51.100.4' });
+  });
+
+  it('previews a CSV for a clinician without storing anything; refuses signed-out, patients, other sites and other types first', async () => {
+    const text = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,25/10/2025,1,medA,30\n2,01/11/2099,1,medA,30\n';
+    const { stream, counter } = hugeBody();
+    const signedOut = await postPreview(upload('/api/imports/preview', stream, { 'content-type': 'text/csv' }));
+    expect(signedOut.status).toBe(401);
+    expect(counter.pulled).toBeLessThanOrEqual(1);
+    const patient = await server.signIn('patient');
+    expect((await postPreview(upload('/api/imports/preview', text, { cookie: patient, 'content-type': 'text/csv' }))).status).toBe(403);
+    const clinician = await server.signIn('clinician');
+    const forged = await postPreview(
+      upload('/api/imports/preview', text, { cookie: clinician, 'content-type': 'text/csv', 'sec-fetch-site': 'cross-site' }),
+    );
+    expect(forged.status).toBe(403);
+    const plain = await postPreview(upload('/api/imports/preview', text, { cookie: clinician, 'content-type': 'text/plain' }));
+    expect(plain.status).toBe(415);
+
+    const previewed = await postPreview(
+      upload('/api/imports/preview?patientIdColumn=PATIENT_ID', text, {
+        cookie: clinician,
+        'content-type': 'text/csv',
+        'sec-fetch-site': 'same-origin',
+      }),
+    );
+    expect(previewed.status).toBe(200);
+    const body = (await previewed.json()) as {
+      dateFormat: string;
+      rows: { dispensedOn: string | null }[];
+      problems: { line: number; field: string }[];
+      totalProblems: number;
+    };
+    expect(body.dateFormat).toBe('dmy');
+    expect(body.rows.map((row) => row.dispensedOn)).toEqual(['2025-10-25', null]);
+    expect(body.problems.map((problem) => [problem.line, problem.field])).toEqual([[3, 'DATE']]);
+    const badMapping = await postPreview(
+      upload('/api/imports/preview?dateFormat=ymd', text, { cookie: clinician, 'content-type': 'text/csv' }),
+    );
+    expect(badMapping.status).toBe(400);
+    expect(await database.database.select({ id: jobs.id }).from(jobs)).toEqual([]);
+    expect(await database.database.select({ id: patients.id }).from(patients)).toEqual([]);
   });
 });

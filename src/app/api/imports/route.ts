@@ -1,16 +1,21 @@
 import type { NextRequest } from 'next/server';
 import { getDatabase } from '@/db/client';
-import { authoriseImport, importContentTypes, importTooLargeHint, maximumImportBytes, queueImport } from '@/features/data-import';
+import {
+  authoriseImport,
+  csvMappingOfSearchParams,
+  importContentTypes,
+  importTooLargeHint,
+  maximumImportBytes,
+  queueImport,
+} from '@/features/data-import';
 import { errorResponse, jsonResponse } from '@/lib/server/http';
 import { readBoundedText } from '@/lib/server/read-bounded-body';
 import { requestContextOf } from '@/lib/server/request-context';
 import { requireSameOrigin } from '@/lib/server/require-same-origin';
 import { getSessionUser } from '@/lib/server/session';
 
-const csvColumns = ['patientId', 'date', 'daysSupply', 'dosesPerDay', 'medicationClass'] as const;
-
 // An uploaded FHIR file or pharmacy CSV (the raw file as the body, sent as its media type), queued for import
-// as a background job: answers { jobId }. ?format=fhir|csv&name=FILE; for CSV ?dateFormat= and ?<column>Column=.
+// as a background job: answers { jobId }. ?format=fhir|csv&name=FILE; for CSV ?dateFormat=, ?medicationCodes= and ?<column>Column=.
 export async function POST(request: NextRequest) {
   try {
     requireSameOrigin(request);
@@ -29,13 +34,6 @@ export async function POST(request: NextRequest) {
       tooLargeHint: importTooLargeHint,
     });
     const parameters = request.nextUrl.searchParams;
-    const dateFormat = parameters.get('dateFormat');
-    const columns = Object.fromEntries(
-      csvColumns.flatMap((column) => {
-        const value = parameters.get(`${column}Column`);
-        return value ? [[column, value]] : [];
-      }),
-    );
     const queued = await queueImport({
       database,
       actor,
@@ -44,7 +42,7 @@ export async function POST(request: NextRequest) {
         format: parameters.get('format'),
         fileName: parameters.get('name') ?? 'upload',
         file: text,
-        mapping: { ...(dateFormat ? { dateFormat } : {}), ...(Object.keys(columns).length > 0 ? { columns } : {}) },
+        mapping: csvMappingOfSearchParams(parameters),
       },
     });
     return jsonResponse(queued, 202);

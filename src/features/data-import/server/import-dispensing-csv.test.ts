@@ -6,9 +6,12 @@ import { dispensings, patients, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { AppError } from '@/lib/errors';
 import { importDispensingCsv } from './import-dispensing-csv';
+import { ImportRefusedError } from './import-refused';
 
 const medicationEvents = fs.readFileSync(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'), 'utf8');
 const clinician = { id: 'clinician-1', role: 'clinician' as const };
+// AdhereR's example dates run 2030–2044: imported as of 2045 unless a test says otherwise.
+const after = new Date('2045-01-01T00:00:00Z');
 
 describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) => {
   let database: TestDatabase;
@@ -20,7 +23,7 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
   });
 
   const importText = (text: string, overrides: Partial<Parameters<typeof importDispensingCsv>[0]> = {}) =>
-    importDispensingCsv({ database: database.database, actor: clinician, text, mapping: { dateFormat: 'mdy' }, ...overrides });
+    importDispensingCsv({ database: database.database, actor: clinician, text, mapping: { dateFormat: 'mdy' }, now: after, ...overrides });
 
   async function countRows() {
     return {
@@ -69,7 +72,9 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
     const failure = await importText(lines.join('\n')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).code).toBe('validation');
-    expect((failure as AppError).message).toBe('line 601: DATE "13/45/2036" is not a date in MM/DD/YYYY format (--date-format mdy)');
+    expect((failure as AppError).message).toBe(
+      'The file has 1 problem; nothing was imported:\nline 601: DATE "13/45/2036" is not a date in MM/DD/YYYY format',
+    );
     expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
 
     for (const [row, message] of [
@@ -80,7 +85,7 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
     ] as const) {
       const text = `PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,04/26/2033,4,medA,50\n${row}\n`;
       const error = await importText(text).catch((caught: unknown) => caught);
-      expect((error as AppError).message).toBe(message);
+      expect((error as AppError).message).toBe(`The file has 1 problem; nothing was imported:\n${message}`);
     }
     expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
   });
@@ -166,7 +171,7 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
   it('names a missing column and an invalid mapping', async () => {
     const missing = await importText(medicationEvents, { mapping: { columns: { daysSupply: 'DAYS' } } }).catch((error: unknown) => error);
     expect((missing as AppError).message).toBe(
-      'line 1: column "DAYS" (--duration-col) is missing; the header has PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION',
+      'The file has 1 problem; nothing was imported:\nline 1: column "DAYS" is missing; the header has PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION',
     );
     const invalid = await importText(medicationEvents, { mapping: { dateFormat: 'ymd' } }).catch((error: unknown) => error);
     expect((invalid as AppError).message).toBe('The import is not valid: mapping.dateFormat: Date format must be iso, mdy or dmy.');
@@ -196,5 +201,57 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
     }
     expect(ticks).toBeGreaterThan(3);
     expect(progress.length).toBeGreaterThan(10);
+  });
+
+  it('refuses a future-dated file listing every bad line (the first 100, then how many more), storing nothing', async () => {
+    // The issue's case: AdhereR's example file, dated 2030–2044, imported today.
+    const failure = await importText(medicationEvents, { now: new Date('2026-11-24T12:00:00Z') }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ImportRefusedError);
+    const refused = failure as ImportRefusedError;
+    expect(refused.totalProblems).toBe(1080);
+    expect(refused.problems).toHaveLength(100);
+    expect(refused.problems.map((problem) => problem.line)).toEqual(Array.from({ length: 100 }, (_, index) => index + 2));
+    expect(refused.problems[0]).toEqual({
+      line: 2,
+      resource: null,
+      field: 'DATE',
+      setting: 'date',
+      message: 'DATE "04/26/2033": 2033-04-26 is in the future (after 2026-11-25)',
+    });
+    const lines = refused.message.split('\n');
+    expect(lines[0]).toBe('The file has 1,080 problems; nothing was imported:');
+    expect(lines.at(-1)).toBe('and 980 more');
+    expect(refused.message).not.toMatch(/--/);
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+
+    // Tomorrow is accepted (a source ahead of UTC), the day after is not.
+    const edge = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,2026-11-25,1,a,30\n2,2026-11-26,1,a,30\n3,2026-11-27,1,a,30\n';
+    const edgeFailure = (await importText(edge, { mapping: {}, now: new Date('2026-11-24T23:00:00Z') }).catch(
+      (error: unknown) => error,
+    )) as ImportRefusedError;
+    expect(edgeFailure.problems.map((problem) => problem.line)).toEqual([3, 4]);
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+  });
+
+  it('with medicationCodes "catalogue", links rows to the catalogue product and refuses codes it lacks', async () => {
+    await database.database
+      .insert(products)
+      .values({ id: 'catalogue-metformin', name: 'Glucohal', genericName: 'metformin', atcCode: 'A10BA02', rxnormCode: '860975' });
+    const header = 'PATIENT_ID,DATE,DURATION,CATEGORY\n';
+    const refused = (await importText(`${header}1,2024-01-01,30,860975\n2,2024-01-02,30,A10BB01\n`, {
+      mapping: { medicationCodes: 'catalogue' },
+    }).catch((error: unknown) => error)) as ImportRefusedError;
+    expect(refused.problems.map((problem) => [problem.line, problem.message])).toEqual([
+      [3, 'CATEGORY "A10BB01" is not a product of the catalogue (no product has this code or name)'],
+    ]);
+    expect(await countRows()).toEqual({ patients: 0, dispensings: 0 });
+
+    const report = await importText(`${header}1,2024-01-01,30,860975\n2,2024-01-02,30,a10ba02\n3,2024-01-03,30,catalogue-metformin\n`, {
+      mapping: { medicationCodes: 'catalogue' },
+    });
+    expect(report.created).toEqual({ Dispensing: 3 });
+    const rows = await database.database.select({ productId: dispensings.productId }).from(dispensings);
+    expect(rows.map((row) => row.productId)).toEqual(['catalogue-metformin', 'catalogue-metformin', 'catalogue-metformin']);
+    expect(await database.database.select({ id: products.id }).from(products)).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import type { ImportReport } from '@/engine/ingestion';
 import { AppError } from '@/lib/errors';
 import { importFhir } from './import-fhir';
+import { ImportRefusedError } from './import-refused';
 
 const fhirDirectory = path.resolve(process.cwd(), '../shared/testdata/fhir');
 const readFhir = (name: string) => fs.readFileSync(path.join(fhirDirectory, name), 'utf8');
@@ -40,6 +41,8 @@ const conformance: {
   created: Record<string, number>;
   skipped: number;
   rows: { patients: number; regimens: number; dispensings: number; doseEvents: number };
+  /** Patients the file refers to without describing them: imported first, as the file's records need them. */
+  storedFirst?: string[];
 }[] = [
   // Synthea: 1 Patient, 34 MedicationRequest; 89 Claims (34 pharmacy claims carry no days supply), 55 EOBs
   // (institutional), and 169 resources of other types.
@@ -58,13 +61,14 @@ const conformance: {
     skipped: 248,
     rows: { patients: 1, regimens: 13, dispensings: 1, doseEvents: 0 },
   },
-  // HL7 examples: subjects are Patient/pat1, which the files only refer to.
+  // HL7 examples: subjects are Patient/pat1, which the files only refer to (so it must be imported before).
   {
     file: 'medicationrequest0301.json',
     resources: 1,
     created: { MedicationRequest: 1 },
     skipped: 0,
     rows: { patients: 1, regimens: 1, dispensings: 0, doseEvents: 0 },
+    storedFirst: ['pat1'],
   },
   // In progress and not handed over yet: not a fill.
   {
@@ -80,6 +84,7 @@ const conformance: {
     created: { MedicationStatement: 1 },
     skipped: 0,
     rows: { patients: 1, regimens: 1, dispensings: 0, doseEvents: 0 },
+    storedFirst: ['pat1'],
   },
   {
     file: 'medicationadministration0301.json',
@@ -87,6 +92,7 @@ const conformance: {
     created: { MedicationAdministration: 1 },
     skipped: 0,
     rows: { patients: 1, regimens: 0, dispensings: 0, doseEvents: 1 },
+    storedFirst: ['pat1'],
   },
 ];
 
@@ -102,6 +108,13 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
   const importText = (text: string, overrides: Partial<Parameters<typeof importFhir>[0]> = {}) =>
     importFhir({ database: database.database, actor: clinician, text, now, ...overrides });
 
+  /** Imports bare Patient resources, as a source's patients arrive before the records that refer to them. */
+  async function storePatients(ids: string[], source?: string) {
+    if (ids.length === 0) return;
+    const lines = ids.map((id) => JSON.stringify({ resourceType: 'Patient', id }));
+    await importText(`${lines.join('\n')}\n`, source === undefined ? {} : { source });
+  }
+
   async function countRows() {
     const db = database.database;
     return {
@@ -116,6 +129,7 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     '$file: accounts for every entry, writes the expected rows, and a second import creates nothing',
     async (expected) => {
       const text = readFhir(expected.file);
+      await storePatients(expected.storedFirst ?? []);
       const first = await importText(text);
       expect(first.resources).toBe(expected.resources);
       expect(first.created).toEqual(expected.created);
@@ -246,6 +260,7 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
   });
 
   it('HL7 examples: contained medications (NDC) and relative Patient references; one patient across files', async () => {
+    await storePatients(['pat1']);
     await importText(readFhir('medicationrequest0301.json'));
     await importText(readFhir('medicationadministration0301.json'));
     await importText(readFhir('medicationstatementexample1.json'));
@@ -305,6 +320,7 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
 
   it('MedicationDispense: in progress it is skipped; handed over, it is a fill with its daysSupply', async () => {
     const example = JSON.parse(readFhir('medicationdispense0301.json')) as Record<string, unknown>;
+    await storePatients(['pat1']);
     const first = await importText(JSON.stringify(example));
     expect(first.skipped).toEqual([
       {
@@ -335,6 +351,7 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
       { id: 'catalogue-vancomycin', name: 'Vancomycin', genericName: 'vancomycin', ndcCode: '0069-2587-10' },
     ]);
     await importText(readFhir(usCore));
+    await storePatients(['pat1', 'pat9']);
     await importText(
       JSON.stringify({ ...JSON.parse(readFhir('medicationdispense0301.json')), status: 'completed', whenHandedOver: '2015-01-15' }),
     );
@@ -364,6 +381,7 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
     const lines = ['medicationrequest0301.json', 'medicationstatementexample1.json', 'medicationadministration0301.json'].map((name) =>
       JSON.stringify(JSON.parse(readFhir(name))),
     );
+    await storePatients(['pat1']);
     const report = await importText(`${lines.join('\n')}\n`);
     expect(report).toEqual({
       resources: 3,
@@ -521,6 +539,7 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
   });
 
   it('lets an administrator and the command-line operator import', async () => {
+    await storePatients(['pat1']);
     await expect(importText(readFhir('medicationrequest0301.json'), { actor: { id: 'admin-1', role: 'admin' } })).resolves.toMatchObject({
       created: { MedicationRequest: 1 },
     });
@@ -547,11 +566,105 @@ describe.each(testDatabaseBackends())('importFhir on $name', (backend) => {
 
   it('keeps rows of different sources apart', async () => {
     const text = readFhir('medicationrequest0301.json');
+    await storePatients(['pat1'], 'hospital-a');
+    await storePatients(['pat1'], 'hospital-b');
     await importText(text, { source: 'hospital-a' });
     const report = await importText(text, { source: 'hospital-b' });
     expect(report.created).toEqual({ MedicationRequest: 1 });
     expect((await countRows()).patients).toBe(2);
     const invalid = await importText(text, { source: 'Not A Source!' }).catch((error: unknown) => error);
     expect((invalid as AppError).code).toBe('validation');
+  });
+
+  it('refuses a bundle with future-dated and before-birth records, listing every one, and stores nothing', async () => {
+    // US Core's patient 85, with a later birth date (five prescriptions now predate it) and fills moved to 2030.
+    const bundle = JSON.parse(readFhir(usCore)) as { entry: { resource: Record<string, unknown> }[] };
+    for (const { resource } of bundle.entry) {
+      if (resource.resourceType === 'Patient') resource.birthDate = '1950-01-01';
+      if (resource.resourceType === 'MedicationDispense') resource.whenHandedOver = '2030-02-01T10:00:00Z';
+    }
+    const failure = await importText(JSON.stringify(bundle)).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ImportRefusedError);
+    const refused = failure as ImportRefusedError;
+    expect(refused.code).toBe('validation');
+    expect(refused.problems.map((problem) => [problem.field, problem.message])).toEqual([
+      ['whenHandedOver', 'whenHandedOver 2030-02-01 is in the future (after 2025-06-02)'],
+      ['whenHandedOver', 'whenHandedOver 2030-02-01 is in the future (after 2025-06-02)'],
+      ...['1940-12-24', '1946-11-23', '1947-11-01', '1947-11-01'].flatMap((date) => [
+        ['authoredOn', `authoredOn ${date} is before the patient's birth (1950-01-01)`],
+        ['start date', `start date ${date} is before the patient's birth (1950-01-01)`],
+      ]),
+    ]);
+    expect(refused.problems[0]?.resource).toBe('MedicationDispense/1bc16d93-9ac8-4dc7-ad90-e649c01f8b19');
+    expect(refused.totalProblems).toBe(10);
+    expect(refused.message.split('\n')[0]).toBe('The file has 10 problems; nothing was imported:');
+    expect(refused.message).not.toMatch(/--/);
+    expect(await countRows()).toEqual({ patients: 0, regimens: 0, dispensings: 0, doseEvents: 0 });
+  });
+
+  it('skips a dispense with a days supply or quantity <= 0; refuses a supply over 365 days and a patient no one knows', async () => {
+    const dispense = (id: string, fields: Record<string, unknown>) => ({
+      resourceType: 'MedicationDispense',
+      id,
+      status: 'completed',
+      subject: { reference: 'Patient/p1' },
+      medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '617312' }] },
+      whenHandedOver: '2025-01-10',
+      daysSupply: { value: 30, unit: 'd' },
+      ...fields,
+    });
+    const collection = (resources: unknown[]) =>
+      JSON.stringify({ resourceType: 'Bundle', type: 'collection', entry: resources.map((resource) => ({ resource })) });
+    const patient = { resourceType: 'Patient', id: 'p1', birthDate: '1960-05-01' };
+    const report = await importText(
+      collection([
+        patient,
+        dispense('ok', {}),
+        dispense('negative-supply', { daysSupply: { value: -30, unit: 'd' } }),
+        dispense('negative-quantity', { quantity: { value: -60 } }),
+        dispense('zero-quantity', { quantity: { value: 0 } }),
+      ]),
+    );
+    expect(report.created).toEqual({ Patient: 1, MedicationDispense: 1 });
+    expect(report.skipped).toEqual([
+      { resourceType: 'MedicationDispense', id: 'negative-supply', reason: 'daysSupply is -30: not a days supply (a number of days > 0)' },
+      { resourceType: 'MedicationDispense', id: 'negative-quantity', reason: 'quantity is -60: nothing was dispensed' },
+      { resourceType: 'MedicationDispense', id: 'zero-quantity', reason: 'quantity is 0: nothing was dispensed' },
+    ]);
+    expect((await countRows()).dispensings).toBe(1);
+
+    // p1 is now stored, so a later file may refer to it alone; p2 is known nowhere.
+    const failure = await importText(
+      collection([
+        dispense('year-and-a-half', { daysSupply: { value: 540, unit: 'd' } }),
+        dispense('old', { whenHandedOver: '1899-06-01' }),
+        dispense('stranger', { subject: { reference: 'Patient/p2' } }),
+      ]),
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ImportRefusedError);
+    expect((failure as ImportRefusedError).problems).toEqual([
+      {
+        line: null,
+        resource: 'MedicationDispense/year-and-a-half',
+        field: 'daysSupply',
+        setting: null,
+        message: 'daysSupply 540 is more than 365 days',
+      },
+      {
+        line: null,
+        resource: 'MedicationDispense/old',
+        field: 'whenHandedOver',
+        setting: null,
+        message: 'whenHandedOver 1899-06-01 is before 1900-01-01',
+      },
+      {
+        line: null,
+        resource: 'MedicationDispense/stranger',
+        field: 'subject',
+        setting: null,
+        message: 'subject Patient/p2 is neither in the file nor imported before from this source',
+      },
+    ]);
+    expect((await countRows()).dispensings).toBe(1);
   });
 });

@@ -7,6 +7,8 @@ import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
 import { formatCount, formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
+import { CsvImportPreview, type CsvUpload, fetchCsvPreview } from './csv-import-preview';
+import type { DateFormat, DispensingCsvPreview } from '@/engine/ingestion';
 
 type Props = {
   overview: DataSourceOverview;
@@ -54,7 +56,7 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
       ) : null}
       {job.status === 'succeeded' ? <p className="text-sm">{reportSummary(job.result)}</p> : null}
       {job.status === 'failed' ? (
-        <p role="alert" className="text-sm text-danger">
+        <p role="alert" className="whitespace-pre-line text-sm text-danger">
           {job.error}
         </p>
       ) : null}
@@ -65,24 +67,18 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
 function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const file = data.get('file');
-    const format = String(data.get('format') ?? 'fhir');
-    if (!(file instanceof File) || file.size === 0) {
-      setError('Choose a file to import.');
-      return;
-    }
+  // A CSV is previewed (read, nothing stored) before it is queued.
+  const [preview, setPreview] = useState<{ upload: CsvUpload; result: DispensingCsvPreview } | null>(null);
+  const showPreview = async (upload: CsvUpload) => {
+    setBusy(true);
+    const outcome = await fetchCsvPreview(upload);
+    setBusy(false);
+    if (!outcome.ok) setError(outcome.message);
+    else setPreview({ upload, result: outcome.preview });
+  };
+  const queue = async (file: File, format: string, query: URLSearchParams) => {
     setBusy(true);
     setError(null);
-    const query = new URLSearchParams({ format, name: file.name });
-    if (format === 'csv') {
-      for (const key of ['dateFormat', 'patientIdColumn', 'dateColumn', 'daysSupplyColumn', 'dosesPerDayColumn', 'medicationClassColumn']) {
-        const value = String(data.get(key) ?? '').trim();
-        if (value !== '') query.set(key, value);
-      }
-    }
     // The server takes only these media types (a file's own type is often empty or text/plain).
     const contentType = format === 'csv' ? 'text/csv' : /\.ndjson$/i.test(file.name) ? 'application/fhir+ndjson' : 'application/fhir+json';
     const response = await fetch(`/api/imports?${query.toString()}`, {
@@ -97,7 +93,43 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
     }
     const body = (await response.json().catch(() => null)) as { jobId?: string; error?: { message: string } } | null;
     if (!response.ok || !body?.jobId) setError(body?.error?.message ?? 'The import could not be started.');
-    else onQueued(body.jobId);
+    else {
+      setPreview(null);
+      onQueued(body.jobId);
+    }
+  };
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const file = data.get('file');
+    const format = String(data.get('format') ?? 'fhir');
+    if (!(file instanceof File) || file.size === 0) {
+      setError('Choose a file to import.');
+      return;
+    }
+    setError(null);
+    setPreview(null);
+    const query = new URLSearchParams({ format, name: file.name });
+    if (format === 'csv') {
+      for (const key of [
+        'dateFormat',
+        'medicationCodes',
+        'patientIdColumn',
+        'dateColumn',
+        'daysSupplyColumn',
+        'dosesPerDayColumn',
+        'medicationClassColumn',
+      ]) {
+        const value = String(data.get(key) ?? '').trim();
+        if (value !== '') query.set(key, value);
+      }
+      await showPreview({ file, query });
+    } else await queue(file, format, query);
+  };
+  const withDateFormat = (query: URLSearchParams, dateFormat: DateFormat) => {
+    const next = new URLSearchParams(query);
+    next.set('dateFormat', dateFormat);
+    return next;
   };
   return (
     <form className="flex flex-col gap-3" onSubmit={(event) => void submit(event)} aria-label="Import a file">
@@ -115,10 +147,18 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
         <div className="mt-2 grid gap-3 sm:grid-cols-3">
           <label className="flex flex-col gap-1">
             Date format
-            <select name="dateFormat" defaultValue="iso" className="rounded-lg border border-separator bg-background px-2 py-1">
+            <select name="dateFormat" defaultValue="" className="rounded-lg border border-separator bg-background px-2 py-1">
+              <option value="">Guess from the file</option>
               <option value="iso">YYYY-MM-DD</option>
               <option value="mdy">MM/DD/YYYY</option>
               <option value="dmy">DD/MM/YYYY</option>
+            </select>
+          </label>
+          <label className="flex flex-col gap-1">
+            Medication column holds
+            <select name="medicationCodes" defaultValue="names" className="rounded-lg border border-separator bg-background px-2 py-1">
+              <option value="names">Any name, class or code</option>
+              <option value="catalogue">Product catalogue codes or names</option>
             </select>
           </label>
           {(
@@ -156,6 +196,19 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
           Import
         </Button>
       </div>
+      {preview ? (
+        <CsvImportPreview
+          preview={preview.result}
+          fileName={preview.upload.file.name}
+          dateFormatChosen={preview.upload.query.has('dateFormat')}
+          busy={busy}
+          onDateFormatChange={(dateFormat) =>
+            void showPreview({ ...preview.upload, query: withDateFormat(preview.upload.query, dateFormat) })
+          }
+          onConfirm={() => void queue(preview.upload.file, 'csv', withDateFormat(preview.upload.query, preview.result.dateFormat))}
+          onCancel={() => setPreview(null)}
+        />
+      ) : null}
     </form>
   );
 }

@@ -1,6 +1,13 @@
 import type { NextRequest } from 'next/server';
 import { getDatabase } from '@/db/client';
-import { authoriseImport, importContentTypes, importFhir, importTooLargeHint, maximumImportBytes } from '@/features/data-import';
+import {
+  ImportRefusedError,
+  authoriseImport,
+  importContentTypes,
+  importFhir,
+  importTooLargeHint,
+  maximumImportBytes,
+} from '@/features/data-import';
 import { errorResponse, jsonResponse } from '@/lib/server/http';
 import { readBoundedText } from '@/lib/server/read-bounded-body';
 import { requestContextOf } from '@/lib/server/request-context';
@@ -37,6 +44,10 @@ export async function POST(request: NextRequest) {
     });
     return jsonResponse(report);
   } catch (error) {
-    return errorResponse(error);
+    // A refused file also answers its problems as data ({ line | resource, field, message }), for clients that list them.
+    return errorResponse(
+      error,
+      error instanceof ImportRefusedError ? { problems: error.problems, totalProblems: error.totalProblems } : {},
+    );
   }
 }
