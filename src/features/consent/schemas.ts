@@ -2,7 +2,7 @@
  * The consent feature's shapes (browser-safe): the DTOs the pages read and the input /profile saves.
  */
 import { z } from 'zod';
-import { type ConsentChannel, consentChannels, type ConsentPurpose, consentPurposes, type ConsentSource } from '@/lib/domain/consent';
+import { type ConsentChannel, type ConsentPurpose, consentPurposes, type ConsentSource } from '@/lib/domain/consent';
 
 export { consentChannels, consentPurposes, consentSources } from '@/lib/domain/consent';
 export type { ConsentChannel, ConsentPurpose, ConsentSource } from '@/lib/domain/consent';
