@@ -8,6 +8,15 @@ import { type ConsentChannel, consentChannels, type ConsentPurpose, consentPurpo
 export type ConsentState = { granted: boolean; source: ConsentSource; effectiveAt: Date };
 export type ConsentStateMap = Map<`${ConsentChannel}/${ConsentPurpose}`, ConsentState>;
 
+/** The columns of an event that pages and the state read (no actor: it is not shown). */
+export const consentEventColumns = {
+  channel: consentEvents.channel,
+  purpose: consentEvents.purpose,
+  granted: consentEvents.granted,
+  source: consentEvents.source,
+  effectiveAt: consentEvents.effectiveAt,
+};
+
 export const stateKey = (channel: ConsentChannel, purpose: ConsentPurpose) => `${channel}/${purpose}` as const;
 
 /**
@@ -18,13 +27,7 @@ export const stateKey = (channel: ConsentChannel, purpose: ConsentPurpose) => `$
 export async function readConsentState(options: { database: Database; patientId: string; at?: Date }): Promise<ConsentStateMap> {
   const { database, patientId, at } = options;
   const rows = await database
-    .selectDistinctOn([consentEvents.channel, consentEvents.purpose], {
-      channel: consentEvents.channel,
-      purpose: consentEvents.purpose,
-      granted: consentEvents.granted,
-      source: consentEvents.source,
-      effectiveAt: consentEvents.effectiveAt,
-    })
+    .selectDistinctOn([consentEvents.channel, consentEvents.purpose], consentEventColumns)
     .from(consentEvents)
     .where(and(eq(consentEvents.patientId, patientId), at === undefined ? undefined : lte(consentEvents.effectiveAt, at)))
     .orderBy(consentEvents.channel, consentEvents.purpose, desc(consentEvents.effectiveAt), desc(consentEvents.id));

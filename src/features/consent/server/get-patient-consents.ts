@@ -3,7 +3,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { consentEvents } from '@/db/schema';
 import type { PatientConsentsDto } from '../schemas';
-import { allCombinations, readConsentState, stateKey } from './consent-state';
+import { allCombinations, consentEventColumns, readConsentState, stateKey } from './consent-state';
 
 const defaultHistoryLimit = 200;
 
@@ -20,14 +20,7 @@ export async function getPatientConsents(options: {
   const historyLimit = options.historyLimit ?? defaultHistoryLimit;
   const state = await readConsentState({ database, patientId });
   const history = await database
-    .select({
-      id: consentEvents.id,
-      channel: consentEvents.channel,
-      purpose: consentEvents.purpose,
-      granted: consentEvents.granted,
-      source: consentEvents.source,
-      effectiveAt: consentEvents.effectiveAt,
-    })
+    .select({ id: consentEvents.id, ...consentEventColumns })
     .from(consentEvents)
     .where(eq(consentEvents.patientId, patientId))
     .orderBy(desc(consentEvents.effectiveAt), desc(consentEvents.id))
