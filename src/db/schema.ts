@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 // Relative, not `@/`: drizzle-kit loads this file without the project's path aliases.
 import { channels } from '../lib/domain/channels';
+import { consentChannels, consentPurposes, consentSources } from '../lib/domain/consent';
 import { doseStatuses } from '../lib/domain/dose-statuses';
 import { type ImportBatchCounts, importBatchStatuses, importBatchTables } from '../lib/domain/import-batches';
 import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
@@ -305,8 +306,6 @@ export const patients = pgTable(
     language: text('language'),
     timezone: text('timezone'),
     preferredChannel: text('preferred_channel', { enum: channels }),
-    /** Consent per channel and purpose, e.g. { "sms": { "reminders": true, "surveys": false } }. */
-    consent: jsonb('consent').$type<Record<string, Record<string, boolean>>>().notNull().default({}),
     conditions: text('conditions').array().notNull().default([]),
     /** True for simulator output (labelled "synthetic demo data" wherever shown). */
     synthetic: boolean('synthetic').notNull().default(false),
@@ -316,6 +315,32 @@ export const patients = pgTable(
     uniqueIndex('patients_source_record_idx').on(table.source, table.sourceRecordId),
     index('patients_organisation_idx').on(table.organisationId),
   ],
+);
+
+/**
+ * The consent ledger (docs/decisions/011-consent-ledger.md): every opt-in and opt-out per patient, channel
+ * and purpose, with where it came from and when. Append-only (a trigger refuses updates); the current
+ * consent is the latest event of each channel and purpose, so no second copy can disagree with it.
+ */
+export const consentEvents = pgTable(
+  'consent_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: consentChannels }).notNull(),
+    purpose: text('purpose', { enum: consentPurposes }).notNull(),
+    /** True for an opt-in, false for an opt-out. */
+    granted: boolean('granted').notNull(),
+    source: text('source', { enum: consentSources }).notNull(),
+    /** The signed-in user who made the change (the patient, a clinician); null for a keyword, an import or a seed. */
+    actorUserId: text('actor_user_id').references(() => authUsers.id, { onDelete: 'set null' }),
+    /** When the change took effect (a keyword: when the message arrived). Ties are broken by id. */
+    effectiveAt: timestamp('effective_at', { withTimezone: true }).notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('consent_events_patient_idx').on(table.patientId, table.channel, table.purpose, table.effectiveAt, table.id)],
 );
 
 export const regimens = pgTable(

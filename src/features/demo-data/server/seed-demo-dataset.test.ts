@@ -34,7 +34,8 @@ async function contentDigest(database: Database): Promise<Record<string, string>
   const [digest] = await rows<Record<string, string>>(
     database,
     sql`select
-      (select md5(string_agg(p::text, '|' order by p.source_record_id)) from (select id, pseudonym, source_record_id, persona, age_band, sex, region, language, timezone, preferred_channel, consent, conditions from patients) p) as patients,
+      (select md5(string_agg(p::text, '|' order by p.source_record_id)) from (select id, pseudonym, source_record_id, persona, age_band, sex, region, language, timezone, preferred_channel, conditions from patients) p) as patients,
+      (select md5(string_agg(c::text, '|' order by c.patient_id, c.channel, c.purpose)) from (select patient_id, channel, purpose, granted, source, effective_at from consent_events) c) as consent_events,
       (select md5(string_agg(d::text, '|' order by d.source_record_id)) from (select id, patient_id, product_id, dispensed_on, days_supply, quantity, source_record_id from dispensings) d) as dispensings,
       (select md5(string_agg(e::text, '|' order by e.source_record_id)) from (select id, patient_id, product_id, scheduled_at, confirmed_at, status, source_record_id from dose_events) e) as dose_events,
       (select md5(string_agg(m::text, '|' order by m.source_record_id)) from (select id, patient_id, channel, direction, category, framing, template_id, sent_at, status, status_history, reply_text, source_record_id from messages) m) as messages,

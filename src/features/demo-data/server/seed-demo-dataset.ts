@@ -26,6 +26,7 @@ import {
   trials,
 } from '@/db/schema';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
+import { type ConsentImportEntry, importConsents } from '@/features/consent';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageChannels } from '@/engine/policy/message-arms';
 import { personas } from '@/engine/simulation/personas';
@@ -107,11 +108,19 @@ function minutesAsTime(minute: number): string {
   return `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 }
 
-/** Consent per channel and purpose; a STOP reply withdrew it on that channel. */
-function consentOf(patient: SimulatedPatient, optedOut: ReadonlySet<string> | undefined): Record<string, Record<string, boolean>> {
-  return Object.fromEntries(
-    messageChannels.map((channel) => [channel, { reminders: patient.consent[channel] && !(optedOut?.has(channel) ?? false) }]),
-  );
+/**
+ * The consent ledger's opt-ins for a patient (reminders on each channel they consented to, from the
+ * start of the history); a channel a STOP reply withdrew gets none, as no time of the STOP is kept.
+ */
+function consentEntriesOf(
+  patient: SimulatedPatient,
+  optedOut: ReadonlySet<string> | undefined,
+  patientId: string,
+  effectiveAt: Date,
+): ConsentImportEntry[] {
+  return messageChannels
+    .filter((channel) => patient.consent[channel] && !(optedOut?.has(channel) ?? false))
+    .map((channel) => ({ patientId, channel, purpose: 'reminders', granted: true, effectiveAt }));
 }
 
 async function writeCatalogue(database: DatabaseExecutor): Promise<{ companies: number; products: number }> {
@@ -148,10 +157,11 @@ async function writeCatalogue(database: DatabaseExecutor): Promise<{ companies: 
   return { companies: companies.length, products: productRows.length };
 }
 
-async function writePatients(database: DatabaseExecutor, cohort: DemoCohort, batchSize: number): Promise<number> {
+async function writePatients(database: DatabaseExecutor, cohort: DemoCohort, historyStartDay: number, batchSize: number): Promise<number> {
   let inserted = 0;
+  const consentFrom = new Date(`${isoFromDayNumber(historyStartDay)}T00:00:00Z`);
   for (let start = 0; start < cohort.patients.length; start += batchSize) {
-    const rows = cohort.patients.slice(start, start + batchSize).map((patient, offset) => ({
+    const rows = cohort.patients.slice(start, start + batchSize).map((patient) => ({
       id: syntheticUuid('patients', patient.id),
       pseudonym: patient.id,
       source: demoSource,
@@ -163,11 +173,19 @@ async function writePatients(database: DatabaseExecutor, cohort: DemoCohort, bat
       language: patient.language,
       timezone: patient.timezone,
       preferredChannel: patient.preferredChannel,
-      consent: consentOf(patient, cohort.optedOutChannels.get(start + offset)),
       conditions: [...patient.conditions],
       synthetic: true,
     }));
-    inserted += (await database.insert(patients).values(rows).onConflictDoNothing().returning({ id: patients.id })).length;
+    const insertedIds = new Set(
+      (await database.insert(patients).values(rows).onConflictDoNothing().returning({ id: patients.id })).map((row) => row.id),
+    );
+    inserted += insertedIds.size;
+    // Consent only for the patients just created: one already there has its ledger.
+    const entries = cohort.patients
+      .slice(start, start + batchSize)
+      .flatMap((patient, offset) => consentEntriesOf(patient, cohort.optedOutChannels.get(start + offset), rows[offset]!.id, consentFrom))
+      .filter((entry) => insertedIds.has(entry.patientId));
+    await importConsents({ database, entries, source: 'demo-seed' });
   }
   return inserted;
 }
@@ -362,7 +380,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     }
     const referencesDeferred = await deferReferenceChecks(transaction);
     const catalogue = await writeCatalogue(transaction);
-    const patientRows = await writePatients(transaction, cohort, batchSize);
+    const patientRows = await writePatients(transaction, cohort, historyStartDay, batchSize);
     const regimenRows = await writeRegimens(transaction, cohort, historyStartDay, batchSize);
     const dispensingRows = await writeDispensings({ database: transaction, cohort, batchSize });
     const doseEventRows = await writeDoseEvents({ database: transaction, cohort, batchSize });
