@@ -92,7 +92,10 @@ test.describe('12-Month Compliance Journey', () => {
       expect(counts.length).toBeGreaterThan(0);
       for (const count of counts) {
         const shown = count.trim();
-        expect(shown === '<11' || shown === 'suppressed' || shown === '0' || Number(shown) >= 11, `count "${shown}"`).toBe(true);
+        expect(
+          shown === '<11' || shown === 'suppressed' || shown === '0' || Number(shown.replaceAll(',', '')) >= 11,
+          `count "${shown}"`,
+        ).toBe(true);
       }
       await expect(page.getByRole('heading', { name: 'Individual trajectories' })).toHaveCount(0);
       await expect(page.getByRole('heading', { name: 'Persistence (Kaplan–Meier)' })).toBeVisible();
@@ -124,7 +127,10 @@ test.describe('12-Month Compliance Journey', () => {
     await expect(page.getByRole('table', { name: 'Persistence by product (the medicine of the first fill)' })).toHaveCount(0);
     for (const count of await page.getByTestId('patient-count').allTextContents()) {
       const shown = count.trim();
-      expect(shown === '<11' || shown === 'suppressed' || shown === '0' || Number(shown) >= 11, `count "${shown}"`).toBe(true);
+      expect(
+        shown === '<11' || shown === 'suppressed' || shown === '0' || Number(shown.replaceAll(',', '')) >= 11,
+        `count "${shown}"`,
+      ).toBe(true);
     }
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });

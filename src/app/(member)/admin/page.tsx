@@ -5,7 +5,7 @@ import { getDatabase } from '@/db/client';
 import { UserAdministration } from '@/features/identity/components/user-administration';
 import { listUsers } from '@/features/identity/server/list-users';
 import { isAppError } from '@/lib/errors';
-import { getCurrentUser } from '@/lib/server/current-user';
+import { getSignedInUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
 
 export const metadata: Metadata = { title: 'Administration' };
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Administration' };
 export default async function AdminPage() {
   let listing;
   try {
-    listing = await listUsers({ database: getDatabase(), actor: await getCurrentUser(), request: requestContextOf(await headers()) });
+    listing = await listUsers({ database: getDatabase(), actor: await getSignedInUser(), request: requestContextOf(await headers()) });
   } catch (error) {
     if (isAppError(error) && error.code === 'forbidden') {
       return (

@@ -12,7 +12,15 @@ export const undoChunkSize = 1000;
  * enrolment): deleting it would cascade into data no import brought. A test compares these lists with the
  * foreign keys of the database, so a new table that refers to patients cannot be forgotten here.
  */
-export const tablesReferringToPatients = ['dispensings', 'dose_events', 'messages', 'regimens', 'trial_enrolments'] as const;
+export const tablesReferringToPatients = [
+  'consent_events',
+  'dispensings',
+  'dose_events',
+  'messages',
+  'regimens',
+  'trial_enrolments',
+  'webhook_events',
+] as const;
 export const tablesReferringToProducts = ['dispensings', 'dose_events', 'regimens'] as const;
 const tablesKeyedBySource = ['dispensings', 'dose_events', 'messages', 'patients', 'regimens'] as const;
 

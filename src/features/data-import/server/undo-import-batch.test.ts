@@ -61,9 +61,12 @@ const fileA = ndjson([
   administration('a1', 'p1', '990001'),
   administration('a2', 'p2', '990001'),
 ]);
-// B overlaps A: the same regimen and first fill of p1, a new fill of p1, a patient only referred to (p3), the
-// pre-existing patient p0 (there before any batch), and a second new medication.
+// B overlaps A: p1 again with the same regimen and first fill, a new fill of p1, a new patient p3, the
+// pre-existing patient p0 (there before any batch, only referred to), and a second new medication.
+// (A file may refer only to patients it describes or that were imported before: decision 015.)
 const fileB = ndjson([
+  patient('p1'),
+  patient('p3'),
   request('r1', 'p1', '990001'),
   dispense('d1', 'p1', '990001', '01'),
   dispense('d3', 'p1', '990001', '03'),

@@ -56,7 +56,7 @@ function Count({ value }: { value: ShownCount }) {
           : undefined
       }
     >
-      {value.display}
+      {value.suppressed || value.count === null ? value.display : formatCount(value.count)}
     </span>
   );
 }

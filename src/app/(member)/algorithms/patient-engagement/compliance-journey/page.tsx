@@ -5,7 +5,7 @@ import { journeyFiltersSchema } from '@/features/patient-adherence/schemas';
 import { getComplianceJourney } from '@/features/patient-adherence/server/get-compliance-journey';
 import { validationError } from '@/lib/parse-input';
 import { parsePeriodQuery } from '@/lib/period-query';
-import { getCurrentUser } from '@/lib/server/current-user';
+import { getSignedInUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: '12-Month Compliance Journey' };
 
@@ -15,7 +15,7 @@ export default async function ComplianceJourneyPage({ searchParams }: Props) {
   const query = await searchParams;
   const parsed = journeyFiltersSchema.safeParse({ persona: query.persona, product: query.product });
   const period = parsePeriodQuery(query);
-  const actor = await getCurrentUser();
+  const actor = await getSignedInUser();
   // Every field at fault, named (the same words parseInput gives a route).
   const problem = parsed.success ? null : validationError(parsed.error, 'The cohort in the address').message;
   return (

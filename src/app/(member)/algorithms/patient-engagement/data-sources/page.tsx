@@ -11,7 +11,7 @@ import { formatCount } from '@/lib/format';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { hasPermission } from '@/lib/permissions';
 import { patientEngagementPrefix } from '@/lib/routes';
-import { getCurrentUser } from '@/lib/server/current-user';
+import { getSignedInUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: 'Data Integration Sources' };
 
@@ -26,7 +26,7 @@ const scopeWords = {
 
 export default async function DataSourcesPage({ searchParams }: Props) {
   const { choice, problem } = parsePeriodQuery(await searchParams);
-  const actor = await getCurrentUser();
+  const actor = await getSignedInUser();
   const overview = await getDataSourceOverview({ database: getDatabase(), actor, choice });
   const { counts, period, scope } = overview.cohort;
   // Import history for those who import (administrators: every batch; clinicians: their own).

@@ -5,7 +5,7 @@ import { PatientProfileView } from '@/features/patient-adherence/components/pati
 import { patientProfileQuerySchema } from '@/features/patient-adherence/schemas';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
 import { parsePeriodQuery } from '@/lib/period-query';
-import { getCurrentUser } from '@/lib/server/current-user';
+import { getSignedInUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
 
 export const metadata: Metadata = { title: 'Patient Profile' };
@@ -19,7 +19,7 @@ export default async function PatientProfilePage({ searchParams }: Props) {
   // A malformed choice is answered like a patient the viewer may not see: the list to choose from, and why.
   const profile = await getPatientProfile({
     database: getDatabase(),
-    actor: await getCurrentUser(),
+    actor: await getSignedInUser(),
     patientId: query.success ? (query.data.patient ?? null) : 'not-a-patient-id',
     choice: period.choice,
     request: requestContextOf(await headers()),
