@@ -1,10 +1,9 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
 
-test('a clinician uploads a CSV, sees it as a batch with its counts, and removes it after confirming what goes', async ({
+test('a clinician uploads a CSV, previews and stores it, sees it as a batch with its counts, and removes it after confirming what goes', async ({
   page,
   signIn,
   createAccount,
-  baseURL,
 }) => {
   test.setTimeout(180_000); // a background job, reloads and axe on a loaded machine took 108 s
   // A clinician of their own: the history lists only the imports they ran, so this test sees only its batch.
@@ -19,14 +18,18 @@ test('a clinician uploads a CSV, sees it as a batch with its counts, and removes
     `${run}-3,2024-02-01,1,medB,60`,
     '',
   ].join('\n');
-  // The upload the data-sources page makes (its form is tested in data-sources.spec.ts): queued as a background job.
-  const upload = await page.request.post('/api/imports?format=csv&name=undo-me.csv', {
-    data: csv,
-    headers: { 'Content-Type': 'text/csv', Origin: baseURL ?? '' },
-  });
-  expect(upload.status()).toBe(202);
-
+  // Import → preview → store: nothing is stored before the preview is confirmed.
   await page.goto('/algorithms/patient-engagement/data-sources');
+  const form = page.getByRole('form', { name: 'Import a file' });
+  await form.getByLabel(/Pharmacy CSV/).check();
+  await form.getByLabel('File (at most 50 MB)').setInputFiles({ name: 'undo-me.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await form.getByRole('button', { name: 'Import' }).click();
+  const preview = page.getByTestId('csv-preview');
+  await expect(preview.getByTestId('date-format-guess')).toContainText('YYYY-MM-DD');
+  await expect(preview.getByRole('table', { name: 'First rows of undo-me.csv as read' }).getByRole('row')).toHaveCount(5);
+  await preview.getByRole('button', { name: 'Confirm import' }).click();
+  await expect(preview).toHaveCount(0);
+
   const history = page.getByRole('region', { name: 'Import history' });
   await expect(history.getByText('The latest 20 imports you ran')).toBeVisible();
   const batch = history.getByTestId('import-batch');

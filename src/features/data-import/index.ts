@@ -17,6 +17,7 @@ export { importFhir } from './server/import-fhir';
 export { ImportRefusedError } from './server/import-refused';
 export { type CsvImportPreview, previewCsvImport } from './server/preview-csv-import';
 export { type QueuedImportInput, queueImport } from './server/queue-import';
+export { type ImportUpload, readImportUpload } from './server/read-import-upload';
 export type { ImportBatchDetails, ImportBatchSummary, UndoImportBatchResult } from './import-batch-dto';
 export { getImportBatch } from './server/get-import-batch';
 export { withImportBatchContext } from './server/import-batch-context';
