@@ -100,6 +100,10 @@ async function main(): Promise<void> {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     void handle(request, response);
   });
+  // Node closes an idle keep-alive connection after 5 s; a client that reuses it at that moment gets ECONNRESET
+  // (seen in CI). Keep idle connections longer than common clients and proxies do (60 s), as load balancers advise.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   // Background jobs (imports, large simulations) run in this process; several instances share the queue.
   await registerJobHandlers();
