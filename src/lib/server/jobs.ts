@@ -165,7 +165,9 @@ export async function enqueueJob(options: {
     payload: options.payload ?? {},
     createdBy: options.createdBy ?? null,
     dedupeKey: options.dedupeKey ?? null,
-    ...(options.runAt === undefined ? {} : { runAt: options.runAt }),
+    // The clock claimNextJob compares with (JavaScript, whole milliseconds): the database's now() has microseconds,
+    // so a job stored a moment before a claim in the same millisecond looked not yet due and waited a poll (a flaky test).
+    runAt: options.runAt ?? new Date(),
   };
   if (options.dedupeKey === undefined) {
     const [row] = await options.database.insert(jobs).values(values).returning({ id: jobs.id });
