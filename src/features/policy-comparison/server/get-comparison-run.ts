@@ -7,12 +7,10 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Database } from '@/db/client';
-import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
-import { hasPermission } from '@/lib/permissions';
-import { recordAuditEvent } from '@/lib/server/audit';
 import { requireActor } from '@/lib/server/authorization';
-import { getJob, type JobRecord } from '@/lib/server/jobs';
+import { getViewableJob } from '@/lib/server/get-job-progress';
+import type { JobRecord } from '@/lib/server/jobs';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { type ComparisonRun, comparisonSettingsSchema, type PolicyComparison } from '../schemas';
@@ -50,19 +48,14 @@ export async function getComparisonRun(options: {
 }): Promise<ComparisonRun> {
   const actor = requireActor(options.actor);
   const { run: id } = parseInput(runIdSchema, { run: options.id }, { label: 'The run id' });
-  const job = await getJob({ database: options.database, id });
   // Another kind of job (an import) is no comparison run, whoever started it.
-  if (job === null || job.kind !== comparisonJobKind) throw new AppError('not_found', noSuchRun);
-  if (job.createdBy !== actor.id && !hasPermission(actor.role, 'jobs:view-any')) {
-    await recordAuditEvent(options.database, {
-      action: 'job.view',
-      outcome: 'denied',
-      actorUserId: actor.id,
-      targetUserId: job.createdBy,
-      ...options.request,
-      details: { jobId: job.id, kind: job.kind },
-    });
-    throw new AppError('not_found', noSuchRun);
-  }
+  const job = await getViewableJob({
+    database: options.database,
+    actor,
+    id,
+    kind: comparisonJobKind,
+    notFoundMessage: noSuchRun,
+    request: options.request,
+  });
   return toComparisonRun(job);
 }
