@@ -2,6 +2,7 @@ import { buttonVariants } from '@heroui/react';
 import Link from 'next/link';
 import { routes } from '@/lib/routes';
 import { ReportingPeriodBar } from '@/components/reporting-period-bar';
+import { SMALL_CELL_THRESHOLD } from '@/engine/aggregation/small-cell-suppression';
 import { formatCount, formatDate, formatPercent } from '@/lib/format';
 import type { HeadlineFigures } from '../server/get-headline-figures';
 
@@ -161,13 +162,13 @@ export function HomePage({
         </h2>
         <p className="max-w-3xl text-muted">
           Patients consent per channel and purpose and can stop messages with one word. Reports for manufacturers and officials never show a
-          group of fewer than 11 patients. Nothing that identifies a patient is written to logs, and the whole platform runs on your own
-          infrastructure, with no third-party trackers.
+          group of fewer than {SMALL_CELL_THRESHOLD} patients. Nothing that identifies a patient is written to logs, and the whole platform
+          runs on your own infrastructure, with no third-party trackers.
         </p>
         {figures === null ? (
           <p className="max-w-3xl text-muted">
-            Live figures — patients monitored, mean adherence and the trial effect — appear here once records of at least 11 patients are
-            connected; none are shown until they are computed from those records.
+            Live figures — patients monitored, mean adherence and the trial effect — appear here once records of at least{' '}
+            {SMALL_CELL_THRESHOLD} patients are connected; none are shown until they are computed from those records.
           </p>
         ) : null}
       </section>
