@@ -1,5 +1,6 @@
 import 'server-only';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -15,12 +16,14 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 // Relative, not `@/`: drizzle-kit loads this file without the project's path aliases.
 import { channels } from '../lib/domain/channels';
 import { consentChannels, consentPurposes, consentSources } from '../lib/domain/consent';
-import { doseStatuses } from '../lib/domain/dose-statuses';
+import { doseStatuses, missedDoseReasons } from '../lib/domain/dose-statuses';
 import { type ImportBatchCounts, importBatchStatuses, importBatchTables } from '../lib/domain/import-batches';
 import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
+import { messagingProgrammes, policyDecisionSources, policyDecisionStatuses } from '../lib/domain/messaging-programmes';
 import { type Role, roles } from '../lib/domain/roles';
 
 /** Every message sent through the contact form (seed-spec §3 "Contact message fields"). */
@@ -81,18 +84,27 @@ export const instanceSettings = pgTable('instance_settings', {
 // Column names are ours; the property names are the ones better-auth expects.
 // ---------------------------------------------------------------------------------------------------------
 
-export const authUsers = pgTable('auth_users', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email').notNull().unique(),
-  emailVerified: boolean('email_verified').notNull().default(false),
-  image: text('image'),
-  phoneNumber: text('phone_number').unique(),
-  phoneNumberVerified: boolean('phone_number_verified'),
-  twoFactorEnabled: boolean('two_factor_enabled').default(false),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const authUsers = pgTable(
+  'auth_users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    phoneNumber: text('phone_number').unique(),
+    phoneNumberVerified: boolean('phone_number_verified'),
+    twoFactorEnabled: boolean('two_factor_enabled').default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // Inbound webhooks find a patient by the digits of a verified number (phoneDigitsOf in the same expression).
+    index('auth_users_verified_phone_digits_idx')
+      .on(sql`regexp_replace(${table.phoneNumber}, '[^0-9]', '', 'g')`)
+      .where(sql`${table.phoneNumberVerified}`),
+  ],
+);
 
 export const authSessions = pgTable(
   'auth_sessions',
@@ -307,6 +319,8 @@ export const patients = pgTable(
     timezone: text('timezone'),
     preferredChannel: text('preferred_channel', { enum: channels }),
     conditions: text('conditions').array().notNull().default([]),
+    /** The live messaging programme the patient is enrolled in; null: not enrolled, the daily loop skips them. */
+    messagingProgramme: text('messaging_programme', { enum: messagingProgrammes }),
     /** True for simulator output (labelled "synthetic demo data" wherever shown). */
     synthetic: boolean('synthetic').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -314,6 +328,7 @@ export const patients = pgTable(
   (table) => [
     uniqueIndex('patients_source_record_idx').on(table.source, table.sourceRecordId),
     index('patients_organisation_idx').on(table.organisationId),
+    index('patients_messaging_programme_idx').on(table.messagingProgramme),
   ],
 );
 
@@ -408,7 +423,9 @@ export const doseEvents = pgTable(
     scheduledAt: timestamp('scheduled_at', { withTimezone: true }).notNull(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     status: text('status', { enum: doseStatuses }).notNull(),
-    /** What observed it: app, whatsapp, sms, smart-bottle, fhir, simulation. */
+    /** A missed dose's reason, as the patient's reply gave it (reply classifier); null when not said. */
+    missedReason: text('missed_reason', { enum: missedDoseReasons }),
+    /** What observed it: app, whatsapp-reply, sms-reply, smart-bottle, fhir, simulation. */
     source: text('source').notNull(),
     /** The sender's idempotency key (dose-event API) or the source record id. */
     sourceRecordId: text('source_record_id').notNull(),
@@ -416,6 +433,7 @@ export const doseEvents = pgTable(
   (table) => [
     uniqueIndex('dose_events_source_record_idx').on(table.source, table.sourceRecordId),
     index('dose_events_patient_time_idx').on(table.patientId, table.scheduledAt),
+    index('dose_events_product_idx').on(table.productId),
   ],
 );
 
@@ -443,6 +461,14 @@ export const messages = pgTable(
     replyToProviderMessageId: text('reply_to_provider_message_id'),
     /** Inbound only: what the patient sent and the engine's reading of it (keyword or dose answer). */
     inboundReading: jsonb('inbound_reading').$type<InboundReading>(),
+    /** Outbound only: the policy decision it carries out (a WhatsApp message and its SMS fallback share one). */
+    policyDecisionId: uuid('policy_decision_id').references((): AnyPgColumn => policyDecisions.id, { onDelete: 'set null' }),
+    /** Template language and version sent (outbound), so a later edit of the template does not rewrite history. */
+    templateLanguage: text('template_language'),
+    templateVersion: integer('template_version'),
+    /** Inbound only: when a clinician looked at a reply the engine did not recognise, and who. */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: text('reviewed_by').references(() => authUsers.id, { onDelete: 'set null' }),
     source: text('source').notNull(),
     sourceRecordId: text('source_record_id').notNull(),
   },
@@ -451,7 +477,85 @@ export const messages = pgTable(
     uniqueIndex('messages_provider_message_idx').on(table.channel, table.providerMessageId),
     index('messages_patient_time_idx').on(table.patientId, table.sentAt),
     index('messages_time_idx').on(table.sentAt),
+    // One message per decision and channel: a retried send job finds the message it already sent.
+    uniqueIndex('messages_policy_decision_channel_idx').on(table.policyDecisionId, table.channel),
+    index('messages_reply_to_idx').on(table.channel, table.replyToProviderMessageId),
   ],
+);
+
+/**
+ * Every decision of a messaging policy (live daily loop or simulator): the context it saw, what it chose,
+ * with what probability (for off-policy evaluation, DESIGN.md §3), the random seed, and later the reward.
+ * One live decision per patient and local day: the unique key is the daily loop's idempotency key.
+ */
+export const policyDecisions = pgTable(
+  'policy_decisions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    source: text('source', { enum: policyDecisionSources }).notNull(),
+    /** The patient's local date the decision is for. */
+    localDate: date('local_date').notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }).notNull(),
+    policyName: text('policy_name').notNull(),
+    policyVersion: text('policy_version').notNull(),
+    /** The DecisionContext the policy saw (engine/policy/contract.ts). */
+    context: jsonb('context').$type<Record<string, unknown>>().notNull(),
+    /** 'no-message' or 'message'; for a message its arm, template variant and local minute of day. */
+    action: text('action', { enum: ['no-message', 'message'] }).notNull(),
+    category: text('category'),
+    framing: text('framing'),
+    templateId: text('template_id'),
+    minuteOfDay: integer('minute_of_day'),
+    propensity: doublePrecision('propensity').notNull(),
+    /** The seed of the random stream the policy drew from, so the decision can be replayed. */
+    randomSeed: text('random_seed').notNull(),
+    /** When the message is due to go (UTC), after quiet hours and the frequency cap; null for no message. */
+    scheduledFor: timestamp('scheduled_for', { withTimezone: true }),
+    status: text('status', { enum: policyDecisionStatuses }).notNull(),
+    /** Why a planned message was not sent (no-consent, no-number, frequency-cap, quiet-hours, provider …). */
+    statusReason: text('status_reason'),
+    /** Share of the day's scheduled doses confirmed, filled in once the day is over; null until then. */
+    reward: doublePrecision('reward'),
+    rewardedAt: timestamp('rewarded_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('policy_decisions_patient_day_idx').on(table.patientId, table.source, table.localDate),
+    index('policy_decisions_status_idx').on(table.status, table.scheduledFor),
+    index('policy_decisions_policy_idx').on(table.policyName, table.decidedAt),
+  ],
+);
+
+/**
+ * The template library as stored (the engine's library is version 1 of each template): every edit adds a
+ * version, none is overwritten, so what any message said can be traced (`messages.template_version`).
+ * The current text of a template and language is its highest version.
+ */
+export const messageTemplateVersions = pgTable(
+  'message_template_versions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** `category.framing.variant`, e.g. `reminder.gain.2`. */
+    templateId: text('template_id').notNull(),
+    language: text('language').notNull(),
+    version: integer('version').notNull(),
+    body: text('body').notNull(),
+    whatsAppName: text('whatsapp_name').notNull(),
+    whatsAppLanguage: text('whatsapp_language').notNull(),
+    /** utility or marketing (Meta's categories). */
+    whatsAppCategory: text('whatsapp_category').notNull(),
+    /** not-submitted, pending, approved, rejected, paused, disabled (Meta's review). */
+    approvalStatus: text('approval_status').notNull(),
+    /** Who saved this version; null for the library's own first version. */
+    editedBy: text('edited_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    /** Why the version was made (the editor's note). */
+    note: text('note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('message_template_versions_idx').on(table.templateId, table.language, table.version)],
 );
 
 /** Every webhook event applied (decision 012): the unique key makes a provider's retry change nothing. */

@@ -17,6 +17,7 @@ export const tablesReferringToPatients = [
   'dispensings',
   'dose_events',
   'messages',
+  'policy_decisions',
   'regimens',
   'trial_enrolments',
   'webhook_events',

@@ -120,7 +120,8 @@ async function findPatientByPhone(transaction: Database, digits: string): Promis
     .from(patients)
     .innerJoin(authUsers, eq(authUsers.id, patients.userId))
     // Only a number the patient proved (an SMS code): anyone can type someone else's number into a profile.
-    .where(and(eq(authUsers.phoneNumberVerified, true), sql`regexp_replace(${authUsers.phoneNumber}, '[^0-9]', '', 'g') = ${digits}`))
+    // The same expression and predicate as the partial index auth_users_verified_phone_digits_idx, so it is used.
+    .where(and(sql`${authUsers.phoneNumberVerified}`, sql`regexp_replace(${authUsers.phoneNumber}, '[^0-9]', '', 'g') = ${digits}`))
     .limit(2);
   return found.length === 1 ? found[0]!.id : null;
 }

@@ -1,0 +1,20 @@
+/**
+ * The live messaging programmes a patient can be enrolled in (browser-safe; src/db/schema.ts uses it for
+ * `patients.messaging_programme`). A patient with no programme gets no live messages; `none` is an explicit
+ * enrolment in usual care (decisions are still logged, as the trial's control arm needs). The learning
+ * policy adds its name here in its own issue.
+ */
+export const messagingProgrammes = ['none', 'fixed-daily', 'fixed-weekly'] as const;
+export type MessagingProgramme = (typeof messagingProgrammes)[number];
+
+/** Where a policy decision was made: the live daily loop, or the simulator writing the demo history. */
+export const policyDecisionSources = ['live', 'simulation'] as const;
+export type PolicyDecisionSource = (typeof policyDecisionSources)[number];
+
+/**
+ * What became of a decision: planned (a send is scheduled), sent (a message went out), not-sent (refused at
+ * send time: no consent, no number, capped, quiet hours, provider refused; the reason says which), or
+ * no-message (the policy chose none).
+ */
+export const policyDecisionStatuses = ['planned', 'sent', 'not-sent', 'no-message'] as const;
+export type PolicyDecisionStatus = (typeof policyDecisionStatuses)[number];
