@@ -13,21 +13,19 @@
  * Options: `--skip-uploads` (only the crash part), `--kills N` (default 20; 50 for the long run), `--seconds S` (time budget per database for the
  * kills, default 150: fewer kills are made when restarts are slow, and the report says how many).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { type DatabaseConnection, openPgliteConnection, openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { dataSources, doseEvents, patients, products } from '@/db/schema';
 import { hashApiKey, newApiKey } from '@/features/dose-events/server/api-keys';
 import { needsBuild } from '@/cli/server/build-if-needed';
+import { freePort, freshPostgresDatabase, killServer, startServer } from './support/server';
 
 const projectDirectory = process.cwd();
 const argument = (name: string, fallback: number) => {
@@ -47,17 +45,6 @@ if (needsBuild(projectDirectory)) {
   process.exit(2);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
 /** A fresh database with one patient, one product and a dose-event source; its API key. */
 async function prepare(connection: DatabaseConnection): Promise<{ apiKey: string; sourceId: string }> {
   await migrateDatabase(connection);
@@ -72,45 +59,6 @@ async function prepare(connection: DatabaseConnection): Promise<{ apiKey: string
     .insert(dataSources)
     .values({ id: sourceId, kind: 'dose-event-api', name: 'reliability bench', apiKeyHash: hashApiKey(apiKey) });
   return { apiKey, sourceId };
-}
-
-type Server = { child: ChildProcess; port: number; exited: Promise<number | null>; output: () => string };
-
-async function startServer(environment: Record<string, string>, port: number): Promise<{ server: Server; seconds: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/serve.ts'], {
-    cwd: projectDirectory,
-    env: {
-      ...process.env,
-      ...environment,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so SIGKILL reaches anything it started
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 240_000;
-  while (!output.includes('is ready on')) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output.slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`the server did not start within 240 s:\n${output.slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { server: { child, port, exited, output: () => output }, seconds: (performance.now() - started) / 1000 };
-}
-
-async function killServer(server: Server, signal: NodeJS.Signals): Promise<void> {
-  try {
-    process.kill(-(server.child.pid as number), signal);
-  } catch {
-    // already gone
-  }
-  await server.exited;
 }
 
 type Batch = { keys: string[]; body: string };
@@ -350,20 +298,12 @@ try {
 
 const serverUrl = process.env.BENCH_DATABASE_URL;
 if (serverUrl) {
-  const name = `medaptive_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const database = await freshPostgresDatabase(serverUrl);
   try {
-    const outcome = await crashDuringIngestion('PostgreSQL', { DATABASE_URL: url.toString() }, () =>
-      openPostgresConnection(url.toString()),
-    );
+    const outcome = await crashDuringIngestion('PostgreSQL', { DATABASE_URL: database.url }, () => openPostgresConnection(database.url));
     if (outcome.lost > 0 || outcome.duplicated > 0) failures.push('PostgreSQL');
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 
