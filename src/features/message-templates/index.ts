@@ -14,14 +14,16 @@ export {
   type TopTemplatesByPersona,
 } from './server/find-top-templates-by-persona';
 export { getMessageExamplesPage, type LibraryCard, type MessageExamplesPage } from './server/get-message-examples-page';
-export { exampleRecord, previewTemplate, type TemplatePreview } from './server/template-preview';
+export { previewTemplate } from './server/template-preview';
 export {
+  exampleRecord,
   templateUpdateSchema,
   type LibraryEntry,
   type PersonaTopTemplate,
   type PersonaTopTemplates,
   type StoredTemplate,
   type TemplateUpdate,
+  type TemplatePreview,
   type TemplateUpdateInput,
   type TemplateVersionDto,
 } from './schemas';

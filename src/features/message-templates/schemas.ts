@@ -9,6 +9,7 @@ import {
   whatsAppCategories,
   type TemplateApprovalStatus,
   type TemplateLanguage,
+  type TemplateValues,
   type WhatsAppCategory,
 } from '@/engine/messaging';
 
@@ -79,4 +80,18 @@ export type PersonaTopTemplates = {
   top: PersonaTopTemplate[];
   /** Templates left out because fewer patients than the threshold received them (suppressed viewers only). */
   hiddenTemplates: number;
+};
+
+/**
+ * The example record the page fills placeholders from, and says so: a medicine, a dose time and days of
+ * supply left, as a patient's record holds them. Never a name: templates carry none.
+ */
+export const exampleRecord = { medicine: 'Metformin 500 mg', doseMinute: 8 * 60, daysOfSupplyLeft: 5 } as const satisfies TemplateValues;
+
+/** A version rendered by the engine as the patient receives it (with the example record). */
+export type TemplatePreview = {
+  whatsApp: { text: string; buttons: string[] } | null;
+  sms: { text: string; segments: number; encoding: string; keywords: { keyword: string; label: string }[] } | null;
+  /** Why the template cannot be shown as sent (the engine refused it); null when it renders. */
+  problem: string | null;
 };

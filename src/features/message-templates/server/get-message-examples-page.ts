@@ -6,11 +6,11 @@ import { personas } from '@/engine/simulation/personas';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
-import type { LibraryEntry, TemplateVersionDto } from '../schemas';
+import type { LibraryEntry, TemplatePreview, TemplateVersionDto } from '../schemas';
 import { findTopTemplatesByPersona, type TopTemplatesByPersona } from './find-top-templates-by-persona';
 import { listTemplateLibrary } from './list-template-library';
 import { listTemplateVersions } from './list-template-versions';
-import { previewTemplate, type TemplatePreview } from './template-preview';
+import { previewTemplate } from './template-preview';
 
 export type LibraryCard = LibraryEntry & { category: string; framing: string; variant: number; preview: TemplatePreview };
 

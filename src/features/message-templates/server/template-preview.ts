@@ -1,27 +1,6 @@
 import 'server-only';
-import {
-  findTemplate,
-  renderSms,
-  renderWhatsApp,
-  SmsTooLongError,
-  TemplateRenderError,
-  type MessageTemplate,
-  type TemplateValues,
-} from '@/engine/messaging';
-import type { StoredTemplate } from '../schemas';
-
-/**
- * The example record the page fills placeholders from, and says so: a medicine, a dose time and days of
- * supply left, as a patient's record holds them. Never a name: templates carry none.
- */
-export const exampleRecord = { medicine: 'Metformin 500 mg', doseMinute: 8 * 60, daysOfSupplyLeft: 5 } as const satisfies TemplateValues;
-
-export type TemplatePreview = {
-  whatsApp: { text: string; buttons: string[] } | null;
-  sms: { text: string; segments: number; encoding: string; keywords: { keyword: string; label: string }[] } | null;
-  /** Why the template cannot be shown as sent (the engine refused it); null when it renders. */
-  problem: string | null;
-};
+import { findTemplate, renderSms, renderWhatsApp, SmsTooLongError, TemplateRenderError, type MessageTemplate } from '@/engine/messaging';
+import { exampleRecord, type StoredTemplate, type TemplatePreview } from '../schemas';
 
 /** A stored version rendered by the engine as the patient would receive it, with the example record. */
 export function previewTemplate(stored: StoredTemplate): TemplatePreview {

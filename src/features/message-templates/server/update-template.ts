@@ -20,7 +20,9 @@ export const editTemplatesRefusal = 'Only administrators may edit message templa
  * opened `expectedVersion`. Audited with the template and versions, never the text of any message sent.
  */
 export async function updateTemplate(
-  options: TemplateUpdateInput & {
+  options: Omit<TemplateUpdateInput, 'note'> & {
+    /** Why the version is made; empty or null: no note. */
+    note?: string | null;
     database: Database;
     actor: Pick<SessionUser, 'id' | 'role'> | null;
     now: Date;
