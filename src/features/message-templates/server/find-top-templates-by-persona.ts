@@ -58,30 +58,22 @@ export async function findTopTemplatesByPersona(options: {
     lt(messages.sentAt, new Date(period.end * MS_PER_DAY)),
     conditions.patients,
   );
-  const [byTemplate, byPersona, [overall]] = await Promise.all([
-    database
-      .select({
-        persona,
-        templateId: sql<string>`${messages.templateId}`,
-        messages: sql<number>`count(*)::int`,
-        patients: sql<number>`count(distinct ${messages.patientId})::int`,
-      })
-      .from(messages)
-      .innerJoin(patients, eq(patients.id, messages.patientId))
-      .where(where)
-      .groupBy(patients.persona, messages.templateId),
-    database
-      .select({ persona, messages: sql<number>`count(*)::int`, patients: sql<number>`count(distinct ${messages.patientId})::int` })
-      .from(messages)
-      .innerJoin(patients, eq(patients.id, messages.patientId))
-      .where(where)
-      .groupBy(patients.persona),
-    database
-      .select({ messages: sql<number>`count(*)::int`, patients: sql<number>`count(distinct ${messages.patientId})::int` })
-      .from(messages)
-      .innerJoin(patients, eq(patients.id, messages.patientId))
-      .where(where),
-  ]);
+  // One scan of the period's messages for all three levels: per persona and template, per persona, overall.
+  const rows = await database
+    .select({
+      persona,
+      templateId: messages.templateId,
+      level: sql<number>`(grouping(${patients.persona}) + grouping(${messages.templateId}))::int`,
+      messages: sql<number>`count(*)::int`,
+      patients: sql<number>`count(distinct ${messages.patientId})::int`,
+    })
+    .from(messages)
+    .innerJoin(patients, eq(patients.id, messages.patientId))
+    .where(where)
+    .groupBy(sql`grouping sets ((${patients.persona}, ${messages.templateId}), (${patients.persona}), ())`);
+  const byTemplate = rows.filter((row) => Number(row.level) === 0).map((row) => ({ ...row, templateId: row.templateId ?? '' }));
+  const byPersona = rows.filter((row) => Number(row.level) === 1);
+  const overall = rows.find((row) => Number(row.level) === 2);
 
   const keyOf = (value: string | null) => value ?? personaNotAssigned;
   const small = (count: number) => suppressed && count > 0 && count < MINIMUM_GROUP_SIZE;
