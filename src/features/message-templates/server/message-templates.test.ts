@@ -149,6 +149,19 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
     expect(denied).toEqual([{ actor: clinician.id }]);
   });
 
+  it('of two admins saving the same version at once, one saves and the other is told to reload', async () => {
+    const db = database.database;
+    await ensureTemplateLibrary({ database: db });
+    const results = await Promise.allSettled([
+      updateTemplate({ database: db, actor: admin, ...edit, body: 'Your {{medicine}} is due at {{dose_time}}. First.' }),
+      updateTemplate({ database: db, actor: admin, ...edit, body: 'Your {{medicine}} is due at {{dose_time}}. Second.' }),
+    ]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect(results.find((result) => result.status === 'rejected')).toMatchObject({ reason: { code: 'conflict' } });
+    const versions = await listTemplateVersions({ database: db, templateId: edit.templateId, language: 'en' });
+    expect(versions.map((version) => version.version)).toEqual([2, 1]);
+  });
+
   it('lists the templates each persona received most in the period, small groups suppressed for those who see aggregates only', async () => {
     const db = database.database;
     const made = await db
