@@ -10,6 +10,7 @@ import { withAdvisoryLock } from '@/db/advisory-lock';
 import { migrateDatabase } from '@/db/migrate';
 import { clientAddressHeader, isTrustedPeer, resolveClientAddress } from '@/lib/client-address';
 import { requestIdHeader, resolveRequestId } from '@/lib/request-id';
+import { ensureTemplateLibrary } from '@/features/message-templates';
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
 
   const connection = getDatabaseConnection();
   await migrateDatabase(connection);
+  // Version 1 of any engine template not stored yet (one idempotent insert; edited templates are kept).
+  await ensureTemplateLibrary({ database: connection.database });
   log(
     connection.kind === 'pglite'
       ? `Database: embedded PGlite in ${resolveDataDirectory(environment)}`

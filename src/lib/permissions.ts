@@ -20,6 +20,8 @@ export const permissions = {
   'patients:list': ['admin', 'clinician'],
   /** Aggregates are shown without small-cell suppression (care teams see their own patients). */
   'aggregates:unsuppressed': ['admin', 'clinician'],
+  /** Edit the message template library (every save is a new, audited version). */
+  'message-templates:edit': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

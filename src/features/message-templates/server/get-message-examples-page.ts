@@ -1,0 +1,63 @@
+import 'server-only';
+import type { Database } from '@/db/client';
+import type { PeriodChoice } from '@/db/queries/reporting-period';
+import { findTemplate, type TemplateLanguage } from '@/engine/messaging';
+import { personas } from '@/engine/simulation/personas';
+import { AppError, noUserLoggedIn } from '@/lib/errors';
+import { hasPermission } from '@/lib/permissions';
+import type { SessionUser } from '@/lib/server/session';
+import type { LibraryEntry, TemplatePreview, TemplateVersionDto } from '../schemas';
+import { findTopTemplatesByPersona, type TopTemplatesByPersona } from './find-top-templates-by-persona';
+import { listTemplateLibrary } from './list-template-library';
+import { listTemplateVersions } from './list-template-versions';
+import { previewTemplate } from './template-preview';
+
+export type LibraryCard = LibraryEntry & { category: string; framing: string; variant: number; preview: TemplatePreview };
+
+export type MessageExamplesPage = {
+  language: TemplateLanguage;
+  cards: LibraryCard[];
+  /** The simulator's personas, so each is listed even when nobody of it received a message. */
+  personas: readonly string[];
+  topByPersona: TopTemplatesByPersona;
+  canEdit: boolean;
+  /** Admins only: the template opened for editing, with its history. */
+  editing: { card: LibraryCard; versions: TemplateVersionDto[] } | null;
+  /** Why `?edit=` was not opened (unknown template); null otherwise. */
+  editProblem: string | null;
+};
+
+/**
+ * /algorithms/patient-engagement/persona-based-message-examples: the library in one language rendered as
+ * the patient sees it, which templates each persona received most, and for admins the edit form and history.
+ */
+export async function getMessageExamplesPage(options: {
+  database: Database;
+  actor: SessionUser | null;
+  language: TemplateLanguage;
+  choice?: PeriodChoice;
+  editTemplateId?: string | null;
+  now: Date;
+}): Promise<MessageExamplesPage> {
+  const { database, actor, language } = options;
+  if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
+  const [library, topByPersona] = await Promise.all([
+    listTemplateLibrary({ database, language }),
+    findTopTemplatesByPersona({ database, actor, choice: options.choice, now: options.now }),
+  ]);
+  const cards = library.flatMap((entry): LibraryCard[] => {
+    const engineTemplate = findTemplate(entry.templateId, language);
+    if (engineTemplate === undefined) return [];
+    const { category, framing } = engineTemplate.arm;
+    return [{ ...entry, category, framing, variant: engineTemplate.variant, preview: previewTemplate(entry) }];
+  });
+  const canEdit = hasPermission(actor.role, 'message-templates:edit');
+  let editing: MessageExamplesPage['editing'] = null;
+  let editProblem: string | null = null;
+  if (canEdit && options.editTemplateId) {
+    const card = cards.find((candidate) => candidate.templateId === options.editTemplateId);
+    if (card === undefined) editProblem = `edit: the library has no template ${options.editTemplateId} in ${language}.`;
+    else editing = { card, versions: await listTemplateVersions({ database, templateId: card.templateId, language }) };
+  }
+  return { language, cards, personas, topByPersona, canEdit, editing, editProblem };
+}
