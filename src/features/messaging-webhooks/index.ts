@@ -26,6 +26,9 @@ export { receiveWhatsAppWebhook, type WebhookReceipt } from './server/receive-wh
 export { receiveTwilioWebhook, type TwilioWebhookKind } from './server/receive-twilio-webhook';
 export { verifyWhatsAppSubscription } from './server/verify-whatsapp-subscription';
 export {
+  loadTwilioWebhookSettings,
+  loadWhatsAppWebhookSettings,
+  localWebhookSecret,
   twilioWebhookSettingsOf,
   webhookNotConfigured,
   whatsAppWebhookSettingsOf,
