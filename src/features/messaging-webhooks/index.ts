@@ -36,3 +36,9 @@ export {
   type WhatsAppWebhookSettings,
 } from './server/webhook-settings';
 export { handleTwilioWebhook } from './server/twilio-route';
+// /dev/phone (the local channel's phone; development and tests only).
+export { listPhonePatients } from './server/list-phone-patients';
+export { getPhoneView } from './server/get-phone-view';
+export { sendPhoneReply } from './server/send-phone-reply';
+export { messagingPlanJobKind, requestMessageNow } from './server/request-message-now';
+export type { PhoneMessageDto, PhonePatientDto, PhoneReplyInput, PhoneThreadDto, PhoneViewDto } from './phone-schemas';

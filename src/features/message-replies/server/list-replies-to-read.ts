@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { doseEvents, messages } from '@/db/schema';
 import { mediaReceivedBody } from '@/features/messaging-webhooks';
