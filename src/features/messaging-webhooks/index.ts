@@ -42,3 +42,5 @@ export { getPhoneView } from './server/get-phone-view';
 export { sendPhoneReply } from './server/send-phone-reply';
 export { messagingPlanJobKind, requestMessageNow } from './server/request-message-now';
 export type { PhoneMessageDto, PhonePatientDto, PhoneReplyInput, PhoneThreadDto, PhoneViewDto } from './phone-schemas';
+export { giveTestNumber } from './server/give-test-number';
+export { recordLocalOutbound } from './server/record-local-outbound';

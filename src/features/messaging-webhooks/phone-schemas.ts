@@ -46,3 +46,13 @@ export const phoneReplySchema = z.discriminatedUnion('kind', [
 export type PhoneReplyInput = z.input<typeof phoneReplySchema>;
 
 export const phonePatientSchema = z.object({ patientId: z.uuid({ error: 'patientId must be a patient id' }) });
+
+export const phonePseudonymSchema = z.object({
+  pseudonym: z.string({ error: 'pseudonym must be a patient pseudonym' }).trim().min(1, { error: 'pseudonym is empty' }).max(100),
+});
+
+export const localOutboundSchema = z.object({
+  pseudonym: z.string({ error: 'pseudonym must be a patient pseudonym' }).trim().min(1, { error: 'pseudonym is empty' }).max(100),
+  channel: z.enum(['whatsapp', 'sms'], { error: 'channel must be whatsapp or sms' }),
+  body: z.string({ error: 'body must be text' }).trim().min(1, { error: 'body is empty' }).max(1600, { error: 'body is too long' }),
+});

@@ -2,7 +2,7 @@
 
 import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
-import { requestMessageNow, sendPhoneReply } from '@/features/messaging-webhooks';
+import { giveTestNumber, requestMessageNow, sendPhoneReply } from '@/features/messaging-webhooks';
 import { getEnvironment } from '@/lib/env';
 import { toActionResult } from '@/lib/server/action-result';
 import { requireSameOrigin } from '@/lib/server/require-same-origin';
@@ -21,5 +21,12 @@ export async function requestMessageNowAction(input: unknown) {
   return toActionResult(async () => {
     requireSameOrigin(await headers(), { requireBrowser: true });
     return requestMessageNow({ database: getDatabase(), environment: getEnvironment(), input, now: new Date() });
+  });
+}
+
+export async function giveTestNumberAction(input: unknown) {
+  return toActionResult(async () => {
+    requireSameOrigin(await headers(), { requireBrowser: true });
+    return giveTestNumber({ database: getDatabase(), environment: getEnvironment(), input });
   });
 }

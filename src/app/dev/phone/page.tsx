@@ -2,10 +2,11 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDatabase } from '@/db/client';
 import { DevPhone } from '@/features/messaging-webhooks/components/dev-phone';
+import { TestNumberForm } from '@/features/messaging-webhooks/components/test-number-form';
 import { getPhoneView, listPhonePatients } from '@/features/messaging-webhooks';
 import { outboxIsAvailable } from '@/features/outbox';
 import { getEnvironment } from '@/lib/env';
-import { requestMessageNowAction, sendPhoneReplyAction } from './actions';
+import { giveTestNumberAction, requestMessageNowAction, sendPhoneReplyAction } from './actions';
 
 export const metadata: Metadata = { title: 'Phone' };
 
@@ -51,6 +52,16 @@ export default async function PhonePage({ searchParams }: Props) {
       {patients.length === 0 ? <p>No patient has a verified phone number yet.</p> : null}
       {chosen !== null && view === null ? <p role="status">No patient with a verified number has that pseudonym.</p> : null}
       {view === null ? null : <DevPhone view={view} sendReply={sendPhoneReplyAction} sendNow={requestMessageNowAction} />}
+      <section aria-labelledby="test-number-heading" className="flex flex-col gap-2">
+        <h2 id="test-number-heading" className="text-xl font-semibold">
+          Another patient
+        </h2>
+        <p className="max-w-3xl text-muted">
+          A patient appears above once their account has a verified number. Here you can give the account linked to a patient (the demo
+          patient’s, for example) a verified test number in the fictional +1 555 range.
+        </p>
+        <TestNumberForm give={giveTestNumberAction} />
+      </section>
     </article>
   );
 }
