@@ -33,10 +33,16 @@ test.describe('/dev/phone', () => {
     const clinicianContext = await browser.newContext();
     await signIn('clinician', clinicianContext);
     const clinician = await clinicianContext.newPage();
+    await clinician.goto(profilePath);
+    // Synthetic patients are listed as "<pseudonym> (synthetic demo data)".
+    const escaped = pseudonym.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const option = clinician
+      .getByRole('combobox', { name: 'Patient of your organisation' })
+      .locator('option', { hasText: new RegExp(`^${escaped}( \\(synthetic demo data\\))?$`) });
+    const patientId = await option.getAttribute('value');
+    expect(patientId).toBeTruthy();
     const openProfile = async () => {
-      await clinician.goto(profilePath);
-      await clinician.getByRole('combobox', { name: 'Patient of your organisation' }).selectOption({ label: pseudonym });
-      await clinician.getByRole('button', { name: 'Show patient' }).click();
+      await clinician.goto(`${profilePath}?patient=${patientId}`);
       await expect(clinician.getByRole('heading', { name: 'Proportion of days covered' })).toBeVisible();
     };
     const takenDays = async () => {
