@@ -7,7 +7,6 @@ export { actOnInboundMessage } from './server/act-on-inbound-message';
 export { listRepliesToRead } from './server/list-replies-to-read';
 export { markReplyRead } from './server/mark-reply-read';
 export {
-  inboundMessageJobKind,
   markReplyReadSchema,
   replyDoseSources,
   serviceReplyJobKind,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Channel } from '@/lib/domain/channels';
 
-/** Job kinds of this feature and the ones it enqueues (docs/decisions/020). */
-export const inboundMessageJobKind = 'inbound-message-received';
+/** The job kind this feature enqueues for the channels (docs/decisions/020). */
 export const serviceReplyJobKind = 'service-reply';
 export const serviceReplyKinds = ['help', 'stop-confirmation', 'start-confirmation'] as const;
 export type ServiceReplyKind = (typeof serviceReplyKinds)[number];
@@ -28,6 +27,6 @@ export type ReplyToReadDto = {
 };
 
 export const markReplyReadSchema = z.object({
-  messageId: z.uuid({ error: 'messageId must be the id of a reply' }),
+  messageId: z.guid({ error: 'messageId must be the id of a reply' }),
 });
 export type MarkReplyReadInput = z.output<typeof markReplyReadSchema>;

@@ -31,21 +31,21 @@ export type PhoneViewDto = { patient: PhonePatientDto; threads: PhoneThreadDto[]
 export const phoneReplySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('text'),
-    patientId: z.uuid({ error: 'patientId must be a patient id' }),
+    patientId: z.guid({ error: 'patientId must be a patient id' }),
     channel: z.enum(['whatsapp', 'sms'], { error: 'channel must be whatsapp or sms' }),
     text: z.string().trim().min(1, { error: 'text: write a reply first' }).max(1600, { error: 'text is longer than 1,600 characters' }),
   }),
   z.object({
     kind: z.literal('button'),
-    patientId: z.uuid({ error: 'patientId must be a patient id' }),
+    patientId: z.guid({ error: 'patientId must be a patient id' }),
     /** The outbound message (our id) whose button was tapped. */
-    messageId: z.uuid({ error: 'messageId must be a message id' }),
+    messageId: z.guid({ error: 'messageId must be a message id' }),
     action: z.enum(replyActions, { error: 'action must be one of the quick replies' }),
   }),
 ]);
 export type PhoneReplyInput = z.input<typeof phoneReplySchema>;
 
-export const phonePatientSchema = z.object({ patientId: z.uuid({ error: 'patientId must be a patient id' }) });
+export const phonePatientSchema = z.object({ patientId: z.guid({ error: 'patientId must be a patient id' }) });
 
 export const phonePseudonymSchema = z.object({
   pseudonym: z.string({ error: 'pseudonym must be a patient pseudonym' }).trim().min(1, { error: 'pseudonym is empty' }).max(100),

@@ -259,6 +259,10 @@ describe.each(testDatabaseBackends())('message replies on $name', (backend) => {
     await expect(markReplyRead({ database: db, actor: user('patient-x', 'patient'), input: { messageId }, now })).rejects.toMatchObject({
       code: 'forbidden',
     });
+    // Any id of Postgres' uuid form is a lookup (the demo data's ids are not version-4 UUIDs), not a validation error.
+    await expect(
+      markReplyRead({ database: db, actor: clinician, input: { messageId: '00000000-0000-0000-0000-000000000000' }, now }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     expect(await markReplyRead({ database: db, actor: clinician, input: { messageId }, now })).toEqual({
       messageId,
       reviewedAt: now.toISOString(),

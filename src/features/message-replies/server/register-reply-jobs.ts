@@ -5,12 +5,12 @@
 import 'server-only';
 import { z } from 'zod';
 import { getDatabase } from '@/db/client';
+import { inboundMessageJobKind } from '@/features/messaging-webhooks';
 import { parseInput } from '@/lib/parse-input';
 import { registerJobHandler } from '@/lib/server/jobs';
-import { inboundMessageJobKind } from '../schemas';
 import { actOnInboundMessage } from './act-on-inbound-message';
 
-const payloadSchema = z.object({ messageId: z.uuid({ error: 'messageId must be a message id' }) });
+const payloadSchema = z.object({ messageId: z.guid({ error: 'messageId must be a message id' }) });
 
 registerJobHandler(
   inboundMessageJobKind,

@@ -40,8 +40,8 @@ export default async function PatientProfilePage({ searchParams }: Props) {
       <p className="max-w-3xl text-muted">
         One patient’s medication journey over the chosen period (by default the 12 months up to the last day of data): regimen, a calendar
         of doses, dose confirmations beside refills, the proportion of days covered, adherence in sliding windows, refill gaps and treatment
-        episodes, and messages as sent. Patients see their own record, clinicians the patients of their organisations, everyone else a
-        de-identified example. Patients are shown by pseudonym only.
+        episodes, messages as sent and received, and, for the patient’s clinicians, the replies to read. Patients see their own record,
+        clinicians the patients of their organisations, everyone else a de-identified example. Patients are shown by pseudonym only.
       </p>
       <PatientProfileView profile={profile} periodProblem={period.problem} />
       {replies === null ? null : <RepliesToRead replies={replies} markRead={markReplyReadAction} />}
