@@ -12,6 +12,8 @@ test.describe('/dev/phone', () => {
     page,
     signIn,
   }) => {
+    // Three accounts' pages and the profile rendered until the job has run: more than the default 30 s on a busy machine.
+    test.slow();
     // The demo patient's pseudonym, as they see their own record.
     const patientContext = await browser.newContext();
     await signIn('patient', patientContext);
