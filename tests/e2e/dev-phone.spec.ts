@@ -79,6 +79,26 @@ test.describe('/dev/phone', () => {
         { timeout: 20_000, intervals: [1000] },
       )
       .toBe(true);
+
+    // A reply the engine cannot read (a question) is kept for the clinician under "Replies to read".
+    const question = `Can I take it with grapefruit juice? (${Date.now()})`;
+    await page.getByRole('textbox', { name: 'WhatsApp reply' }).fill(question);
+    await page.getByRole('form', { name: 'Reply by WhatsApp' }).getByRole('button', { name: 'Send' }).click();
+    await expect(whatsApp.getByText(question)).toBeVisible();
+    const replies = clinician.getByRole('region', { name: 'Replies to read' });
+    await expect
+      .poll(
+        async () => {
+          await openProfile();
+          return replies.getByText(question).count();
+        },
+        { timeout: 20_000, intervals: [1000] },
+      )
+      .toBe(1);
+    expect(await seriousAccessibilityViolations(clinician)).toEqual([]);
+    await replies.getByTestId('reply-to-read').filter({ hasText: question }).getByRole('button', { name: 'Mark as read' }).click();
+    await expect(replies.getByRole('status')).toHaveText('Marked as read.');
+    await expect(replies.getByText(question)).toHaveCount(0);
     await clinicianContext.close();
   });
 
