@@ -15,11 +15,20 @@ export {
   type WebhookProvider,
 } from './webhook-events';
 export { maximumWebhookBodyBytes } from './schemas';
-export { recordWebhookEvents, type RecordedInbound, type WebhookRecording } from './server/record-webhook-events';
+export {
+  inboundMessageJobKind,
+  outboundFailedJobKind,
+  recordWebhookEvents,
+  type RecordedInbound,
+  type WebhookRecording,
+} from './server/record-webhook-events';
 export { receiveWhatsAppWebhook, type WebhookReceipt } from './server/receive-whatsapp-webhook';
 export { receiveTwilioWebhook, type TwilioWebhookKind } from './server/receive-twilio-webhook';
 export { verifyWhatsAppSubscription } from './server/verify-whatsapp-subscription';
 export {
+  loadTwilioWebhookSettings,
+  loadWhatsAppWebhookSettings,
+  localWebhookSecret,
   twilioWebhookSettingsOf,
   webhookNotConfigured,
   whatsAppWebhookSettingsOf,
@@ -27,3 +36,11 @@ export {
   type WhatsAppWebhookSettings,
 } from './server/webhook-settings';
 export { handleTwilioWebhook } from './server/twilio-route';
+// /dev/phone (the local channel's phone; development and tests only).
+export { listPhonePatients } from './server/list-phone-patients';
+export { getPhoneView } from './server/get-phone-view';
+export { sendPhoneReply } from './server/send-phone-reply';
+export { messagingPlanJobKind, requestMessageNow } from './server/request-message-now';
+export type { PhoneMessageDto, PhonePatientDto, PhoneReplyInput, PhoneThreadDto, PhoneViewDto } from './phone-schemas';
+export { giveTestNumber } from './server/give-test-number';
+export { recordLocalOutbound } from './server/record-local-outbound';

@@ -4,6 +4,7 @@ import type { Database } from '@/db/client';
 import { authUsers, messages, patients, webhookEvents } from '@/db/schema';
 import type { InboundInterpretation } from '@/engine/messaging';
 import type { MessageStatusEntry } from '@/lib/domain/message-records';
+import { enqueueJob } from '@/lib/server/jobs';
 import type { InboundEvent, StatusEvent, WebhookEvent } from '../webhook-events';
 
 /** An inbound message now stored, for whoever acts on it (consent keywords, dose answers). */
@@ -22,6 +23,11 @@ export type WebhookRecording = {
   unmatched: number;
   inbound: RecordedInbound[];
 };
+
+/** Job kinds enqueued with the events (docs/decisions/020): the slow work happens there, not in the webhook. */
+export const inboundMessageJobKind = 'inbound-message-received';
+export const outboundFailedJobKind = 'outbound-message-failed';
+const failedStatuses = new Set(['failed', 'undelivered']);
 
 /**
  * How far along a message is, so a late "delivered" after "read" does not move it back; a failure is final.
@@ -47,7 +53,10 @@ function furtherStatus(current: string, next: string): string {
  * Applies webhook events exactly once, in one short transaction: each event's key goes into webhook_events
  * first (unique), and only the delivery that inserted it applies the effect, so a retried or concurrent
  * duplicate changes nothing. A status is appended to its message's history (kept in time order); an inbound
- * message from a known patient becomes an inbound `messages` row with the engine's reading.
+ * message from a known patient becomes an inbound `messages` row with the engine's reading. In the same
+ * transaction, the job that acts on it is enqueued ('inbound-message-received' per inbound message,
+ * 'outbound-message-failed' once per message that fails), so an event is never recorded without its follow-up
+ * nor followed up twice; the webhook itself stays a few short statements.
  */
 export async function recordWebhookEvents(options: { database: Database; events: readonly WebhookEvent[] }): Promise<WebhookRecording> {
   const recording: WebhookRecording = { recorded: 0, duplicates: 0, unmatched: 0, inbound: [] };
@@ -79,24 +88,30 @@ async function claimEvent(transaction: Database, row: typeof webhookEvents.$infe
 }
 
 async function applyStatus(transaction: Database, event: StatusEvent): Promise<Outcome> {
-  // Locked, so two statuses of one message arriving together both land in its history.
-  const [message] = await transaction
-    .select({ id: messages.id, patientId: messages.patientId, status: messages.status, statusHistory: messages.statusHistory })
+  // Claimed before any row lock, so a retried delivery (the common duplicate) costs one lookup and one insert.
+  const [known] = await transaction
+    .select({ id: messages.id, patientId: messages.patientId })
     .from(messages)
-    .where(and(eq(messages.channel, event.channel), eq(messages.providerMessageId, event.providerMessageId)))
-    .for('update');
+    .where(and(eq(messages.channel, event.channel), eq(messages.providerMessageId, event.providerMessageId)));
   const claimed = await claimEvent(transaction, {
     provider: event.provider,
     eventKey: event.eventKey,
     kind: 'status',
     providerMessageId: event.providerMessageId,
-    outcome: message === undefined ? 'unknown-message' : 'recorded',
-    patientId: message?.patientId ?? null,
-    messageId: message?.id ?? null,
+    outcome: known === undefined ? 'unknown-message' : 'recorded',
+    patientId: known?.patientId ?? null,
+    messageId: known?.id ?? null,
     details: { status: event.status, ...(event.errors.length > 0 ? { errors: event.errors } : {}) },
     occurredAt: event.at,
   });
   if (claimed === null) return 'duplicate';
+  if (known === undefined) return 'unmatched';
+  // Locked only now, so two statuses of one message arriving together both land in its history.
+  const [message] = await transaction
+    .select({ status: messages.status, statusHistory: messages.statusHistory })
+    .from(messages)
+    .where(eq(messages.id, known.id))
+    .for('update');
   if (message === undefined) return 'unmatched';
   const entry: MessageStatusEntry = {
     status: event.status,
@@ -108,7 +123,16 @@ async function applyStatus(transaction: Database, event: StatusEvent): Promise<O
   await transaction
     .update(messages)
     .set({ statusHistory, status: furtherStatus(message.status, event.status) })
-    .where(eq(messages.id, message.id));
+    .where(eq(messages.id, known.id));
+  // Failed then undelivered (Twilio), or a retried failure under another key: the dedupe key keeps it to one job.
+  if (failedStatuses.has(event.status) && !failedStatuses.has(message.status)) {
+    await enqueueJob({
+      database: transaction,
+      kind: outboundFailedJobKind,
+      payload: { messageId: known.id },
+      dedupeKey: `${outboundFailedJobKind}:${known.id}`,
+    });
+  }
   return 'recorded';
 }
 
@@ -160,5 +184,11 @@ async function applyInbound(transaction: Database, event: InboundEvent): Promise
     })
     .returning({ id: messages.id });
   await transaction.update(webhookEvents).set({ messageId: message!.id }).where(eq(webhookEvents.id, claimed));
+  await enqueueJob({
+    database: transaction,
+    kind: inboundMessageJobKind,
+    payload: { messageId: message!.id },
+    dedupeKey: `${inboundMessageJobKind}:${message!.id}`,
+  });
   return { messageId: message!.id, patientId, interpretation: event.reading.interpretation };
 }

@@ -6,7 +6,7 @@ import { readBoundedText } from '@/lib/server/read-bounded-body';
 import { requestContextOf } from '@/lib/server/request-context';
 import { maximumWebhookBodyBytes } from '../schemas';
 import { receiveTwilioWebhook, type TwilioWebhookKind } from './receive-twilio-webhook';
-import { twilioWebhookSettingsOf, webhookNotConfigured } from './webhook-settings';
+import { loadTwilioWebhookSettings, webhookNotConfigured } from './webhook-settings';
 
 /** Empty TwiML: Twilio sends nothing back (answers to keywords go through the send path). */
 const emptyTwiml = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
@@ -17,11 +17,12 @@ const emptyTwiml = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
  */
 export async function handleTwilioWebhook(request: Request, kind: TwilioWebhookKind): Promise<Response> {
   try {
-    const settings = twilioWebhookSettingsOf(getEnvironment());
+    const database = getDatabase();
+    const settings = await loadTwilioWebhookSettings({ database, environment: getEnvironment() });
     if (settings === null) throw webhookNotConfigured('TWILIO_AUTH_TOKEN, PUBLIC_URL');
     const url = new URL(request.url);
     await receiveTwilioWebhook({
-      database: getDatabase(),
+      database,
       settings,
       kind,
       pathAndQuery: `${url.pathname}${url.search}`,

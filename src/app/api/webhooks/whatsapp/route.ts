@@ -1,10 +1,10 @@
 import { getDatabase } from '@/db/client';
 import {
+  loadWhatsAppWebhookSettings,
   maximumWebhookBodyBytes,
   receiveWhatsAppWebhook,
   verifyWhatsAppSubscription,
   webhookNotConfigured,
-  whatsAppWebhookSettingsOf,
 } from '@/features/messaging-webhooks';
 import { getEnvironment } from '@/lib/env';
 import { errorResponse, jsonResponse } from '@/lib/server/http';
@@ -12,11 +12,12 @@ import { readBoundedBody } from '@/lib/server/read-bounded-body';
 import { requestContextOf } from '@/lib/server/request-context';
 
 // WhatsApp Cloud API webhook. No session or Origin check: Meta is the caller, proven by the HMAC signature
-// over the raw body (WHATSAPP_APP_SECRET); the subscription handshake by WHATSAPP_VERIFY_TOKEN.
+// over the raw body (WHATSAPP_APP_SECRET); the subscription handshake by WHATSAPP_VERIFY_TOKEN. Where the local
+// channel is served and those are unset, secrets derived from the instance secret (/dev/phone signs with them).
 
 export async function GET(request: Request) {
   try {
-    const settings = whatsAppWebhookSettingsOf(getEnvironment());
+    const settings = await loadWhatsAppWebhookSettings({ database: getDatabase(), environment: getEnvironment() });
     if (settings === null) throw webhookNotConfigured('WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN');
     const query = new URL(request.url).searchParams;
     const challenge = verifyWhatsAppSubscription({
@@ -33,7 +34,7 @@ export async function GET(request: Request) {
 
 export async function POST(request: Request) {
   try {
-    const settings = whatsAppWebhookSettingsOf(getEnvironment());
+    const settings = await loadWhatsAppWebhookSettings({ database: getDatabase(), environment: getEnvironment() });
     if (settings === null) throw webhookNotConfigured('WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN');
     const { recorded, duplicates, unmatched, ignored } = await receiveWhatsAppWebhook({
       database: getDatabase(),

@@ -4,6 +4,9 @@ import { getDatabase } from '@/db/client';
 import { PatientProfileView } from '@/features/patient-adherence/components/patient-profile-view';
 import { patientProfileQuerySchema } from '@/features/patient-adherence/schemas';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
+import { listRepliesToRead } from '@/features/message-replies';
+import { RepliesToRead } from '@/features/message-replies/components/replies-to-read';
+import { markReplyReadAction } from '@/app/_actions/reply-actions';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { getSignedInUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
@@ -17,23 +20,31 @@ export default async function PatientProfilePage({ searchParams }: Props) {
   const query = patientProfileQuerySchema.safeParse({ patient: params.patient });
   const period = parsePeriodQuery(params);
   // A malformed choice is answered like a patient the viewer may not see: the list to choose from, and why.
+  const actor = await getSignedInUser();
+  const request = requestContextOf(await headers());
   const profile = await getPatientProfile({
     database: getDatabase(),
-    actor: await getSignedInUser(),
+    actor,
     patientId: query.success ? (query.data.patient ?? null) : 'not-a-patient-id',
     choice: period.choice,
-    request: requestContextOf(await headers()),
+    request,
   });
+  // What the patient wrote that is not data yet: for their clinicians (and admins), never other roles.
+  const replies =
+    profile.status === 'ok' && (actor.role === 'clinician' || actor.role === 'admin')
+      ? await listRepliesToRead({ database: getDatabase(), actor, patientId: profile.patient.id, request })
+      : null;
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Patient Profile</h1>
       <p className="max-w-3xl text-muted">
         One patient’s medication journey over the chosen period (by default the 12 months up to the last day of data): regimen, a calendar
         of doses, dose confirmations beside refills, the proportion of days covered, adherence in sliding windows, refill gaps and treatment
-        episodes, and messages as sent. Patients see their own record, clinicians the patients of their organisations, everyone else a
-        de-identified example. Patients are shown by pseudonym only.
+        episodes, messages as sent and received, and, for the patient’s clinicians, the replies to read. Patients see their own record,
+        clinicians the patients of their organisations, everyone else a de-identified example. Patients are shown by pseudonym only.
       </p>
       <PatientProfileView profile={profile} periodProblem={period.problem} />
+      {replies === null ? null : <RepliesToRead replies={replies} markRead={markReplyReadAction} />}
     </article>
   );
 }

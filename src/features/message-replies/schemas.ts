@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { Channel } from '@/lib/domain/channels';
+
+/** The job kind this feature enqueues for the channels (docs/decisions/020). */
+export const serviceReplyJobKind = 'service-reply';
+export const serviceReplyKinds = ['help', 'stop-confirmation', 'start-confirmation'] as const;
+export type ServiceReplyKind = (typeof serviceReplyKinds)[number];
+
+/** Where a dose answer came from (dose_events.source); the calendar counts them like any confirmation. */
+export const replyDoseSources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;
+
+/** What acting on one inbound message did (the job's result; no message text). */
+export type InboundMessageOutcome =
+  | { kind: 'keyword'; action: 'opt-out' | 'opt-in' | 'help'; consentChanges: number; serviceReply: ServiceReplyKind | null }
+  | { kind: 'dose'; status: 'taken' | 'missed' | 'skipped'; recorded: boolean; answered: 'reply-to' | 'latest' }
+  | { kind: 'kept'; reason: 'not-yet' | 'unrecognised' | 'media' | 'no-message-answered' | 'not-inbound' };
+
+/** A reply clinicians should read: the engine did not recognise it, or it answered no message we sent. */
+export type ReplyToReadDto = {
+  id: string;
+  channel: Channel;
+  /** ISO 8601: when it arrived. */
+  receivedAt: string;
+  text: string;
+  /** Why it is listed. */
+  reason: 'unrecognised' | 'media' | 'no-message-answered';
+};
+
+export const markReplyReadSchema = z.object({
+  messageId: z.guid({ error: 'messageId must be the id of a reply' }),
+});
+export type MarkReplyReadInput = z.output<typeof markReplyReadSchema>;

@@ -1,0 +1,69 @@
+import 'server-only';
+import { and, desc, eq, gte, lte } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { messages, policyDecisions } from '@/db/schema';
+import type { Channel } from '@/lib/domain/channels';
+
+/** How far back a reply without a reference may answer our latest message (WhatsApp's service window). */
+export const replyWindowMs = 24 * 60 * 60 * 1000;
+
+export type AnsweredMessage = {
+  id: string;
+  sentAt: Date;
+  /** The policy decision it carried out: its local date and the context the policy saw. */
+  decision: { localDate: string; context: Record<string, unknown> } | null;
+  answered: 'reply-to' | 'latest';
+};
+
+/**
+ * The outbound message a reply answers: the one it quotes (WhatsApp context or reaction target), else the
+ * patient's latest outbound message on that channel in the 24 hours before the reply. Null when neither.
+ */
+export async function findAnsweredMessage(options: {
+  database: Database;
+  patientId: string;
+  channel: Channel;
+  replyToProviderMessageId: string | null;
+  repliedAt: Date;
+}): Promise<AnsweredMessage | null> {
+  const { database, patientId, channel } = options;
+  const columns = { id: messages.id, sentAt: messages.sentAt, decisionId: messages.policyDecisionId };
+  const outboundOfPatient = and(eq(messages.patientId, patientId), eq(messages.channel, channel), eq(messages.direction, 'outbound'));
+  let answered: 'reply-to' | 'latest' = 'reply-to';
+  let [row] =
+    options.replyToProviderMessageId === null
+      ? []
+      : await database
+          .select(columns)
+          .from(messages)
+          .where(and(outboundOfPatient, eq(messages.providerMessageId, options.replyToProviderMessageId)));
+  if (row === undefined) {
+    answered = 'latest';
+    [row] = await database
+      .select(columns)
+      .from(messages)
+      .where(
+        and(
+          outboundOfPatient,
+          gte(messages.sentAt, new Date(options.repliedAt.getTime() - replyWindowMs)),
+          lte(messages.sentAt, options.repliedAt),
+        ),
+      )
+      .orderBy(desc(messages.sentAt))
+      .limit(1);
+  }
+  if (row === undefined) return null;
+  const [decision] =
+    row.decisionId === null
+      ? []
+      : await database
+          .select({ localDate: policyDecisions.localDate, context: policyDecisions.context })
+          .from(policyDecisions)
+          .where(eq(policyDecisions.id, row.decisionId));
+  return {
+    id: row.id,
+    sentAt: row.sentAt,
+    decision: decision === undefined ? null : { localDate: String(decision.localDate), context: decision.context },
+    answered,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * /dev/phone (the local channel's phone, development and tests only): what the page shows and what a tap or
+ * a typed reply sends. Browser-safe: the component imports these types.
+ */
+import { z } from 'zod';
+import { replyActions } from '@/engine/messaging/reply-options';
+
+export type PhoneMessageDto = {
+  id: string;
+  direction: 'inbound' | 'outbound';
+  body: string;
+  /** ISO 8601. */
+  sentAt: string;
+  /** sent, delivered, read, failed, received … */
+  status: string;
+};
+
+export type PhoneThreadDto = {
+  channel: 'whatsapp' | 'sms';
+  messages: PhoneMessageDto[];
+  /** WhatsApp: the quick-reply buttons of the latest outbound message (tappable); SMS: the reply keywords. */
+  replyOptions: { label: string; value: string }[];
+  /** The outbound message the buttons answer (WhatsApp), null when there is none. */
+  buttonsFor: string | null;
+};
+
+export type PhonePatientDto = { id: string; pseudonym: string };
+
+export type PhoneViewDto = { patient: PhonePatientDto; threads: PhoneThreadDto[] };
+
+export const phoneReplySchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('text'),
+    patientId: z.guid({ error: 'patientId must be a patient id' }),
+    channel: z.enum(['whatsapp', 'sms'], { error: 'channel must be whatsapp or sms' }),
+    text: z.string().trim().min(1, { error: 'text: write a reply first' }).max(1600, { error: 'text is longer than 1,600 characters' }),
+  }),
+  z.object({
+    kind: z.literal('button'),
+    patientId: z.guid({ error: 'patientId must be a patient id' }),
+    /** The outbound message (our id) whose button was tapped. */
+    messageId: z.guid({ error: 'messageId must be a message id' }),
+    action: z.enum(replyActions, { error: 'action must be one of the quick replies' }),
+  }),
+]);
+export type PhoneReplyInput = z.input<typeof phoneReplySchema>;
+
+export const phonePatientSchema = z.object({ patientId: z.guid({ error: 'patientId must be a patient id' }) });
+
+export const phonePseudonymSchema = z.object({
+  pseudonym: z.string({ error: 'pseudonym must be a patient pseudonym' }).trim().min(1, { error: 'pseudonym is empty' }).max(100),
+});
+
+export const localOutboundSchema = z.object({
+  pseudonym: z.string({ error: 'pseudonym must be a patient pseudonym' }).trim().min(1, { error: 'pseudonym is empty' }).max(100),
+  channel: z.enum(['whatsapp', 'sms'], { error: 'channel must be whatsapp or sms' }),
+  body: z.string({ error: 'body must be text' }).trim().min(1, { error: 'body is empty' }).max(1600, { error: 'body is too long' }),
+});

@@ -1,0 +1,93 @@
+/**
+ * The follow-up jobs recorded with webhook events: one 'inbound-message-received' per inbound message of a
+ * known patient, one 'outbound-message-failed' per message that fails (however many failure statuses and
+ * retries arrive), none for a retried delivery.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authUsers, jobs, messages, patients, webhookEvents } from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { twilioInboundEvent, twilioStatusEvent, whatsAppStatusEvent } from '../webhook-events';
+import { recordWebhookEvents } from './record-webhook-events';
+
+const at = new Date('2026-11-24T08:00:00Z');
+const phone = '+34600111333';
+
+describe.each(testDatabaseBackends())('recordWebhookEvents follow-up jobs on $name', (backend) => {
+  let database: TestDatabase;
+  let patientId: string;
+
+  beforeAll(async () => {
+    database = await backend.create();
+    await database.database
+      .insert(authUsers)
+      .values({ id: 'user-rw', name: 'Patient', email: 'rw@medaptive.test', phoneNumber: phone, phoneNumberVerified: true });
+    [{ id: patientId }] = (await database.database
+      .insert(patients)
+      .values({ pseudonym: 'P-RW', source: 'test', sourceRecordId: 'rw', userId: 'user-rw' })
+      .returning({ id: patients.id })) as [{ id: string }];
+  });
+  afterAll(async () => {
+    await database.dispose();
+  });
+  beforeEach(async () => {
+    await database.database.delete(jobs);
+    await database.database.delete(webhookEvents);
+    await database.database.delete(messages);
+  });
+
+  const jobsOf = (kind: string) =>
+    database.database.select({ payload: jobs.payload, dedupeKey: jobs.dedupeKey }).from(jobs).where(eq(jobs.kind, kind));
+
+  async function outbound(providerMessageId: string, channel: 'whatsapp' | 'sms') {
+    const [row] = await database.database
+      .insert(messages)
+      .values({
+        patientId,
+        channel,
+        direction: 'outbound',
+        body: 'Time for your dose',
+        sentAt: at,
+        status: 'sent',
+        providerMessageId,
+        source: 'live',
+        sourceRecordId: providerMessageId,
+      })
+      .returning({ id: messages.id });
+    return row!.id;
+  }
+
+  it('enqueues one outbound-message-failed job when a message fails, not again for undelivered or a retry', async () => {
+    const messageId = await outbound('SMfail1', 'sms');
+    const failed = twilioStatusEvent({ messageSid: 'SMfail1', status: 'failed', errorCode: '30003', to: phone, at });
+    await recordWebhookEvents({ database: database.database, events: [failed] });
+    await recordWebhookEvents({ database: database.database, events: [failed] });
+    const undelivered = twilioStatusEvent({ messageSid: 'SMfail1', status: 'undelivered', errorCode: '30003', to: phone, at });
+    await recordWebhookEvents({ database: database.database, events: [undelivered] });
+    expect(await jobsOf('outbound-message-failed')).toEqual([
+      { payload: { messageId }, dedupeKey: `outbound-message-failed:${messageId}` },
+    ]);
+  });
+
+  it('enqueues nothing for a delivered message, and a retried status does not change the message again', async () => {
+    await outbound('wamid.ok', 'whatsapp');
+    const delivered = whatsAppStatusEvent({ id: 'wamid.ok', status: 'delivered', timestamp: '1700000000' })!;
+    expect((await recordWebhookEvents({ database: database.database, events: [delivered] })).recorded).toBe(1);
+    expect((await recordWebhookEvents({ database: database.database, events: [delivered] })).duplicates).toBe(1);
+    const [row] = await database.database.select({ history: messages.statusHistory }).from(messages);
+    expect(row!.history).toHaveLength(1);
+    expect(await jobsOf('outbound-message-failed')).toEqual([]);
+  });
+
+  it('enqueues inbound-message-received for a known patient once, and nothing for an unknown number', async () => {
+    const reply = twilioInboundEvent({ messageSid: 'SMin1', from: phone, body: '1', numMedia: 0, at });
+    const first = await recordWebhookEvents({ database: database.database, events: [reply] });
+    await recordWebhookEvents({ database: database.database, events: [reply] });
+    const stranger = twilioInboundEvent({ messageSid: 'SMin2', from: '+15550000000', body: '1', numMedia: 0, at });
+    await recordWebhookEvents({ database: database.database, events: [stranger] });
+    const messageId = first.inbound[0]!.messageId;
+    expect(await jobsOf('inbound-message-received')).toEqual([
+      { payload: { messageId }, dedupeKey: `inbound-message-received:${messageId}` },
+    ]);
+  });
+});
