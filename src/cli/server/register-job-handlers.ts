@@ -7,4 +7,7 @@
 export async function registerJobHandlers(): Promise<void> {
   await import('@/features/data-import/server/import-job-handlers');
   await import('@/features/policy-comparison/server/register-comparison-job');
+  // The send path takes its templates from the stored library (message-templates' getCurrentTemplate once merged).
+  const { registerMessageSendingJobs, resolveLibraryTemplate } = await import('@/features/message-sending');
+  registerMessageSendingJobs({ resolveTemplate: resolveLibraryTemplate });
 }
