@@ -8,7 +8,7 @@ export { ChannelSendError, isChannelSendError } from './server/channel-send-erro
 export type { ResolveTemplate } from './server/compose-message';
 export { createChannelAdapters, describeChannels, twilioStatusCallbackPath } from './server/create-channel-adapters';
 export { createLocalSmsAdapter, createLocalWhatsAppAdapter } from './server/local-channel-adapters';
-export { registerMessageSendingJobs } from './server/register-message-sending-jobs';
+export { createMessageSendingJobHandlers, registerMessageSendingJobs, type MessageSendingJobOptions } from './server/register-message-sending-jobs';
 export { resolveLibraryTemplate } from './server/resolve-library-template';
 export { sendDecisionMessage, sendExpiryMs } from './server/send-decision-message';
 export { sendFallbackSms } from './server/send-fallback-sms';

@@ -5,10 +5,10 @@
  * (message-templates' getCurrentTemplate); the adapters come from the environment, once.
  */
 import 'server-only';
-import { getDatabase } from '@/db/client';
+import { type Database, getDatabase } from '@/db/client';
 import { getEnvironment } from '@/lib/env';
 import { parseInput } from '@/lib/parse-input';
-import { registerJobHandler } from '@/lib/server/jobs';
+import { type JobHandler, registerJobHandler } from '@/lib/server/jobs';
 import {
   messageSendJobKind,
   messageSendPayloadSchema,
@@ -24,47 +24,53 @@ import { sendDecisionMessage } from './send-decision-message';
 import { sendFallbackSms } from './send-fallback-sms';
 import { sendServiceReply } from './send-service-reply';
 
-export function registerMessageSendingJobs(options: { resolveTemplate: ResolveTemplate; adapters?: ChannelAdapters }): void {
-  let adapters = options.adapters;
-  const adaptersNow = () => (adapters ??= createChannelAdapters(getEnvironment()));
-  const senderLabel = () => getEnvironment().PRODUCT_NAME;
+export type MessageSendingJobOptions = {
+  resolveTemplate: ResolveTemplate;
+  database?: () => Database;
+  adapters?: () => ChannelAdapters;
+  senderLabel?: () => string;
+};
 
-  registerJobHandler(
-    messageSendJobKind,
-    async (job) => {
+/** The three handlers, with their database and adapters injectable (tests register them under kinds of their own). */
+export function createMessageSendingJobHandlers(options: MessageSendingJobOptions): Record<'send' | 'serviceReply' | 'fallback', JobHandler> {
+  let configured: ChannelAdapters | undefined;
+  const adapters = options.adapters ?? (() => (configured ??= createChannelAdapters(getEnvironment())));
+  const database = options.database ?? getDatabase;
+  const senderLabel = options.senderLabel ?? (() => getEnvironment().PRODUCT_NAME);
+  return {
+    send: async (job) => {
       const { decisionId } = parseInput(messageSendPayloadSchema, job.payload, { label: 'The queued message' });
       return sendDecisionMessage({
-        database: getDatabase(),
+        database: database(),
         decisionId,
         now: new Date(),
-        adapters: adaptersNow(),
+        adapters: adapters(),
         resolveTemplate: options.resolveTemplate,
         senderLabel: senderLabel(),
       });
     },
-    { queue: 'messages' },
-  );
-  registerJobHandler(
-    serviceReplyJobKind,
-    async (job) => {
+    serviceReply: async (job) => {
       const payload = parseInput(serviceReplyPayloadSchema, job.payload, { label: 'The queued service reply' });
-      return sendServiceReply({ ...payload, database: getDatabase(), now: new Date(), adapters: adaptersNow(), idempotencyKey: job.id });
+      return sendServiceReply({ ...payload, database: database(), now: new Date(), adapters: adapters(), idempotencyKey: job.id });
     },
-    { queue: 'messages' },
-  );
-  registerJobHandler(
-    outboundMessageFailedJobKind,
-    async (job) => {
+    fallback: async (job) => {
       const { messageId } = parseInput(outboundMessageFailedPayloadSchema, job.payload, { label: 'The failed-message report' });
       return sendFallbackSms({
-        database: getDatabase(),
+        database: database(),
         messageId,
         now: new Date(),
-        adapters: adaptersNow(),
+        adapters: adapters(),
         resolveTemplate: options.resolveTemplate,
         senderLabel: senderLabel(),
       });
     },
-    { queue: 'messages' },
-  );
+  };
+}
+
+/** Registers 'message-send', 'service-reply' and 'outbound-message-failed' on the 'messages' queue. */
+export function registerMessageSendingJobs(options: MessageSendingJobOptions): void {
+  const handlers = createMessageSendingJobHandlers(options);
+  registerJobHandler(messageSendJobKind, handlers.send, { queue: 'messages' });
+  registerJobHandler(serviceReplyJobKind, handlers.serviceReply, { queue: 'messages' });
+  registerJobHandler(outboundMessageFailedJobKind, handlers.fallback, { queue: 'messages' });
 }
