@@ -44,10 +44,13 @@ export async function startLocalTwilioApi(options: { accountSid?: string; authTo
       if (request.headers.authorization !== expected || match[1] !== accountSid) return refuse(response, 401, 20003, 'Authenticate');
       if (form.To === undefined || form.To === '') return refuse(response, 400, 21604, "A 'To' phone number is required.");
       if (!/^\+[1-9][0-9]{5,14}$/.test(form.To)) return refuse(response, 400, 21211, "The 'To' number is not a valid phone number.");
-      if ((form.From ?? '') === '' && (form.MessagingServiceSid ?? '') === '') return refuse(response, 400, 21603, "A 'From' phone number is required.");
+      if ((form.From ?? '') === '' && (form.MessagingServiceSid ?? '') === '')
+        return refuse(response, 400, 21603, "A 'From' phone number is required.");
       if ((form.Body ?? '') === '' && (form.MediaUrl ?? '') === '') return refuse(response, 400, 21602, 'Message body is required.');
-      if (form.Body !== undefined && form.Body.length > 1600) return refuse(response, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
-      if (form.StatusCallback !== undefined && !/^https?:\/\//.test(form.StatusCallback)) return refuse(response, 400, 21609, 'Invalid StatusCallback URL');
+      if (form.Body !== undefined && form.Body.length > 1600)
+        return refuse(response, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
+      if (form.StatusCallback !== undefined && !/^https?:\/\//.test(form.StatusCallback))
+        return refuse(response, 400, 21609, 'Invalid StatusCallback URL');
       const failure = failures[0];
       if (failure !== undefined) {
         failure.times = (failure.times ?? 1) - 1;

@@ -71,7 +71,8 @@ function validateMessage(body: unknown): void {
       if (interactive.type !== 'button') throw invalid('interactive.type must be button');
       text(object(interactive.body, 'interactive.body').text, 'interactive.body.text', 1024);
       const buttons = object(interactive.action, 'interactive.action').buttons;
-      if (!Array.isArray(buttons) || buttons.length < 1 || buttons.length > 3) throw invalid('interactive.action.buttons must hold 1 to 3 buttons');
+      if (!Array.isArray(buttons) || buttons.length < 1 || buttons.length > 3)
+        throw invalid('interactive.action.buttons must hold 1 to 3 buttons');
       const titles = new Set<string>();
       for (const button of buttons) {
         const entry = object(button, 'button');
@@ -100,7 +101,8 @@ function validateMessage(body: unknown): void {
             if (/[\n\t]| {5}/.test(value)) throw new MetaError(400, 132018, 'There was an issue with the parameters in your template.');
           }
         } else if (entry.type === 'button') {
-          if (entry.sub_type !== 'quick_reply' || typeof entry.index !== 'string') throw invalid('button component needs sub_type quick_reply and index');
+          if (entry.sub_type !== 'quick_reply' || typeof entry.index !== 'string')
+            throw invalid('button component needs sub_type quick_reply and index');
           text(object(entry.parameters[0], 'button parameter').payload, 'button payload', 1000);
         } else throw invalid(`component type ${String(entry.type)} is not supported here`);
       }
@@ -152,8 +154,10 @@ export async function startLocalWhatsAppCloudApi(
       try {
         const match = /^\/v\d+\.\d+\/([^/]+)\/messages$/.exec(request.url ?? '');
         if (request.method !== 'POST' || match === null) throw new MetaError(400, 100, 'Unknown path components');
-        if (request.headers.authorization !== `Bearer ${accessToken}`) throw new MetaError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
-        if (decodeURIComponent(match[1]!) !== phoneNumberId) throw new MetaError(400, 100, 'Unsupported post request. Object does not exist.');
+        if (request.headers.authorization !== `Bearer ${accessToken}`)
+          throw new MetaError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+        if (decodeURIComponent(match[1]!) !== phoneNumberId)
+          throw new MetaError(400, 100, 'Unsupported post request. Object does not exist.');
         validateMessage(body);
         const failure = failures[0];
         if (failure !== undefined) {
@@ -166,7 +170,12 @@ export async function startLocalWhatsAppCloudApi(
         answer(response, 200, {
           messaging_product: 'whatsapp',
           contacts: [{ input: message.to, wa_id: message.to.replace(/[^0-9]/g, '') }],
-          messages: [{ id: `wamid.${randomBytes(24).toString('base64url')}`, ...(message.type === 'template' ? { message_status: 'accepted' } : {}) }],
+          messages: [
+            {
+              id: `wamid.${randomBytes(24).toString('base64url')}`,
+              ...(message.type === 'template' ? { message_status: 'accepted' } : {}),
+            },
+          ],
         });
       } catch (error) {
         if (error instanceof MetaError) answer(response, error.httpStatus, metaErrorBody(error));

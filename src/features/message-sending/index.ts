@@ -3,12 +3,23 @@
  * local channel) and the use cases behind the job kinds 'message-send', 'service-reply' and
  * 'outbound-message-failed'. Server-only.
  */
-export type { ChannelAdapter, ChannelAdapters, ChannelProvider, OutboundContent, ProviderAcceptance, WhatsAppContent } from './server/channel-adapter';
+export type {
+  ChannelAdapter,
+  ChannelAdapters,
+  ChannelProvider,
+  OutboundContent,
+  ProviderAcceptance,
+  WhatsAppContent,
+} from './server/channel-adapter';
 export { ChannelSendError, isChannelSendError } from './server/channel-send-error';
 export type { ResolveTemplate } from './server/compose-message';
 export { createChannelAdapters, describeChannels, twilioStatusCallbackPath } from './server/create-channel-adapters';
 export { createLocalSmsAdapter, createLocalWhatsAppAdapter } from './server/local-channel-adapters';
-export { createMessageSendingJobHandlers, registerMessageSendingJobs, type MessageSendingJobOptions } from './server/register-message-sending-jobs';
+export {
+  createMessageSendingJobHandlers,
+  registerMessageSendingJobs,
+  type MessageSendingJobOptions,
+} from './server/register-message-sending-jobs';
 export { resolveLibraryTemplate } from './server/resolve-library-template';
 export { sendDecisionMessage, sendExpiryMs } from './server/send-decision-message';
 export { sendFallbackSms } from './server/send-fallback-sms';

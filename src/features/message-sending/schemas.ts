@@ -34,6 +34,12 @@ export type ResolvedTemplate = {
 
 /** What a send job did, as its result records it (no number, no text). */
 export type SendOutcome =
-  | { outcome: 'sent'; channel: 'whatsapp' | 'sms'; messageId: string; form: 'template' | 'interactive-buttons' | 'text' | 'sms'; fallbackFrom?: string }
+  | {
+      outcome: 'sent';
+      channel: 'whatsapp' | 'sms';
+      messageId: string;
+      form: 'template' | 'interactive-buttons' | 'text' | 'sms';
+      fallbackFrom?: string;
+    }
   | { outcome: 'not-sent'; reason: string }
   | { outcome: 'skipped'; reason: string };

@@ -58,7 +58,11 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
     });
     expect(api.received.at(-1)!.body).toMatchObject({
       type: 'interactive',
-      interactive: { type: 'button', body: { text: 'Time for your dose.' }, action: { buttons: [{ type: 'reply', reply: { id: 'dose.taken:d2', title: 'Taken ✓' } }] } },
+      interactive: {
+        type: 'button',
+        body: { text: 'Time for your dose.' },
+        action: { buttons: [{ type: 'reply', reply: { id: 'dose.taken:d2', title: 'Taken ✓' } }] },
+      },
     });
     await adapter().send({ to, channel: 'whatsapp', content: { kind: 'text', body: 'Reply STOP to stop.' } });
     expect(api.received.at(-1)!.body).toMatchObject({ type: 'text', text: { body: 'Reply STOP to stop.' } });
@@ -84,18 +88,28 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
 
   it('the local API refuses what Meta refuses: a fourth button, a title over 20 characters', async () => {
     const buttons = ['a', 'b', 'c', 'd'].map((title) => ({ title, payload: title }));
-    await expect(adapter().send({ to, channel: 'whatsapp', content: { kind: 'interactive-buttons', body: 'x', buttons } })).rejects.toMatchObject({
+    await expect(
+      adapter().send({ to, channel: 'whatsapp', content: { kind: 'interactive-buttons', body: 'x', buttons } }),
+    ).rejects.toMatchObject({
       reason: 'whatsapp-100',
     });
     await expect(
-      adapter().send({ to, channel: 'whatsapp', content: { kind: 'interactive-buttons', body: 'x', buttons: [{ title: 'x'.repeat(21), payload: 'p' }] } }),
+      adapter().send({
+        to,
+        channel: 'whatsapp',
+        content: { kind: 'interactive-buttons', body: 'x', buttons: [{ title: 'x'.repeat(21), payload: 'p' }] },
+      }),
     ).rejects.toMatchObject({ reason: 'whatsapp-131009' });
   });
 
   it('an unreachable API is passing trouble', async () => {
     const closed = await startLocalWhatsAppCloudApi();
     await closed.stop();
-    const unreachable = createWhatsAppCloudAdapter({ apiUrl: closed.url, phoneNumberId: closed.phoneNumberId, accessToken: closed.accessToken });
+    const unreachable = createWhatsAppCloudAdapter({
+      apiUrl: closed.url,
+      phoneNumberId: closed.phoneNumberId,
+      accessToken: closed.accessToken,
+    });
     await expect(unreachable.send({ to, channel: 'whatsapp', content: { kind: 'text', body: 'x' } })).rejects.toMatchObject({
       code: 'unavailable',
       reason: 'whatsapp-unreachable',

@@ -24,10 +24,15 @@ export class ChannelSendError extends AppError {
     cause?: unknown;
   }) {
     const label = options.provider === 'twilio' ? 'Twilio' : 'The WhatsApp Cloud API';
-    const detail = [options.httpStatus === null ? null : `HTTP ${options.httpStatus}`, options.providerCode === null ? null : `code ${options.providerCode}`]
+    const detail = [
+      options.httpStatus === null ? null : `HTTP ${options.httpStatus}`,
+      options.providerCode === null ? null : `code ${options.providerCode}`,
+    ]
       .filter((part) => part !== null)
       .join(', ');
-    super(options.code, `${label} did not accept the message (${detail || 'no answer'}): ${options.description}.`, { cause: options.cause });
+    super(options.code, `${label} did not accept the message (${detail || 'no answer'}): ${options.description}.`, {
+      cause: options.cause,
+    });
     this.name = 'ChannelSendError';
     this.provider = options.provider;
     this.providerCode = options.providerCode;

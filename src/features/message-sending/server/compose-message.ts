@@ -59,10 +59,17 @@ export type ComposedMessage = {
  * engine's TemplateRenderError or SmsTooLongError. `reference` goes into each button payload (the decision id),
  * so a tap names the decision it answers.
  */
-export function composeMessage(template: MessageTemplate, values: TemplateValues, options: { reference: string; senderLabel: string }): ComposedMessage {
+export function composeMessage(
+  template: MessageTemplate,
+  values: TemplateValues,
+  options: { reference: string; senderLabel: string },
+): ComposedMessage {
   const parameters = renderParameters(template, values);
   const text = renderBody(template, values);
-  const buttons = quickReplyButtons(template.language).map(({ action, title }) => ({ title, payload: buttonPayload(action, options.reference) }));
+  const buttons = quickReplyButtons(template.language).map(({ action, title }) => ({
+    title,
+    payload: buttonPayload(action, options.reference),
+  }));
   return {
     whatsAppText: text,
     whatsAppTemplate: {

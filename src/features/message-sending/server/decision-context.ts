@@ -51,9 +51,21 @@ export async function loadDecision(database: Database, decisionId: string): Prom
 }
 
 /** Whether the patient has a current opt-in for this channel and purpose at `now`. */
-export async function hasConsent(options: { database: Database; patientId: string; channel: 'whatsapp' | 'sms'; purpose: ConsentPurpose; now: Date }): Promise<boolean> {
+export async function hasConsent(options: {
+  database: Database;
+  patientId: string;
+  channel: 'whatsapp' | 'sms';
+  purpose: ConsentPurpose;
+  now: Date;
+}): Promise<boolean> {
   try {
-    await assertMessagingConsent({ database: options.database, patientId: options.patientId, channel: options.channel, purpose: options.purpose, at: options.now });
+    await assertMessagingConsent({
+      database: options.database,
+      patientId: options.patientId,
+      channel: options.channel,
+      purpose: options.purpose,
+      at: options.now,
+    });
     return true;
   } catch (error) {
     if (error instanceof MessagingConsentMissingError) return false;
@@ -62,7 +74,13 @@ export async function hasConsent(options: { database: Database; patientId: strin
 }
 
 export type PreparedDecision =
-  | { ok: true; contact: PatientContact & { phoneNumber: string }; template: ResolvedTemplate; composed: ComposedMessage; purpose: ConsentPurpose }
+  | {
+      ok: true;
+      contact: PatientContact & { phoneNumber: string };
+      template: ResolvedTemplate;
+      composed: ComposedMessage;
+      purpose: ConsentPurpose;
+    }
   | { ok: false; reason: 'no-patient' | 'no-number' | 'no-template' | 'no-purpose' | 'template-values-missing' | 'sms-too-long' };
 
 /** Everything a decision's message needs before any channel is tried: the number, the template, every rendered form. */

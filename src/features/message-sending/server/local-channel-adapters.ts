@@ -8,9 +8,17 @@ import type { ChannelAdapter } from './channel-adapter';
  * /dev/phone reads it from the messages table.
  */
 export function createLocalWhatsAppAdapter(): ChannelAdapter<'whatsapp'> {
-  return { channel: 'whatsapp', provider: 'local', send: async () => ({ providerMessageId: `wamid.local.${randomUUID()}`, status: 'sent' }) };
+  return {
+    channel: 'whatsapp',
+    provider: 'local',
+    send: async () => ({ providerMessageId: `wamid.local.${randomUUID()}`, status: 'sent' }),
+  };
 }
 
 export function createLocalSmsAdapter(): ChannelAdapter<'sms'> {
-  return { channel: 'sms', provider: 'local', send: async () => ({ providerMessageId: `SMlocal${randomBytes(16).toString('hex')}`, status: 'sent' }) };
+  return {
+    channel: 'sms',
+    provider: 'local',
+    send: async () => ({ providerMessageId: `SMlocal${randomBytes(16).toString('hex')}`, status: 'sent' }),
+  };
 }

@@ -41,17 +41,36 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     whatsApp = await startLocalWhatsAppCloudApi();
     twilio = await startLocalTwilioApi();
     adapters = {
-      whatsapp: createWhatsAppCloudAdapter({ apiUrl: whatsApp.url, phoneNumberId: whatsApp.phoneNumberId, accessToken: whatsApp.accessToken }),
-      sms: createTwilioSmsAdapter({ accountSid: twilio.accountSid, authToken: twilio.authToken, from: '+15005550006', apiUrl: twilio.url, statusCallbackUrl: statusCallback }),
+      whatsapp: createWhatsAppCloudAdapter({
+        apiUrl: whatsApp.url,
+        phoneNumberId: whatsApp.phoneNumberId,
+        accessToken: whatsApp.accessToken,
+      }),
+      sms: createTwilioSmsAdapter({
+        accountSid: twilio.accountSid,
+        authToken: twilio.authToken,
+        from: '+15005550006',
+        apiUrl: twilio.url,
+        statusCallbackUrl: statusCallback,
+      }),
     };
     // The job handlers take their own clock: the test's is the real one, to the second.
     now = new Date(Math.floor(Date.now() / 1000) * 1000);
     const db = database.database;
-    await db.insert(authUsers).values({ id: 'patient-user', name: 'P', email: 'p@example.org', phoneNumber: phone, phoneNumberVerified: true });
+    await db
+      .insert(authUsers)
+      .values({ id: 'patient-user', name: 'P', email: 'p@example.org', phoneNumber: phone, phoneNumberVerified: true });
     await db.insert(products).values({ id: 'metformin-500', name: 'Metformin 500 mg', genericName: 'metformin' });
     const [patient] = await db
       .insert(patients)
-      .values({ pseudonym: 'P-1', source: 'test', sourceRecordId: 'p1', userId: 'patient-user', language: 'en', preferredChannel: 'whatsapp' })
+      .values({
+        pseudonym: 'P-1',
+        source: 'test',
+        sourceRecordId: 'p1',
+        userId: 'patient-user',
+        language: 'en',
+        preferredChannel: 'whatsapp',
+      })
       .returning({ id: patients.id });
     patientId = patient!.id;
     await db.insert(regimens).values({
@@ -105,13 +124,27 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
   }
 
   const consent = (channels: ('whatsapp' | 'sms')[], purposes: ('reminders' | 'education')[] = ['reminders']) =>
-    recordConsent({ database: database.database, patientId, channels, purposes, granted: true, source: 'clinician', actorUserId: null, at: new Date(now.getTime() - 60_000) });
+    recordConsent({
+      database: database.database,
+      patientId,
+      channels,
+      purposes,
+      granted: true,
+      source: 'clinician',
+      actorUserId: null,
+      at: new Date(now.getTime() - 60_000),
+    });
 
   const send = (decisionId: string, resolveTemplate: ResolveTemplate = libraryWithApproval('approved')) =>
     sendDecisionMessage({ database: database.database, decisionId, now, adapters, resolveTemplate });
 
   const decision = async (id: string) =>
-    (await database.database.select({ status: policyDecisions.status, reason: policyDecisions.statusReason }).from(policyDecisions).where(eq(policyDecisions.id, id)))[0];
+    (
+      await database.database
+        .select({ status: policyDecisions.status, reason: policyDecisions.statusReason })
+        .from(policyDecisions)
+        .where(eq(policyDecisions.id, id))
+    )[0];
 
   const stored = () =>
     database.database
@@ -221,8 +254,20 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     // Without SMS consent the same message is not sent, and the decision says why.
     const other = await planDecision({ localDate: '2020-01-02' });
     await database.database.delete(messages);
-    await recordConsent({ database: database.database, patientId, channels: ['sms'], purposes: ['reminders'], granted: false, source: 'sms-keyword', actorUserId: null, at: new Date(now.getTime() - 1000) });
-    await expect(send(other, libraryWithApproval('pending'))).resolves.toEqual({ outcome: 'not-sent', reason: 'whatsapp-template-not-approved' });
+    await recordConsent({
+      database: database.database,
+      patientId,
+      channels: ['sms'],
+      purposes: ['reminders'],
+      granted: false,
+      source: 'sms-keyword',
+      actorUserId: null,
+      at: new Date(now.getTime() - 1000),
+    });
+    await expect(send(other, libraryWithApproval('pending'))).resolves.toEqual({
+      outcome: 'not-sent',
+      reason: 'whatsapp-template-not-approved',
+    });
     expect(twilio.received).toHaveLength(1);
   });
 
@@ -332,7 +377,13 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
       expect(await stored()).toEqual([expect.objectContaining({ channel: 'sms', status: 'sent', category: 'service' })]);
       // The same job again (a retry after a crash) finds its message.
       await expect(
-        sendServiceReply({ ...(payload as { patientId: string; channel: 'sms'; body: string; kind: 'help' }), database: database.database, now, adapters, idempotencyKey: job!.id }),
+        sendServiceReply({
+          ...(payload as { patientId: string; channel: 'sms'; body: string; kind: 'help' }),
+          database: database.database,
+          now,
+          adapters,
+          idempotencyKey: job!.id,
+        }),
       ).resolves.toEqual({ outcome: 'skipped', reason: 'already-sent' });
       expect(twilio.received).toHaveLength(1);
 
@@ -345,7 +396,16 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
 
       // On WhatsApp only inside the window.
       await expect(
-        sendServiceReply({ patientId, channel: 'whatsapp', body: 'Help text', kind: 'help', database: database.database, now, adapters, idempotencyKey: 'k-wa' }),
+        sendServiceReply({
+          patientId,
+          channel: 'whatsapp',
+          body: 'Help text',
+          kind: 'help',
+          database: database.database,
+          now,
+          adapters,
+          idempotencyKey: 'k-wa',
+        }),
       ).resolves.toEqual({ outcome: 'not-sent', reason: 'whatsapp-window-closed' });
       expect(whatsApp.received).toHaveLength(0);
     });
@@ -359,7 +419,8 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     const messageId = (sent as { messageId: string }).messageId;
     // What the status webhook does on a 'failed' status.
     await database.database.update(messages).set({ status: 'failed' }).where(eq(messages.id, messageId));
-    const fallback = () => sendFallbackSms({ database: database.database, messageId, now, adapters, resolveTemplate: libraryWithApproval('approved') });
+    const fallback = () =>
+      sendFallbackSms({ database: database.database, messageId, now, adapters, resolveTemplate: libraryWithApproval('approved') });
     await expect(fallback()).resolves.toMatchObject({ outcome: 'sent', channel: 'sms', fallbackFrom: 'whatsapp-failed' });
     await expect(fallback()).resolves.toEqual({ outcome: 'skipped', reason: 'sms-already-sent' });
     expect(twilio.accepted()).toHaveLength(1);
@@ -373,7 +434,13 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     const sent = (await send(id)) as { messageId: string };
     await database.database.update(messages).set({ status: 'failed' }).where(eq(messages.id, sent.messageId));
     await expect(
-      sendFallbackSms({ database: database.database, messageId: sent.messageId, now, adapters, resolveTemplate: libraryWithApproval('approved') }),
+      sendFallbackSms({
+        database: database.database,
+        messageId: sent.messageId,
+        now,
+        adapters,
+        resolveTemplate: libraryWithApproval('approved'),
+      }),
     ).resolves.toEqual({ outcome: 'not-sent', reason: 'no-sms-consent' });
     expect(twilio.received).toHaveLength(0);
     expect(await decision(id)).toEqual({ status: 'sent', reason: 'whatsapp-failed; no-sms-consent' });

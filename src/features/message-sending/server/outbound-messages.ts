@@ -33,7 +33,10 @@ export async function findPatientContact(database: Database, patientId: string):
     .leftJoin(authUsers, eq(authUsers.id, patients.userId))
     .where(eq(patients.id, patientId));
   if (row === undefined) return null;
-  const phoneNumber = row.verified === true && row.phoneNumber !== null && /^\+?[0-9]{6,15}$/.test(row.phoneNumber.replace(/[\s()-]/g, '')) ? row.phoneNumber : null;
+  const phoneNumber =
+    row.verified === true && row.phoneNumber !== null && /^\+?[0-9]{6,15}$/.test(row.phoneNumber.replace(/[\s()-]/g, ''))
+      ? row.phoneNumber
+      : null;
   return { patientId: row.patientId, language: row.language, preferredChannel: row.preferredChannel, phoneNumber };
 }
 
@@ -47,7 +50,14 @@ export async function lastInboundWhatsAppAt(database: Database, patientId: strin
   const [row] = await database
     .select({ at: sql<Date | string | null>`max(${messages.sentAt})` })
     .from(messages)
-    .where(and(eq(messages.patientId, patientId), eq(messages.channel, 'whatsapp'), eq(messages.direction, 'inbound'), lte(messages.sentAt, now)));
+    .where(
+      and(
+        eq(messages.patientId, patientId),
+        eq(messages.channel, 'whatsapp'),
+        eq(messages.direction, 'inbound'),
+        lte(messages.sentAt, now),
+      ),
+    );
   return row?.at === null || row?.at === undefined ? null : new Date(row.at).getTime();
 }
 
@@ -65,7 +75,13 @@ export async function templateValuesOf(
     .select({ productId: regimens.productId, productName: products.name, doseTimes: regimens.doseTimes })
     .from(regimens)
     .leftJoin(products, eq(products.id, regimens.productId))
-    .where(and(eq(regimens.patientId, patientId), lte(regimens.startDate, localDate), or(isNull(regimens.endDate), sql`${regimens.endDate} >= ${localDate}`)))
+    .where(
+      and(
+        eq(regimens.patientId, patientId),
+        lte(regimens.startDate, localDate),
+        or(isNull(regimens.endDate), sql`${regimens.endDate} >= ${localDate}`),
+      ),
+    )
     // A regimen naming a product we hold first, then the most recent.
     .orderBy(sql`${products.name} is null`, desc(regimens.startDate));
   if (regimen === undefined) return {};
@@ -77,7 +93,9 @@ export async function templateValuesOf(
     const [fill] = await database
       .select({ dispensedOn: dispensings.dispensedOn, daysSupply: dispensings.daysSupply })
       .from(dispensings)
-      .where(and(eq(dispensings.patientId, patientId), eq(dispensings.productId, regimen.productId), lte(dispensings.dispensedOn, localDate)))
+      .where(
+        and(eq(dispensings.patientId, patientId), eq(dispensings.productId, regimen.productId), lte(dispensings.dispensedOn, localDate)),
+      )
       .orderBy(desc(dispensings.dispensedOn))
       .limit(1);
     if (fill !== undefined) {
@@ -115,8 +133,7 @@ export async function claimOutboundMessage(
 }
 
 export type DeliveryOutcome =
-  | { ok: true; messageId: string; acceptance: ProviderAcceptance }
-  | { ok: false; messageId: string; error: ChannelSendError };
+  { ok: true; messageId: string; acceptance: ProviderAcceptance } | { ok: false; messageId: string; error: ChannelSendError };
 
 /**
  * Hands a claimed message to its adapter. Accepted: the row gets the provider's id and status 'sent'.

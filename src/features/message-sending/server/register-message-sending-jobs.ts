@@ -32,7 +32,9 @@ export type MessageSendingJobOptions = {
 };
 
 /** The three handlers, with their database and adapters injectable (tests register them under kinds of their own). */
-export function createMessageSendingJobHandlers(options: MessageSendingJobOptions): Record<'send' | 'serviceReply' | 'fallback', JobHandler> {
+export function createMessageSendingJobHandlers(
+  options: MessageSendingJobOptions,
+): Record<'send' | 'serviceReply' | 'fallback', JobHandler> {
   let configured: ChannelAdapters | undefined;
   const adapters = options.adapters ?? (() => (configured ??= createChannelAdapters(getEnvironment())));
   const database = options.database ?? getDatabase;

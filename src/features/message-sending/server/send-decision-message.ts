@@ -21,7 +21,13 @@ import {
 /** A message due more than this long ago is dropped: a reminder hours late misleads more than it helps. */
 export const sendExpiryMs = 2 * 60 * 60 * 1000;
 
-function rowOf(decision: DecisionRow, channel: 'whatsapp' | 'sms', body: string, template: { language: string; version: number }, now: Date) {
+function rowOf(
+  decision: DecisionRow,
+  channel: 'whatsapp' | 'sms',
+  body: string,
+  template: { language: string; version: number },
+  now: Date,
+) {
   return {
     patientId: decision.patientId,
     channel,
@@ -84,7 +90,12 @@ export async function sendDecisionMessage(options: {
   };
   if (decision.scheduledFor !== null && now.getTime() - decision.scheduledFor.getTime() > sendExpiryMs) return settle('expired');
 
-  const prepared = await prepareDecisionMessage({ database, decision, resolveTemplate: options.resolveTemplate, senderLabel: options.senderLabel ?? 'Medaptive' });
+  const prepared = await prepareDecisionMessage({
+    database,
+    decision,
+    resolveTemplate: options.resolveTemplate,
+    senderLabel: options.senderLabel ?? 'Medaptive',
+  });
   if (!prepared.ok) return settle(prepared.reason);
   const { contact, composed, template, purpose } = prepared;
   const to = e164(contact.phoneNumber);
@@ -106,7 +117,13 @@ export async function sendDecisionMessage(options: {
       const content: WhatsAppContent = form.form === 'template' ? composed.whatsAppTemplate : composed.whatsAppInteractive;
       const claim = await claimOutboundMessage(database, rowOf(decision, 'whatsapp', composed.whatsAppText, template, now));
       if (!claim.claimed) return { outcome: 'skipped', reason: 'claimed-concurrently' };
-      const result = await deliverClaimedMessage({ database, messageId: claim.id, adapter: adapters.whatsapp, message: { to, channel: 'whatsapp', content }, now });
+      const result = await deliverClaimedMessage({
+        database,
+        messageId: claim.id,
+        adapter: adapters.whatsapp,
+        message: { to, channel: 'whatsapp', content },
+        now,
+      });
       if (result.ok) {
         await settleDecision(database, decision.id, { status: 'sent', reason: null });
         return { outcome: 'sent', channel: 'whatsapp', messageId: result.messageId, form: content.kind };
@@ -119,10 +136,19 @@ export async function sendDecisionMessage(options: {
   if (triedBefore.has('sms')) return settle('sms-failed');
   const claim = await claimOutboundMessage(database, rowOf(decision, 'sms', composed.smsText, template, now));
   if (!claim.claimed) return { outcome: 'skipped', reason: 'claimed-concurrently' };
-  const result = await deliverClaimedMessage({ database, messageId: claim.id, adapter: adapters.sms, message: { to, channel: 'sms', body: composed.smsText }, now });
+  const result = await deliverClaimedMessage({
+    database,
+    messageId: claim.id,
+    adapter: adapters.sms,
+    message: { to, channel: 'sms', body: composed.smsText },
+    now,
+  });
   if (!result.ok) return settle(whatsAppProblem === null ? result.error.reason : `${whatsAppProblem}; ${result.error.reason}`);
   // The reason records why SMS carried a message WhatsApp was chosen for.
-  await settleDecision(database, decision.id, { status: 'sent', reason: whatsAppProblem === null ? null : `sms-fallback: ${whatsAppProblem}` });
+  await settleDecision(database, decision.id, {
+    status: 'sent',
+    reason: whatsAppProblem === null ? null : `sms-fallback: ${whatsAppProblem}`,
+  });
   return {
     outcome: 'sent',
     channel: 'sms',

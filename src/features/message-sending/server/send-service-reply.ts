@@ -4,7 +4,14 @@ import { decideWhatsAppForm } from '@/engine/messaging';
 import { AppError } from '@/lib/errors';
 import type { SendOutcome, ServiceReplyPayload } from '../schemas';
 import type { ChannelAdapters } from './channel-adapter';
-import { claimOutboundMessage, deliverClaimedMessage, e164, findPatientContact, lastInboundWhatsAppAt, outboundMessageSource } from './outbound-messages';
+import {
+  claimOutboundMessage,
+  deliverClaimedMessage,
+  e164,
+  findPatientContact,
+  lastInboundWhatsAppAt,
+  outboundMessageSource,
+} from './outbound-messages';
 
 /**
  * The 'service-reply' job: the service's own answer to a keyword (HELP, the STOP and START confirmations) on
@@ -41,8 +48,20 @@ export async function sendServiceReply(
   const to = e164(contact.phoneNumber);
   const result =
     options.channel === 'whatsapp'
-      ? await deliverClaimedMessage({ database, messageId: claim.id, adapter: options.adapters.whatsapp, message: { to, channel: 'whatsapp', content: { kind: 'text', body: options.body } }, now })
-      : await deliverClaimedMessage({ database, messageId: claim.id, adapter: options.adapters.sms, message: { to, channel: 'sms', body: options.body }, now });
+      ? await deliverClaimedMessage({
+          database,
+          messageId: claim.id,
+          adapter: options.adapters.whatsapp,
+          message: { to, channel: 'whatsapp', content: { kind: 'text', body: options.body } },
+          now,
+        })
+      : await deliverClaimedMessage({
+          database,
+          messageId: claim.id,
+          adapter: options.adapters.sms,
+          message: { to, channel: 'sms', body: options.body },
+          now,
+        });
   if (!result.ok) throw result.error;
   return { outcome: 'sent', channel: options.channel, messageId: result.messageId, form: options.channel === 'sms' ? 'sms' : 'text' };
 }

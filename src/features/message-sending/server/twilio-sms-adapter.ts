@@ -28,7 +28,12 @@ const rateLimitCodes = new Set(['20429', '30001']);
 function toSendError(error: unknown): ChannelSendError {
   if (error instanceof twilio.RestException) {
     const code = error.code === undefined ? null : String(error.code);
-    const kind = error.status === 429 || (code !== null && rateLimitCodes.has(code)) ? 'rate_limited' : error.status >= 500 ? 'unavailable' : 'validation';
+    const kind =
+      error.status === 429 || (code !== null && rateLimitCodes.has(code))
+        ? 'rate_limited'
+        : error.status >= 500
+          ? 'unavailable'
+          : 'validation';
     return new ChannelSendError({
       provider: 'twilio',
       httpStatus: error.status,
@@ -39,7 +44,14 @@ function toSendError(error: unknown): ChannelSendError {
     });
   }
   // The library throws plain errors for network trouble (axios) before any answer.
-  return new ChannelSendError({ provider: 'twilio', httpStatus: null, providerCode: null, description: 'the API could not be reached', code: 'unavailable', cause: error });
+  return new ChannelSendError({
+    provider: 'twilio',
+    httpStatus: null,
+    providerCode: null,
+    description: 'the API could not be reached',
+    code: 'unavailable',
+    cause: error,
+  });
 }
 
 /** SMS through Twilio's official library, with a status callback so delivery reports reach /api/webhooks/twilio/status. */
@@ -51,7 +63,11 @@ export function createTwilioSmsAdapter(options: {
   statusCallbackUrl: string;
 }): ChannelAdapter<'sms'> {
   const apiUrl = options.apiUrl.replace(/\/$/, '');
-  const client = twilio(options.accountSid, options.authToken, apiUrl === twilioApiOrigin ? {} : { httpClient: new RedirectedRequestClient(apiUrl) });
+  const client = twilio(
+    options.accountSid,
+    options.authToken,
+    apiUrl === twilioApiOrigin ? {} : { httpClient: new RedirectedRequestClient(apiUrl) },
+  );
   return {
     channel: 'sms',
     provider: 'twilio',

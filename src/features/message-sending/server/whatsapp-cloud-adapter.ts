@@ -15,7 +15,11 @@ const rateLimitCodes = new Set(['4', '80007', '130429', '131048', '131056']);
 const unavailableCodes = new Set(['1', '2', '131000', '131016', '133004']);
 
 const errorAnswer = z.object({
-  error: z.object({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional(), error_subcode: z.number().optional() }),
+  error: z.object({
+    code: z.union([z.number(), z.string()]).optional(),
+    message: z.string().optional(),
+    error_subcode: z.number().optional(),
+  }),
 });
 const acceptedAnswer = z.object({ messages: z.array(z.object({ id: z.string().min(1) })).min(1) });
 
@@ -105,7 +109,8 @@ export function createWhatsAppCloudAdapter(options: {
           httpStatus: response.status,
           providerCode: code,
           // Meta's message describes the request (never our patient's data), e.g. "Re-engagement message".
-          description: parsed.success && parsed.data.error.message !== undefined ? parsed.data.error.message.slice(0, 200) : 'no error description',
+          description:
+            parsed.success && parsed.data.error.message !== undefined ? parsed.data.error.message.slice(0, 200) : 'no error description',
           code: classify(response.status, code),
         });
       }
