@@ -60,6 +60,7 @@ function validateMessage(body: unknown): void {
   const message = object(body, 'the body');
   if (message.messaging_product !== 'whatsapp') throw invalid('The parameter messaging_product is required.');
   if (typeof message.to !== 'string' || !/^\+?[0-9]{6,15}$/.test(message.to)) throw invalid('The parameter to is required.');
+  if (message.context !== undefined) text(object(message.context, 'context').message_id, 'context.message_id', 512);
   switch (message.type ?? 'text') {
     case 'text': {
       const content = object(message.text, 'text');

@@ -16,7 +16,8 @@ export type WhatsAppContent =
       buttonPayloads: readonly string[];
     }
   | { kind: 'interactive-buttons'; body: string; buttons: readonly { title: string; payload: string }[] }
-  | { kind: 'text'; body: string };
+  /** `replyTo`: the wamid of the patient's message this answers (WhatsApp shows it quoted). */
+  | { kind: 'text'; body: string; replyTo?: string };
 
 export type OutboundContent = { channel: 'whatsapp'; content: WhatsAppContent } | { channel: 'sms'; body: string };
 

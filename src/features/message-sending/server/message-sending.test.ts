@@ -311,6 +311,40 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     expect(await decision(late)).toEqual({ status: 'not-sent', reason: 'expired' });
   });
 
+  it('Spanish for a Spanish-speaking patient; never a medicine name we do not hold', async () => {
+    await consent(['whatsapp']);
+    await database.database.update(patients).set({ language: 'es-MX' });
+    const id = await planDecision();
+    await expect(send(id)).resolves.toMatchObject({ outcome: 'sent', form: 'template' });
+    expect(whatsApp.accepted()[0]!.body).toMatchObject({
+      template: {
+        language: { code: 'es' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { parameter_name: 'medicine', text: 'Metformin 500 mg' },
+              { parameter_name: 'dose_time', text: '08:30' },
+            ],
+          },
+          {},
+          {},
+          {},
+        ],
+      },
+    });
+    expect((await stored())[0]).toMatchObject({
+      templateLanguage: 'es',
+      body: 'Le toca su Metformin 500 mg a las 08:30. Cada dosis a tiempo ayuda a que funcione mejor.',
+    });
+
+    // A regimen known only by a code: the template needs a medicine name, so nothing is sent.
+    await database.database.update(regimens).set({ productId: null, medicationCode: '860975' });
+    const other = await planDecision({ localDate: '2020-01-05' });
+    await expect(send(other)).resolves.toEqual({ outcome: 'not-sent', reason: 'template-values-missing' });
+    expect(whatsApp.received).toHaveLength(1);
+  });
+
   it('without a verified number nothing is sent (no-number)', async () => {
     await consent(['whatsapp', 'sms']);
     await database.database.update(authUsers).set({ phoneNumberVerified: false });

@@ -1,5 +1,7 @@
 import 'server-only';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { messages } from '@/db/schema';
 import { decideWhatsAppForm } from '@/engine/messaging';
 import { AppError } from '@/lib/errors';
 import type { SendOutcome, ServiceReplyPayload } from '../schemas';
@@ -46,13 +48,15 @@ export async function sendServiceReply(
   });
   if (!claim.claimed) return { outcome: 'skipped', reason: 'already-sent' };
   const to = e164(contact.phoneNumber);
+  const replyTo =
+    options.channel === 'whatsapp' && options.replyToMessageId !== undefined ? await inboundProviderId(database, options) : null;
   const result =
     options.channel === 'whatsapp'
       ? await deliverClaimedMessage({
           database,
           messageId: claim.id,
           adapter: options.adapters.whatsapp,
-          message: { to, channel: 'whatsapp', content: { kind: 'text', body: options.body } },
+          message: { to, channel: 'whatsapp', content: { kind: 'text', body: options.body, ...(replyTo === null ? {} : { replyTo }) } },
           now,
         })
       : await deliverClaimedMessage({
@@ -64,4 +68,21 @@ export async function sendServiceReply(
         });
   if (!result.ok) throw result.error;
   return { outcome: 'sent', channel: options.channel, messageId: result.messageId, form: options.channel === 'sms' ? 'sms' : 'text' };
+}
+
+/** The provider id of the patient's own inbound message being answered (quoted on WhatsApp); null if not theirs. */
+async function inboundProviderId(database: Database, options: { patientId: string; replyToMessageId?: string }): Promise<string | null> {
+  if (options.replyToMessageId === undefined) return null;
+  const [row] = await database
+    .select({ providerMessageId: messages.providerMessageId })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.id, options.replyToMessageId),
+        eq(messages.patientId, options.patientId),
+        eq(messages.channel, 'whatsapp'),
+        eq(messages.direction, 'inbound'),
+      ),
+    );
+  return row?.providerMessageId ?? null;
 }

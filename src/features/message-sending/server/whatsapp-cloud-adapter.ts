@@ -28,7 +28,12 @@ export function whatsAppRequestBody(to: string, content: WhatsAppContent): Recor
   const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to: to.replace(/[^0-9]/g, '') };
   switch (content.kind) {
     case 'text':
-      return { ...base, type: 'text', text: { body: content.body, preview_url: false } };
+      return {
+        ...base,
+        ...(content.replyTo === undefined ? {} : { context: { message_id: content.replyTo } }),
+        type: 'text',
+        text: { body: content.body, preview_url: false },
+      };
     case 'interactive-buttons':
       return {
         ...base,
