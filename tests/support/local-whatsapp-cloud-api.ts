@@ -28,6 +28,8 @@ export type LocalWhatsAppCloudApi = {
   accepted: () => ReceivedWhatsAppRequest[];
   /** The next `times` (default 1) valid sends fail with this status and Meta error code. */
   failNext: (failure: WhatsAppFailure) => void;
+  /** The next valid send is read and never answered (a provider that took it and went quiet). */
+  hangNext: () => void;
   stop: () => Promise<void>;
 };
 
@@ -139,6 +141,7 @@ export async function startLocalWhatsAppCloudApi(
   const received: ReceivedWhatsAppRequest[] = [];
   const acceptedIndexes: number[] = [];
   const failures: WhatsAppFailure[] = [];
+  let hang = false;
 
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -160,6 +163,10 @@ export async function startLocalWhatsAppCloudApi(
         if (decodeURIComponent(match[1]!) !== phoneNumberId)
           throw new MetaError(400, 100, 'Unsupported post request. Object does not exist.');
         validateMessage(body);
+        if (hang) {
+          hang = false;
+          return;
+        }
         const failure = failures[0];
         if (failure !== undefined) {
           failure.times = (failure.times ?? 1) - 1;
@@ -193,6 +200,9 @@ export async function startLocalWhatsAppCloudApi(
     received,
     accepted: () => acceptedIndexes.map((index) => received[index]!),
     failNext: (failure) => failures.push({ ...failure }),
+    hangNext: () => {
+      hang = true;
+    },
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -102,7 +102,22 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
     ).rejects.toMatchObject({ reason: 'whatsapp-131009' });
   });
 
-  it('an unreachable API is passing trouble', async () => {
+  it('no answer after the request left is uncertain: it may have arrived', async () => {
+    api.hangNext();
+    const slow = createWhatsAppCloudAdapter({
+      apiUrl: api.url,
+      phoneNumberId: api.phoneNumberId,
+      accessToken: api.accessToken,
+      timeoutMs: 300,
+    });
+    await expect(slow.send({ to, channel: 'whatsapp', content: { kind: 'text', body: 'x' } })).rejects.toMatchObject({
+      code: 'unavailable',
+      uncertain: true,
+      reason: 'whatsapp-no-answer',
+    });
+  });
+
+  it('an unreachable API is passing trouble, and certainly not sent', async () => {
     const closed = await startLocalWhatsAppCloudApi();
     await closed.stop();
     const unreachable = createWhatsAppCloudAdapter({
@@ -113,6 +128,7 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
     await expect(unreachable.send({ to, channel: 'whatsapp', content: { kind: 'text', body: 'x' } })).rejects.toMatchObject({
       code: 'unavailable',
       reason: 'whatsapp-unreachable',
+      uncertain: false,
     });
   });
 });
@@ -155,5 +171,22 @@ describe('Twilio SMS adapter (official library) against a local Messages API', (
     await expect(send()).rejects.toMatchObject({ code: 'rate_limited' });
     api.failNext({ httpStatus: 400, code: 21610 });
     await expect(send()).rejects.toMatchObject({ code: 'validation', passing: false, reason: 'twilio-21610' });
+  });
+
+  it("a closed port is certainly not sent (retried), read from the library's network error", async () => {
+    const closed = await startLocalTwilioApi();
+    await closed.stop();
+    const unreachable = createTwilioSmsAdapter({
+      accountSid: closed.accountSid,
+      authToken: closed.authToken,
+      from: '+15005550006',
+      apiUrl: closed.url,
+      statusCallbackUrl: 'https://medaptive.example.org/api/webhooks/twilio/status',
+    });
+    await expect(unreachable.send({ to, channel: 'sms', body: 'x' })).rejects.toMatchObject({
+      code: 'unavailable',
+      uncertain: false,
+      reason: 'twilio-unreachable',
+    });
   });
 });

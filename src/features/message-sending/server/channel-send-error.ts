@@ -12,6 +12,11 @@ export class ChannelSendError extends AppError {
   readonly providerCode: string | null;
   readonly providerHttpStatus: number | null;
   readonly passing: boolean;
+  /**
+   * The provider may have taken the message even so: the request left and no answer came (a timeout, a
+   * connection cut mid-request). Sending again could deliver it twice, so the send path does not (decision 019).
+   */
+  readonly uncertain: boolean;
   /** Short, stored as the decision's status_reason: e.g. 'whatsapp-131047', 'twilio-21610', 'whatsapp-http-500'. */
   readonly reason: string;
 
@@ -21,6 +26,7 @@ export class ChannelSendError extends AppError {
     providerCode: string | null;
     description: string;
     code: Extract<ErrorCode, 'unavailable' | 'rate_limited' | 'validation'>;
+    uncertain?: boolean;
     cause?: unknown;
   }) {
     const label = options.provider === 'twilio' ? 'Twilio' : 'The WhatsApp Cloud API';
@@ -38,16 +44,32 @@ export class ChannelSendError extends AppError {
     this.providerCode = options.providerCode;
     this.providerHttpStatus = options.httpStatus;
     this.passing = options.code !== 'validation';
+    this.uncertain = options.uncertain ?? false;
     const short = options.provider === 'twilio' ? 'twilio' : 'whatsapp';
     this.reason =
       options.providerCode !== null
         ? `${short}-${options.providerCode}`
         : options.httpStatus !== null
           ? `${short}-http-${options.httpStatus}`
-          : `${short}-unreachable`;
+          : this.uncertain
+            ? `${short}-no-answer`
+            : `${short}-unreachable`;
   }
 }
 
 export function isChannelSendError(error: unknown): error is ChannelSendError {
   return error instanceof ChannelSendError;
+}
+
+/** Network failures before the request reached the provider: safe to send again. Anything else may have arrived. */
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+
+/** Whether a failure without an answer leaves us unsure the provider got the message (fetch or axios errors). */
+export function mayHaveArrived(error: unknown): boolean {
+  const codes: unknown[] = [];
+  for (let current: unknown = error, depth = 0; current instanceof Object && depth < 4; depth += 1) {
+    codes.push((current as { code?: unknown }).code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return !codes.some((code) => typeof code === 'string' && notSentCodes.has(code));
 }

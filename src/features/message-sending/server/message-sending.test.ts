@@ -345,6 +345,23 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     expect(whatsApp.received).toHaveLength(1);
   });
 
+  it('no answer from WhatsApp: neither sent again nor by SMS, and the decision says so', async () => {
+    await consent(['whatsapp', 'sms']);
+    adapters.whatsapp = createWhatsAppCloudAdapter({
+      apiUrl: whatsApp.url,
+      phoneNumberId: whatsApp.phoneNumberId,
+      accessToken: whatsApp.accessToken,
+      timeoutMs: 300,
+    });
+    const id = await planDecision();
+    whatsApp.hangNext();
+    await expect(send(id)).resolves.toEqual({ outcome: 'not-sent', reason: 'whatsapp-no-answer-uncertain' });
+    expect((await stored())[0]).toMatchObject({ channel: 'whatsapp', status: 'sending' });
+    await expect(send(id)).resolves.toEqual({ outcome: 'not-sent', reason: 'interrupted' });
+    expect(whatsApp.received).toHaveLength(1);
+    expect(twilio.received).toHaveLength(0);
+  });
+
   it('without a verified number nothing is sent (no-number)', async () => {
     await consent(['whatsapp', 'sms']);
     await database.database.update(authUsers).set({ phoneNumberVerified: false });

@@ -138,6 +138,8 @@ export type DeliveryOutcome =
 /**
  * Hands a claimed message to its adapter. Accepted: the row gets the provider's id and status 'sent'.
  * Refused for good: the row is marked failed with the provider's code, and the caller may fall back.
+ * No answer although the request left (`error.uncertain`): the row stays 'sending' and the caller must not
+ * send the message again on any channel.
  * Passing trouble: the claim is released (the provider did not take the message) and the error rethrown,
  * so the job queue retries and the retry claims afresh.
  */
@@ -158,6 +160,9 @@ export async function deliverClaimedMessage<Channel extends 'whatsapp' | 'sms'>(
       .where(eq(messages.id, messageId));
     return { ok: true, messageId, acceptance };
   } catch (error) {
+    // No answer after the request left: the message may be on its way. It stays 'sending' (never sent again,
+    // never replaced by another channel) and the caller records the doubt (decision 019).
+    if (isChannelSendError(error) && error.uncertain) return { ok: false, messageId, error };
     if (isChannelSendError(error) && !error.passing) {
       const history: MessageStatusEntry[] = [
         { status: 'failed', at: now.toISOString(), errors: [{ code: error.providerCode ?? `http-${error.providerHttpStatus ?? 'none'}` }] },

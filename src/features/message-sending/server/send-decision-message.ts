@@ -128,6 +128,7 @@ export async function sendDecisionMessage(options: {
         await settleDecision(database, decision.id, { status: 'sent', reason: null });
         return { outcome: 'sent', channel: 'whatsapp', messageId: result.messageId, form: content.kind };
       }
+      if (result.error.uncertain) return settle(`${result.error.reason}-uncertain`);
       whatsAppProblem = result.error.reason;
     }
   } else if (triedBefore.has('whatsapp')) whatsAppProblem = 'whatsapp-failed';
@@ -143,7 +144,10 @@ export async function sendDecisionMessage(options: {
     message: { to, channel: 'sms', body: composed.smsText },
     now,
   });
-  if (!result.ok) return settle(whatsAppProblem === null ? result.error.reason : `${whatsAppProblem}; ${result.error.reason}`);
+  if (!result.ok) {
+    const reason = result.error.uncertain ? `${result.error.reason}-uncertain` : result.error.reason;
+    return settle(whatsAppProblem === null ? reason : `${whatsAppProblem}; ${reason}`);
+  }
   // The reason records why SMS carried a message WhatsApp was chosen for.
   await settleDecision(database, decision.id, {
     status: 'sent',

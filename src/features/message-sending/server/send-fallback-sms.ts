@@ -84,8 +84,9 @@ export async function sendFallbackSms(options: {
     now,
   });
   if (!result.ok) {
-    await note(`whatsapp-failed; ${result.error.reason}`);
-    return { outcome: 'not-sent', reason: result.error.reason };
+    const reason = result.error.uncertain ? `${result.error.reason}-uncertain` : result.error.reason;
+    await note(`whatsapp-failed; ${reason}`);
+    return { outcome: 'not-sent', reason };
   }
   await database
     .update(policyDecisions)

@@ -66,6 +66,7 @@ export async function sendServiceReply(
           message: { to, channel: 'sms', body: options.body },
           now,
         });
+  if (!result.ok && result.error.uncertain) return { outcome: 'not-sent', reason: `${result.error.reason}-uncertain` };
   if (!result.ok) throw result.error;
   return { outcome: 'sent', channel: options.channel, messageId: result.messageId, form: options.channel === 'sms' ? 'sms' : 'text' };
 }

@@ -1,8 +1,9 @@
 import 'server-only';
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient';
+import TwilioServiceException from 'twilio/lib/base/TwilioServiceException';
 import type { ChannelAdapter } from './channel-adapter';
-import { ChannelSendError } from './channel-send-error';
+import { ChannelSendError, mayHaveArrived } from './channel-send-error';
 
 /** Where the twilio library sends REST calls; TWILIO_API_URL replaces it (a local server in tests). */
 const twilioApiOrigin = 'https://api.twilio.com';
@@ -11,13 +12,16 @@ const twilioApiOrigin = 'https://api.twilio.com';
  * The library has no base-URL option; its maintainers' answer is a custom HTTP client
  * (twilio/twilio-node#326). This one rewrites the origin and otherwise is the library's own client.
  */
-class RedirectedRequestClient extends twilio.RequestClient {
+class ApiUrlRequestClient extends twilio.RequestClient {
   constructor(private readonly apiUrl: string) {
     super({ timeout: 15_000 });
   }
 
   override request<TData>(options: RequestClient.RequestOptions<TData>) {
-    const uri = options.uri.startsWith(twilioApiOrigin) ? `${this.apiUrl}${options.uri.slice(twilioApiOrigin.length)}` : options.uri;
+    const uri =
+      options.uri.startsWith(twilioApiOrigin) && this.apiUrl !== twilioApiOrigin
+        ? `${this.apiUrl}${options.uri.slice(twilioApiOrigin.length)}`
+        : options.uri;
     return super.request<TData>({ ...options, uri });
   }
 }
@@ -26,7 +30,8 @@ class RedirectedRequestClient extends twilio.RequestClient {
 const rateLimitCodes = new Set(['20429', '30001']);
 
 function toSendError(error: unknown): ChannelSendError {
-  if (error instanceof twilio.RestException) {
+  // The library throws RestException for Twilio's classic error body, TwilioServiceException for RFC 9457 problems.
+  if (error instanceof twilio.RestException || error instanceof TwilioServiceException) {
     const code = error.code === undefined ? null : String(error.code);
     const kind =
       error.status === 429 || (code !== null && rateLimitCodes.has(code))
@@ -43,13 +48,15 @@ function toSendError(error: unknown): ChannelSendError {
       code: kind,
     });
   }
-  // The library throws plain errors for network trouble (axios) before any answer.
+  // The library throws plain errors for network trouble (axios): refused before sending, or no answer after it.
+  const uncertain = mayHaveArrived(error);
   return new ChannelSendError({
     provider: 'twilio',
     httpStatus: null,
     providerCode: null,
-    description: 'the API could not be reached',
+    description: uncertain ? 'no answer (the request may have arrived)' : 'the API could not be reached',
     code: 'unavailable',
+    uncertain,
     cause: error,
   });
 }
@@ -66,7 +73,7 @@ export function createTwilioSmsAdapter(options: {
   const client = twilio(
     options.accountSid,
     options.authToken,
-    apiUrl === twilioApiOrigin ? {} : { httpClient: new RedirectedRequestClient(apiUrl) },
+    apiUrl === twilioApiOrigin ? {} : { httpClient: new ApiUrlRequestClient(apiUrl) },
   );
   return {
     channel: 'sms',

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { ChannelAdapter, WhatsAppContent } from './channel-adapter';
-import { ChannelSendError } from './channel-send-error';
+import { ChannelSendError, mayHaveArrived } from './channel-send-error';
 
 /** The Graph API version the requests name; Meta keeps each version for about two years. */
 export const whatsAppGraphVersion = 'v23.0';
@@ -100,8 +100,9 @@ export function createWhatsAppCloudAdapter(options: {
           provider: 'whatsapp-cloud-api',
           httpStatus: null,
           providerCode: null,
-          description: 'the API could not be reached',
+          description: mayHaveArrived(error) ? 'no answer (the request may have arrived)' : 'the API could not be reached',
           code: 'unavailable',
+          uncertain: mayHaveArrived(error),
           cause: error,
         });
       }
@@ -127,6 +128,7 @@ export function createWhatsAppCloudAdapter(options: {
           providerCode: null,
           description: 'the answer named no message id',
           code: 'unavailable',
+          uncertain: true,
         });
       return { providerMessageId: accepted.data.messages[0]!.id, status: 'accepted' };
     },
