@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, dispensings, messages, patients, policyDecisions, products, regimens } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { recordConsent } from '@/features/consent';
-import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
+import { claimNextJob, enqueueJob, getJob, maximumAttempts, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
 import { type LocalTwilioApi, startLocalTwilioApi } from '../../../../tests/support/local-twilio-api';
 import { type LocalWhatsAppCloudApi, startLocalWhatsAppCloudApi } from '../../../../tests/support/local-whatsapp-cloud-api';
 import type { ChannelAdapters } from './channel-adapter';
@@ -406,6 +406,21 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
       expect(second).toMatchObject({ status: 'succeeded', result: { outcome: 'sent', channel: 'whatsapp' } });
       expect(whatsApp.accepted()).toHaveLength(1);
       expect(await decision(id)).toEqual({ status: 'sent', reason: null });
+    });
+
+    it('after the last attempt the decision says the queue gave up', async () => {
+      await consent(['whatsapp']);
+      const id = await planDecision();
+      await enqueueJob({ database: database.database, kind, payload: { decisionId: id }, runAt: now });
+      whatsApp.failNext({ httpStatus: 503, code: 131016, times: maximumAttempts });
+      let job = null;
+      for (let attempt = 1; attempt <= maximumAttempts; attempt += 1) {
+        job = await run(kind, new Date(now.getTime() + attempt * 20 * 60_000));
+        expect(job?.attempts).toBe(attempt);
+      }
+      expect(job?.status).toBe('failed');
+      expect(await decision(id)).toEqual({ status: 'not-sent', reason: 'whatsapp-131016-gave-up' });
+      expect(whatsApp.accepted()).toHaveLength(0);
     });
 
     it('a provider 400 is final: not retried, the message failed and the decision not-sent with the code', async () => {

@@ -8,7 +8,7 @@ import 'server-only';
 import { type Database, getDatabase } from '@/db/client';
 import { getEnvironment } from '@/lib/env';
 import { parseInput } from '@/lib/parse-input';
-import { type JobHandler, registerJobHandler } from '@/lib/server/jobs';
+import { type JobHandler, maximumAttempts, registerJobHandler } from '@/lib/server/jobs';
 import {
   messageSendJobKind,
   messageSendPayloadSchema,
@@ -19,7 +19,9 @@ import {
 } from '../schemas';
 import type { ChannelAdapters } from './channel-adapter';
 import type { ResolveTemplate } from './compose-message';
+import { isChannelSendError } from './channel-send-error';
 import { createChannelAdapters } from './create-channel-adapters';
+import { settleDecision } from './outbound-messages';
 import { sendDecisionMessage } from './send-decision-message';
 import { sendFallbackSms } from './send-fallback-sms';
 import { sendServiceReply } from './send-service-reply';
@@ -42,14 +44,21 @@ export function createMessageSendingJobHandlers(
   return {
     send: async (job) => {
       const { decisionId } = parseInput(messageSendPayloadSchema, job.payload, { label: 'The queued message' });
-      return sendDecisionMessage({
-        database: database(),
-        decisionId,
-        now: new Date(),
-        adapters: adapters(),
-        resolveTemplate: options.resolveTemplate,
-        senderLabel: senderLabel(),
-      });
+      try {
+        return await sendDecisionMessage({
+          database: database(),
+          decisionId,
+          now: new Date(),
+          adapters: adapters(),
+          resolveTemplate: options.resolveTemplate,
+          senderLabel: senderLabel(),
+        });
+      } catch (error) {
+        // The queue gives up after this attempt: the decision says why rather than stay 'planned' for ever.
+        if (isChannelSendError(error) && job.attempts >= maximumAttempts)
+          await settleDecision(database(), decisionId, { status: 'not-sent', reason: `${error.reason}-gave-up` });
+        throw error;
+      }
     },
     serviceReply: async (job) => {
       const payload = parseInput(serviceReplyPayloadSchema, job.payload, { label: 'The queued service reply' });
