@@ -14,6 +14,7 @@ import { ensureTemplateLibrary } from '@/features/message-templates';
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
+import { describeChannels } from '@/features/message-sending/server/create-channel-adapters';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { EnvironmentError, getEnvironment, resolveDataDirectory, servedOverHttps } from '@/lib/env';
 import { getAuth } from '@/lib/server/auth';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
       ? `Database: embedded PGlite in ${resolveDataDirectory(environment)}`
       : 'Database: PostgreSQL (DATABASE_URL)',
   );
+  log(describeChannels(environment));
 
   // Demo accounts: on the first start of an empty embedded database, or wherever SEED_DEMO=true asks.
   if (connection.kind === 'pglite' || environment.SEED_DEMO) {

@@ -65,6 +65,12 @@ const environmentSchema = z
     WHATSAPP_APP_SECRET: optionalText,
     /** The token Meta sends back when subscribing the webhook (hub.verify_token). */
     WHATSAPP_VERIFY_TOKEN: optionalText,
+    /** Sends WhatsApp messages (Cloud API, Bearer token); without it and WHATSAPP_PHONE_NUMBER_ID the local channel is used. */
+    WHATSAPP_ACCESS_TOKEN: optionalText,
+    /** The business phone number's id in the Cloud API (the path of POST /{version}/{id}/messages). */
+    WHATSAPP_PHONE_NUMBER_ID: optionalText,
+    /** Where the Graph API lives; tests point it at a local server. */
+    WHATSAPP_API_URL: z.url().default('https://graph.facebook.com'),
   })
   .superRefine((environment, context) => {
     const oidc = [environment.OIDC_ISSUER, environment.OIDC_CLIENT_ID, environment.OIDC_CLIENT_SECRET];
@@ -81,6 +87,14 @@ const environmentSchema = z
         code: 'custom',
         path: ['TWILIO_ACCOUNT_SID'],
         message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together',
+      });
+    }
+    const whatsApp = [environment.WHATSAPP_ACCESS_TOKEN, environment.WHATSAPP_PHONE_NUMBER_ID];
+    if (whatsApp.some((value) => value !== undefined) && whatsApp.some((value) => value === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['WHATSAPP_ACCESS_TOKEN'],
+        message: 'WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID go together',
       });
     }
   });

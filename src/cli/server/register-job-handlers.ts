@@ -8,4 +8,10 @@ export async function registerJobHandlers(): Promise<void> {
   await import('@/features/data-import/server/import-job-handlers');
   await import('@/features/policy-comparison/server/register-comparison-job');
   await import('@/features/message-replies/server/register-reply-jobs');
+  // The send path takes each template's current stored version (admins edit them on the message examples page).
+  const [{ registerMessageSendingJobs }, { getCurrentTemplate }] = await Promise.all([
+    import('@/features/message-sending'),
+    import('@/features/message-templates'),
+  ]);
+  registerMessageSendingJobs({ resolveTemplate: getCurrentTemplate });
 }
