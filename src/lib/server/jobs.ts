@@ -187,6 +187,59 @@ export async function enqueueJob(options: {
   return { id: existing.id, created: false };
 }
 
+export type JobToEnqueue = { kind: string; payload?: Record<string, unknown>; runAt?: Date; dedupeKey: string; createdBy?: string | null };
+
+/** Rows per insert statement: 5 parameters a job stays far below PostgreSQL's 65,535 bind parameters. */
+const enqueueBatchSize = 1000;
+
+/**
+ * Stores many jobs in a few statements (the daily loop's sends), with enqueueJob's dedupe semantics: a job
+ * whose key is already stored, in any state, is answered (`created: false`) rather than stored again. Every
+ * job needs a key, which is what makes a bulk insert safe to repeat. Answers in the order given; a key given
+ * twice is stored once.
+ */
+export async function enqueueJobs(options: {
+  database: Database;
+  jobs: readonly JobToEnqueue[];
+}): Promise<{ id: string; dedupeKey: string; created: boolean }[]> {
+  const answered = new Map<string, { id: string; created: boolean }>();
+  const now = new Date();
+  for (let start = 0; start < options.jobs.length; start += enqueueBatchSize) {
+    const unique = new Map<string, JobToEnqueue>();
+    for (const job of options.jobs.slice(start, start + enqueueBatchSize)) {
+      if (!answered.has(job.dedupeKey) && !unique.has(job.dedupeKey)) unique.set(job.dedupeKey, job);
+    }
+    if (unique.size === 0) continue;
+    const inserted = await options.database
+      .insert(jobs)
+      .values(
+        [...unique.values()].map((job) => ({
+          kind: job.kind,
+          payload: job.payload ?? {},
+          createdBy: job.createdBy ?? null,
+          dedupeKey: job.dedupeKey,
+          runAt: job.runAt ?? now,
+        })),
+      )
+      .onConflictDoNothing({ target: jobs.dedupeKey })
+      .returning({ id: jobs.id, dedupeKey: jobs.dedupeKey });
+    for (const row of inserted) answered.set(row.dedupeKey!, { id: row.id, created: true });
+    const missing = [...unique.keys()].filter((key) => !answered.has(key));
+    if (missing.length > 0) {
+      const existing = await options.database
+        .select({ id: jobs.id, dedupeKey: jobs.dedupeKey })
+        .from(jobs)
+        .where(inArray(jobs.dedupeKey, missing));
+      for (const row of existing) answered.set(row.dedupeKey!, { id: row.id, created: false });
+    }
+  }
+  return options.jobs.map((job) => {
+    const answer = answered.get(job.dedupeKey);
+    if (answer === undefined) throw new Error('The job could not be stored.');
+    return { ...answer, dedupeKey: job.dedupeKey };
+  });
+}
+
 /** The job with this id, or null (also for an id that is not a UUID, which no job has). */
 export async function getJob(options: { database: Database; id: string }): Promise<JobRecord | null> {
   if (!uuidPattern.test(options.id)) return null;
