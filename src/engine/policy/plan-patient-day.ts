@@ -34,12 +34,14 @@ export type PatientDayInput = {
   frequencyCaps?: readonly FrequencyCap[];
   /** Development only (/dev/phone): send at `now`, ignoring the chosen minute and quiet hours. */
   devSendNow?: boolean;
+  /** Features the record lacked and the caller filled with a default, so the log says which were not observed. */
+  missingFeatures?: readonly string[];
 };
 
 /** What the loop stores in policy_decisions (context as the policy saw it, plus what planning added). */
 export type PlannedPatientDay = {
   localDate: string;
-  context: DecisionContext & { timeZone: string; devSendNow?: true };
+  context: DecisionContext & { timeZone: string; devSendNow?: true; missingFeatures?: readonly string[] };
   policyName: string;
   policyVersion: string;
   randomSeed: string;
@@ -96,6 +98,7 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
     messageCounts: input.messageCounts,
     timeZone,
     ...(input.devSendNow === true ? { devSendNow: true as const } : {}),
+    ...(input.missingFeatures !== undefined && input.missingFeatures.length > 0 ? { missingFeatures: input.missingFeatures } : {}),
   };
   const choice = policy.decide(context, randomSourceForSeed(randomSeed));
   const base = { localDate, context, policyName: policy.name, policyVersion: policy.version, randomSeed, propensity: choice.propensity };

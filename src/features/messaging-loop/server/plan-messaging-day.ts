@@ -1,0 +1,213 @@
+import 'server-only';
+/**
+ * The daily loop (docs/decisions/018-daily-loop.md): for every enrolled patient whose local day has reached
+ * the planning time and who has no live decision for that local date yet, asks the programme's policy for
+ * the day's decision, logs it in policy_decisions and, for a message, queues 'message-send' due at the
+ * planned instant. The unique (patient, source, local date) key makes it idempotent: a second run, or two
+ * instances at once, never make a second decision or a second send job.
+ */
+import { dayNumberFromIso } from '@/engine/adherence/day-number';
+import { localClockAt } from '@/engine/messaging/local-clock';
+import type { PatientFeatures } from '@/engine/policy/contract';
+import { messageChannels, type MessageChannel } from '@/engine/policy/message-arms';
+import { planPatientDay, type PlannedPatientDay } from '@/engine/policy/plan-patient-day';
+import { conditions as knownConditions, type Condition } from '@/engine/simulation/conditions';
+import { ageBands, personas, type AgeBand, type Persona } from '@/engine/simulation/personas';
+import { createPolicy, isPolicyName } from '@/engine/simulation/policies/policy-registry';
+import type { Database } from '@/db/client';
+import { policyDecisions } from '@/db/schema';
+import { enqueueJobs } from '@/lib/server/jobs';
+import { type EnrolledPatientRow, type PatientHistory, readEnrolledPatients, readLiveDecisions, readPatientHistories } from './read-planning-inputs';
+
+export const messageSendJobKind = 'message-send';
+/** Local time from which a day is planned: after midnight's late replies, hours before quiet hours end. */
+export const defaultPlanningMinute = 4 * 60;
+const defaultBatchSize = 1000;
+const dayMs = 86_400_000;
+
+// The contract needs every feature; a record that lacks one gets these, and the decision lists which.
+const fallbackPersona: Persona = 'newly-diagnosed';
+const fallbackAgeBand: AgeBand = '45-54';
+const fallbackFirstDoseMinute = 8 * 60;
+
+export type PlanMessagingDayResult = {
+  /** Enrolled patients looked at. */
+  patients: number;
+  decisions: number;
+  messagesPlanned: number;
+  jobsEnqueued: number;
+  /** Already decided for their local date (an earlier run). */
+  alreadyPlanned: number;
+  /** Their local day has not reached the planning time. */
+  notYetDue: number;
+  /** Their record names a time zone the runtime does not know. */
+  unknownTimeZone: number;
+};
+
+function minuteOfTime(time: string | null): number | null {
+  const match = time === null ? null : /^(\d{1,2}):(\d{2})/.exec(time);
+  if (match === null) return null;
+  const minute = Number(match[1]) * 60 + Number(match[2]);
+  return minute < 1440 ? minute : null;
+}
+
+function featuresOf(patient: EnrolledPatientRow, history: PatientHistory): { persona: Persona; features: PatientFeatures; missing: string[] } {
+  const missing: string[] = [];
+  const persona = (personas as readonly string[]).includes(patient.persona ?? '') ? (patient.persona as Persona) : (missing.push('persona'), fallbackPersona);
+  const ageBand = (ageBands as readonly string[]).includes(patient.ageBand ?? '') ? (patient.ageBand as AgeBand) : (missing.push('ageBand'), fallbackAgeBand);
+  const sex = patient.sex === 'female' || patient.sex === 'male' ? patient.sex : (missing.push('sex'), 'female' as const);
+  const preferredChannel = (messageChannels as readonly string[]).includes(patient.preferredChannel ?? '')
+    ? (patient.preferredChannel as MessageChannel)
+    : (missing.push('preferredChannel'), 'whatsapp' as const);
+  const productCount = Math.max(history.activeRegimens, history.supplyEnds.length);
+  return {
+    persona,
+    missing,
+    features: {
+      ageBand,
+      sex,
+      conditions: patient.conditions.filter((condition): condition is Condition => (knownConditions as readonly string[]).includes(condition)),
+      productCount,
+      preferredChannel,
+      doseObserver: history.observedBySmartBottle ? 'smart-bottle' : history.observedByReply ? 'whatsapp' : 'app',
+    },
+  };
+}
+
+export async function planMessagingDay(options: {
+  database: Database;
+  now: Date;
+  patientIds?: readonly string[];
+  /** Development only: send at `now`, ignoring the chosen minute, quiet hours and the planning time. */
+  devSendNow?: boolean;
+  planningMinute?: number;
+  batchSize?: number;
+}): Promise<PlanMessagingDayResult> {
+  const { database, now } = options;
+  const planningMinute = options.planningMinute ?? defaultPlanningMinute;
+  const batchSize = options.batchSize ?? defaultBatchSize;
+  const devSendNow = options.devSendNow === true;
+  const result: PlanMessagingDayResult = {
+    patients: 0,
+    decisions: 0,
+    messagesPlanned: 0,
+    jobsEnqueued: 0,
+    alreadyPlanned: 0,
+    notYetDue: 0,
+    unknownTimeZone: 0,
+  };
+  if (options.patientIds !== undefined && options.patientIds.length === 0) return result;
+  let afterId: string | null = null;
+  for (;;) {
+    const batch = await readEnrolledPatients({ database, afterId, limit: batchSize, patientIds: options.patientIds });
+    if (batch.length === 0) break;
+    afterId = batch[batch.length - 1]!.id;
+    result.patients += batch.length;
+
+    const decided = await readLiveDecisions({ database, patientIds: batch.map((patient) => patient.id), now });
+    const due: { patient: EnrolledPatientRow; timeZone: string }[] = [];
+    for (const patient of batch) {
+      const timeZone = patient.timeZone ?? 'UTC';
+      let clock;
+      try {
+        clock = localClockAt(now.getTime(), timeZone);
+      } catch {
+        result.unknownTimeZone += 1;
+        continue;
+      }
+      if (!devSendNow && clock.minute < planningMinute) result.notYetDue += 1;
+      else if (decided.get(patient.id)?.recentDates.includes(new Date(clock.day * dayMs).toISOString().slice(0, 10)))
+        result.alreadyPlanned += 1;
+      else due.push({ patient, timeZone });
+    }
+    if (due.length === 0) continue;
+
+    const histories = await readPatientHistories({ database, patientIds: due.map(({ patient }) => patient.id), now });
+    const plans: { patientId: string; plan: PlannedPatientDay }[] = [];
+    for (const { patient, timeZone } of due) {
+      if (!isPolicyName(patient.programme)) continue;
+      const history = histories.get(patient.id)!;
+      const live = decided.get(patient.id);
+      const { persona, features, missing } = featuresOf(patient, history);
+      const clockDay = localClockAt(now.getTime(), timeZone).day;
+      const supplyLeft = history.supplyEnds.map((end) => dayNumberFromIso(end) - clockDay);
+      const firstDoseMinute = minuteOfTime(history.firstDoseTime);
+      if (firstDoseMinute === null) missing.push('firstDoseMinute');
+      plans.push({
+        patientId: patient.id,
+        plan: planPatientDay({
+          patientId: patient.id,
+          persona,
+          features,
+          timeZone,
+          now: now.getTime(),
+          programmeStartDay: live === undefined ? null : dayNumberFromIso(live.firstDate),
+          firstDoseMinute: firstDoseMinute ?? fallbackFirstDoseMinute,
+          recentHistory: {
+            dosesScheduledLast7Days: history.dosesScheduled7,
+            dosesConfirmedLast7Days: history.dosesConfirmed7,
+            daysSinceLastReply: history.lastReplyAt === null ? null : Math.floor((now.getTime() - history.lastReplyAt) / dayMs),
+            // No fill on record: nothing is known to be left.
+            estimatedDaysOfSupplyLeft: supplyLeft.length === 0 ? 0 : Math.max(0, Math.min(...supplyLeft)),
+          },
+          messageCounts: {
+            last7Days: history.outbound7,
+            last28Days: history.outbound28,
+            total: history.outboundTotal,
+            repliesLast28Days: history.replies28,
+          },
+          recentSendTimes: [...(live?.sendTimes ?? []), ...history.otherSendTimes],
+          policy: createPolicy(patient.programme),
+          devSendNow,
+          missingFeatures: missing,
+        }),
+      });
+    }
+    if (plans.length === 0) continue;
+
+    // Decisions and their send jobs commit together: no decision is ever left without its job.
+    await database.transaction(async (transaction) => {
+      const inserted = await transaction
+        .insert(policyDecisions)
+        .values(
+          plans.map(({ patientId, plan }) => ({
+            patientId,
+            source: 'live' as const,
+            localDate: plan.localDate,
+            decidedAt: now,
+            policyName: plan.policyName,
+            policyVersion: plan.policyVersion,
+            context: plan.context as unknown as Record<string, unknown>,
+            action: plan.action,
+            category: plan.arm?.category ?? null,
+            framing: plan.arm?.framing ?? null,
+            templateId: plan.templateId,
+            minuteOfDay: plan.minuteOfDay,
+            propensity: plan.propensity,
+            randomSeed: plan.randomSeed,
+            scheduledFor: plan.scheduledFor === null ? null : new Date(plan.scheduledFor),
+            status: plan.status,
+            statusReason: plan.statusReason,
+          })),
+        )
+        .onConflictDoNothing({ target: [policyDecisions.patientId, policyDecisions.source, policyDecisions.localDate] })
+        .returning({ id: policyDecisions.id, status: policyDecisions.status, scheduledFor: policyDecisions.scheduledFor });
+      result.decisions += inserted.length;
+      result.alreadyPlanned += plans.length - inserted.length;
+      const sends = inserted.filter((row) => row.status === 'planned' && row.scheduledFor !== null);
+      result.messagesPlanned += sends.length;
+      if (sends.length === 0) return;
+      const jobs = await enqueueJobs({
+        database: transaction,
+        jobs: sends.map((row) => ({
+          kind: messageSendJobKind,
+          payload: { decisionId: row.id },
+          runAt: row.scheduledFor!,
+          dedupeKey: `${messageSendJobKind}:${row.id}`,
+        })),
+      });
+      result.jobsEnqueued += jobs.filter((job) => job.created).length;
+    });
+  }
+  return result;
+}
