@@ -12,6 +12,7 @@ import { clientAddressHeader, isTrustedPeer, resolveClientAddress } from '@/lib/
 import { requestIdHeader, resolveRequestId } from '@/lib/request-id';
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
+import { ensureMessagingTick } from '@/features/messaging-loop';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { EnvironmentError, getEnvironment, resolveDataDirectory, servedOverHttps } from '@/lib/env';
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
 
   // Background jobs (imports, large simulations) run in this process; several instances share the queue.
   await registerJobHandlers();
+  // The daily loop's hourly tick is a jobs row that queues the next; this puts the chain back if it broke.
+  await ensureMessagingTick({ database: connection.database, now: new Date() });
   const worker = startJobWorker({ database: connection.database });
 
   const shutdown = (signal: string) => {

@@ -7,4 +7,5 @@
 export async function registerJobHandlers(): Promise<void> {
   await import('@/features/data-import/server/import-job-handlers');
   await import('@/features/policy-comparison/server/register-comparison-job');
+  await import('@/features/messaging-loop/server/register-messaging-loop-job');
 }
