@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, or, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
 import { type ErrorCode, isAppError } from '@/lib/errors';
@@ -189,7 +189,7 @@ export async function enqueueJob(options: {
 
 export type JobToEnqueue = { kind: string; payload?: Record<string, unknown>; runAt?: Date; dedupeKey: string; createdBy?: string | null };
 
-/** Rows per insert statement: 5 parameters a job stays far below PostgreSQL's 65,535 bind parameters. */
+/** Jobs per insert statement. */
 const enqueueBatchSize = 1000;
 
 /**
@@ -210,19 +210,22 @@ export async function enqueueJobs(options: {
       if (!answered.has(job.dedupeKey) && !unique.has(job.dedupeKey)) unique.set(job.dedupeKey, job);
     }
     if (unique.size === 0) continue;
-    const inserted = await options.database
-      .insert(jobs)
-      .values(
-        [...unique.values()].map((job) => ({
-          kind: job.kind,
-          payload: job.payload ?? {},
-          createdBy: job.createdBy ?? null,
-          dedupeKey: job.dedupeKey,
-          runAt: job.runAt ?? now,
-        })),
-      )
-      .onConflictDoNothing({ target: jobs.dedupeKey })
-      .returning({ id: jobs.id, dedupeKey: jobs.dedupeKey });
+    const batch = [...unique.values()];
+    // One array per column through unnest: five parameters whatever the batch size (drizzle's multi-row insert
+    // spends longer building the statement than PostgreSQL spends inserting).
+    const inserted = (
+      (await options.database.execute(sql`
+        insert into jobs (kind, payload, created_by, dedupe_key, run_at)
+        select * from unnest(
+          ${param(batch.map((job) => job.kind))}::text[],
+          ${param(batch.map((job) => JSON.stringify(job.payload ?? {})))}::jsonb[],
+          ${param(batch.map((job) => job.createdBy ?? null))}::text[],
+          ${param(batch.map((job) => job.dedupeKey))}::text[],
+          ${param(batch.map((job) => (job.runAt ?? now).toISOString()))}::timestamptz[]
+        )
+        on conflict (dedupe_key) do nothing
+        returning id, dedupe_key as "dedupeKey"`)) as unknown as { rows: { id: string; dedupeKey: string | null }[] }
+    ).rows;
     for (const row of inserted) answered.set(row.dedupeKey!, { id: row.id, created: true });
     const missing = [...unique.keys()].filter((key) => !answered.has(key));
     if (missing.length > 0) {
