@@ -165,9 +165,9 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
   it('enrolment: admins for anyone, clinicians only in their organisations, others refused; audited', async () => {
     const db = database.database;
     await db.insert(authUsers).values([
-      { id: 'admin', name: 'A', email: 'a@example.org', role: 'admin' },
-      { id: 'clinician', name: 'C', email: 'c@example.org', role: 'clinician' },
-      { id: 'patient', name: 'P', email: 'p@example.org', role: 'patient' },
+      { id: 'admin', name: 'A', email: 'a@example.org' },
+      { id: 'clinician', name: 'C', email: 'c@example.org' },
+      { id: 'patient', name: 'P', email: 'p@example.org' },
     ]);
     await db.insert(organisations).values({ id: 'clinic', name: 'Clinic' });
     await db.insert(organisationMemberships).values({ userId: 'clinician', organisationId: 'clinic' });
