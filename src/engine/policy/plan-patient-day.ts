@@ -6,7 +6,7 @@
  */
 import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import { checkFrequencyCap, type FrequencyCap } from '@/engine/messaging/frequency-cap';
-import { localClockAt } from '@/engine/messaging/local-clock';
+import { localClockAt, type LocalClock } from '@/engine/messaging/local-clock';
 import { defaultQuietHours, planSendTime, type QuietHours } from '@/engine/messaging/quiet-hours';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import type { Persona } from '@/engine/simulation/personas';
@@ -79,9 +79,26 @@ export function randomSourceForSeed(seed: string): () => number {
   return () => nextUniform(stream);
 }
 
+// The daily loop plans thousands of patients of one zone at one instant: the clock arithmetic (Intl, a few
+// microseconds a call, several calls a patient) is the same for all of them, so it is remembered. Results are
+// pure functions of the key; the bound only keeps a long-lived process from growing.
+const clockCache = new Map<string, LocalClock>();
+const sendCache = new Map<string, { sendAt: number; moved: string | null; sameDay: boolean }>();
+const cacheBound = 10_000;
+
+function remember<Value>(cache: Map<string, Value>, key: string, compute: () => Value): Value {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= cacheBound) cache.clear();
+    value = compute();
+    cache.set(key, value);
+  }
+  return value;
+}
+
 export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
   const { policy, timeZone, now } = input;
-  const clock = localClockAt(now, timeZone);
+  const clock = remember(clockCache, `${timeZone}|${now}`, () => localClockAt(now, timeZone));
   const localDate = isoFromDayNumber(clock.day);
   const randomSeed = decisionSeed(input.patientId, localDate, policy);
   const context: PlannedPatientDay['context'] = {
@@ -127,16 +144,14 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
   let moved: string | null = null;
   if (input.devSendNow === true) sendAt = now;
   else {
-    const planned = planSendTime({
-      timeZone,
-      day: clock.day,
-      minute: Math.max(0, Math.min(1439, Math.round(choice.minuteOfDay))),
-      notBefore: now,
-      quietHours: input.quietHours ?? defaultQuietHours,
+    const quietHours = input.quietHours ?? defaultQuietHours;
+    const minute = Math.max(0, Math.min(1439, Math.round(choice.minuteOfDay)));
+    const planned = remember(sendCache, `${timeZone}|${clock.day}|${minute}|${now}|${quietHours.startMinute}|${quietHours.endMinute}`, () => {
+      const send = planSendTime({ timeZone, day: clock.day, minute, notBefore: now, quietHours });
+      return { sendAt: send.sendAt, moved: send.moved, sameDay: localClockAt(send.sendAt, timeZone).day === clock.day };
     });
     // Quiet hours that last until tomorrow would carry today's message into tomorrow's decision: give it up.
-    if (localClockAt(planned.sendAt, timeZone).day !== clock.day)
-      return { ...message, scheduledFor: null, status: 'not-sent', statusReason: 'quiet-hours' };
+    if (!planned.sameDay) return { ...message, scheduledFor: null, status: 'not-sent', statusReason: 'quiet-hours' };
     sendAt = planned.sendAt;
     moved = planned.moved;
   }

@@ -53,7 +53,8 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
 
   it('plans each enrolled patient whose local day has reached the planning time once: one decision, one send job, whatever the reruns', async () => {
     const db = database.database;
-    const first = await planMessagingDay({ database: db, now });
+    // Batches of one: reading the next batch while the previous one is written gives the same result.
+    const first = await planMessagingDay({ database: db, now, batchSize: 1 });
     expect(first).toMatchObject({ patients: 3, decisions: 2, messagesPlanned: 1, jobsEnqueued: 1, notYetDue: 1, alreadyPlanned: 0 });
     // Tokyo's weekly check-in is on Mondays; 24 November 2026 is a Tuesday.
     expect(await decisionsOf(ids.TOKYO!)).toMatchObject([{ localDate: '2026-11-24', status: 'no-message', statusReason: 'policy', scheduledFor: null }]);

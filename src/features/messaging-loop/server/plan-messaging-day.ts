@@ -7,7 +7,7 @@ import 'server-only';
  * instances at once, never make a second decision or a second send job.
  */
 import { dayNumberFromIso } from '@/engine/adherence/day-number';
-import { localClockAt } from '@/engine/messaging/local-clock';
+import { localClockAt, type LocalClock } from '@/engine/messaging/local-clock';
 import type { PatientFeatures } from '@/engine/policy/contract';
 import { messageChannels, type MessageChannel } from '@/engine/policy/message-arms';
 import { planPatientDay, type PlannedPatientDay } from '@/engine/policy/plan-patient-day';
@@ -99,6 +99,20 @@ export async function planMessagingDay(options: {
     unknownTimeZone: 0,
   };
   if (options.patientIds !== undefined && options.patientIds.length === 0) return result;
+  // Every patient of a zone has the same local clock at `now`; null: a zone the runtime does not know.
+  const clocks = new Map<string, LocalClock | null>();
+  const clockIn = (timeZone: string): LocalClock | null => {
+    if (!clocks.has(timeZone)) {
+      try {
+        clocks.set(timeZone, localClockAt(now.getTime(), timeZone));
+      } catch {
+        clocks.set(timeZone, null);
+      }
+    }
+    return clocks.get(timeZone)!;
+  };
+  // At most one batch's write in flight while the next batch is read (two connections of the pool busy).
+  let writing: Promise<void> = Promise.resolve();
   let afterId: string | null = null;
   for (;;) {
     const batch = await readEnrolledPatients({ database, afterId, limit: batchSize, patientIds: options.patientIds });
@@ -110,10 +124,8 @@ export async function planMessagingDay(options: {
     const due: { patient: EnrolledPatientRow; timeZone: string }[] = [];
     for (const patient of batch) {
       const timeZone = patient.timeZone ?? 'UTC';
-      let clock;
-      try {
-        clock = localClockAt(now.getTime(), timeZone);
-      } catch {
+      const clock = clockIn(timeZone);
+      if (clock === null) {
         result.unknownTimeZone += 1;
         continue;
       }
@@ -131,7 +143,7 @@ export async function planMessagingDay(options: {
       const history = histories.get(patient.id)!;
       const live = decided.get(patient.id);
       const { persona, features, missing } = featuresOf(patient, history);
-      const clockDay = localClockAt(now.getTime(), timeZone).day;
+      const clockDay = clockIn(timeZone)!.day;
       const supplyLeft = history.supplyEnds.map((end) => dayNumberFromIso(end) - clockDay);
       const firstDoseMinute = minuteOfTime(history.firstDoseTime);
       if (firstDoseMinute === null) missing.push('firstDoseMinute');
@@ -168,34 +180,37 @@ export async function planMessagingDay(options: {
     if (plans.length === 0) continue;
 
     // Decisions and their send jobs commit together: no decision is ever left without its job.
-    await database.transaction(async (transaction) => {
-      const column = <T>(pick: (plan: PlannedPatientDay) => T) => param(plans.map(({ plan }) => pick(plan)));
-      // One array per column through unnest: a fixed handful of parameters per batch, and none of drizzle's
-      // per-value SQL building (it took longer than PostgreSQL took to insert, as in the import writer).
+    await writing;
+    writing = database.transaction(async (transaction) => {
+      // The batch as one JSON document expanded by jsonb_to_recordset: one parameter, parsed once, and none of
+      // drizzle's per-value SQL building (it took longer than PostgreSQL took to insert, as in the import writer).
+      const rows = plans.map(({ patientId, plan }) => ({
+        patient_id: patientId,
+        local_date: plan.localDate,
+        policy_name: plan.policyName,
+        policy_version: plan.policyVersion,
+        context: plan.context,
+        action: plan.action,
+        category: plan.arm?.category ?? null,
+        framing: plan.arm?.framing ?? null,
+        template_id: plan.templateId,
+        minute_of_day: plan.minuteOfDay,
+        propensity: plan.propensity,
+        random_seed: plan.randomSeed,
+        scheduled_for: plan.scheduledFor === null ? null : new Date(plan.scheduledFor).toISOString(),
+        status: plan.status,
+        status_reason: plan.statusReason,
+      }));
       const inserted = rowsOf<{ id: string; status: string; scheduled_for: string | Date | null }>(
         await transaction.execute(sql`
           insert into policy_decisions (patient_id, source, local_date, decided_at, policy_name, policy_version, context, action,
             category, framing, template_id, minute_of_day, propensity, random_seed, scheduled_for, status, status_reason)
           select patient_id, 'live', local_date, ${now.toISOString()}::timestamptz, policy_name, policy_version, context, action,
             category, framing, template_id, minute_of_day, propensity, random_seed, scheduled_for, status, status_reason
-          from unnest(
-            ${param(plans.map(({ patientId }) => patientId))}::uuid[],
-            ${column((plan) => plan.localDate)}::date[],
-            ${column((plan) => plan.policyName)}::text[],
-            ${column((plan) => plan.policyVersion)}::text[],
-            ${column((plan) => JSON.stringify(plan.context))}::jsonb[],
-            ${column((plan) => plan.action)}::text[],
-            ${column((plan) => plan.arm?.category ?? null)}::text[],
-            ${column((plan) => plan.arm?.framing ?? null)}::text[],
-            ${column((plan) => plan.templateId)}::text[],
-            ${column((plan) => plan.minuteOfDay)}::integer[],
-            ${column((plan) => plan.propensity)}::double precision[],
-            ${column((plan) => plan.randomSeed)}::text[],
-            ${column((plan) => (plan.scheduledFor === null ? null : new Date(plan.scheduledFor).toISOString()))}::timestamptz[],
-            ${column((plan) => plan.status)}::text[],
-            ${column((plan) => plan.statusReason)}::text[]
-          ) as planned (patient_id, local_date, policy_name, policy_version, context, action, category, framing, template_id,
-            minute_of_day, propensity, random_seed, scheduled_for, status, status_reason)
+          from jsonb_to_recordset(${param(JSON.stringify(rows))}::jsonb) as planned (patient_id uuid, local_date date,
+            policy_name text, policy_version text, context jsonb, action text, category text, framing text, template_id text,
+            minute_of_day integer, propensity double precision, random_seed text, scheduled_for timestamptz, status text,
+            status_reason text)
           on conflict (patient_id, source, local_date) do nothing
           returning id, status, scheduled_for`),
       );
@@ -215,6 +230,9 @@ export async function planMessagingDay(options: {
       });
       result.jobsEnqueued += jobs.filter((job) => job.created).length;
     });
+    // Awaited before the next write or at the end; until then a failure must not count as unhandled.
+    writing.catch(() => undefined);
   }
+  await writing;
   return result;
 }
