@@ -47,7 +47,13 @@ describe('planPatientDay', () => {
     // [label, zone, now (UTC), chosen minute, expected local send minute or reason]
     ['an ordinary morning at the chosen time', 'America/New_York', Date.UTC(2026, 10, 24, 6), 8 * 60, { minute: 480, reason: null }],
     ['chosen time already passed: now', 'America/New_York', Date.UTC(2026, 10, 24, 15, 30), 8 * 60, { minute: 630, reason: 'not-before' }],
-    ['chosen in morning quiet hours: moved to 08:00', 'Europe/Madrid', Date.UTC(2026, 10, 24, 0, 30), 6 * 60, { minute: 480, reason: 'quiet-hours' }],
+    [
+      'chosen in morning quiet hours: moved to 08:00',
+      'Europe/Madrid',
+      Date.UTC(2026, 10, 24, 0, 30),
+      6 * 60,
+      { minute: 480, reason: 'quiet-hours' },
+    ],
     ['chosen at 20:59: the last allowed minute', 'Europe/Madrid', Date.UTC(2026, 10, 24, 5), 20 * 60 + 59, { minute: 1259, reason: null }],
     ['chosen at 21:00: quiet until tomorrow, given up', 'Europe/Madrid', Date.UTC(2026, 10, 24, 5), 21 * 60, { reason: 'quiet-hours' }],
     ['planned at 22:00 local: given up', 'America/New_York', Date.UTC(2026, 10, 25, 3), 8 * 60, { reason: 'quiet-hours' }],
@@ -97,7 +103,10 @@ describe('planPatientDay', () => {
 
   it('rotates template variants with the running message count, as the simulator does', () => {
     const ids = [0, 1, 2, 3].map(
-      (total) => planPatientDay(input({ now: Date.UTC(2026, 10, 24, 6), messageCounts: { last7Days: 0, last28Days: 0, total, repliesLast28Days: 0 } })).templateId,
+      (total) =>
+        planPatientDay(
+          input({ now: Date.UTC(2026, 10, 24, 6), messageCounts: { last7Days: 0, last28Days: 0, total, repliesLast28Days: 0 } }),
+        ).templateId,
     );
     expect(ids).toEqual(['reminder.neutral.1', 'reminder.neutral.2', 'reminder.neutral.3', 'reminder.neutral.1']);
   });
@@ -111,7 +120,9 @@ describe('planPatientDay', () => {
     expect([again.action, again.minuteOfDay]).toEqual([first.action, first.minuteOfDay]);
     expect(randomSourceForSeed(first.randomSeed)()).toBe(randomSourceForSeed(first.randomSeed)());
     // Over many patients the draws differ (both branches are taken).
-    const actions = new Set(Array.from({ length: 40 }, (_, index) => planPatientDay(input({ now, patientId: `p-${index}`, policy: drawingPolicy })).action));
+    const actions = new Set(
+      Array.from({ length: 40 }, (_, index) => planPatientDay(input({ now, patientId: `p-${index}`, policy: drawingPolicy })).action),
+    );
     expect(actions).toEqual(new Set(['message', 'no-message']));
   });
 

@@ -146,10 +146,14 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
   else {
     const quietHours = input.quietHours ?? defaultQuietHours;
     const minute = Math.max(0, Math.min(1439, Math.round(choice.minuteOfDay)));
-    const planned = remember(sendCache, `${timeZone}|${clock.day}|${minute}|${now}|${quietHours.startMinute}|${quietHours.endMinute}`, () => {
-      const send = planSendTime({ timeZone, day: clock.day, minute, notBefore: now, quietHours });
-      return { sendAt: send.sendAt, moved: send.moved, sameDay: localClockAt(send.sendAt, timeZone).day === clock.day };
-    });
+    const planned = remember(
+      sendCache,
+      `${timeZone}|${clock.day}|${minute}|${now}|${quietHours.startMinute}|${quietHours.endMinute}`,
+      () => {
+        const send = planSendTime({ timeZone, day: clock.day, minute, notBefore: now, quietHours });
+        return { sendAt: send.sendAt, moved: send.moved, sameDay: localClockAt(send.sendAt, timeZone).day === clock.day };
+      },
+    );
     // Quiet hours that last until tomorrow would carry today's message into tomorrow's decision: give it up.
     if (!planned.sameDay) return { ...message, scheduledFor: null, status: 'not-sent', statusReason: 'quiet-hours' };
     sendAt = planned.sendAt;

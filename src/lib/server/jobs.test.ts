@@ -178,7 +178,10 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
     ]);
     expect(answers[0]!.id).toBe(existing.id);
     expect(answers[3]!.id).toBe(answers[1]!.id);
-    const stored = await db.select({ key: jobs.dedupeKey, payload: jobs.payload, runAt: jobs.runAt }).from(jobs).where(eq(jobs.kind, 'test-bulk'));
+    const stored = await db
+      .select({ key: jobs.dedupeKey, payload: jobs.payload, runAt: jobs.runAt })
+      .from(jobs)
+      .where(eq(jobs.kind, 'test-bulk'));
     expect(stored).toHaveLength(3);
     expect(stored.find((row) => row.key === 'bulk:1')!.payload).toEqual({ text: 'earlier' });
     expect(stored.find((row) => row.key === 'bulk:3')!.runAt.toISOString()).toBe(runAt.toISOString());

@@ -54,13 +54,30 @@ describe.each(testDatabaseBackends())('linkDemoAccounts on $name', (backend) => 
       .from(authUsers)
       .where(eq(authUsers.id, 'user-patient'));
     expect(account).toEqual({ phoneNumber: demoPatientPhoneNumber, verified: true });
-    const [linked] = await db.select({ id: patients.id, programme: patients.messagingProgramme }).from(patients).where(eq(patients.userId, 'user-patient'));
+    const [linked] = await db
+      .select({ id: patients.id, programme: patients.messagingProgramme })
+      .from(patients)
+      .where(eq(patients.userId, 'user-patient'));
     expect(linked!.programme).toBe('fixed-daily');
     const events = () =>
-      db.select({ channel: consentEvents.channel, purpose: consentEvents.purpose, granted: consentEvents.granted }).from(consentEvents).where(eq(consentEvents.patientId, linked!.id));
-    expect((await events()).map((event) => `${event.channel}:${event.purpose}:${event.granted}`).sort()).toEqual(['sms:reminders:true', 'whatsapp:reminders:true']);
+      db
+        .select({ channel: consentEvents.channel, purpose: consentEvents.purpose, granted: consentEvents.granted })
+        .from(consentEvents)
+        .where(eq(consentEvents.patientId, linked!.id));
+    expect((await events()).map((event) => `${event.channel}:${event.purpose}:${event.granted}`).sort()).toEqual([
+      'sms:reminders:true',
+      'whatsapp:reminders:true',
+    ]);
     // The patient texts STOP; the next start must not opt them back in.
-    await recordConsent({ database: db, patientId: linked!.id, channels: ['sms', 'whatsapp'], purposes: ['reminders'], granted: false, source: 'sms-keyword', actorUserId: null });
+    await recordConsent({
+      database: db,
+      patientId: linked!.id,
+      channels: ['sms', 'whatsapp'],
+      purposes: ['reminders'],
+      granted: false,
+      source: 'sms-keyword',
+      actorUserId: null,
+    });
     await linkDemoAccounts({ database: db });
     expect(await events()).toHaveLength(4);
     expect((await db.select({ id: authUsers.id }).from(authUsers).where(eq(authUsers.phoneNumber, demoPatientPhoneNumber))).length).toBe(1);

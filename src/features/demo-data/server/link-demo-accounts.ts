@@ -115,5 +115,13 @@ async function prepareLiveMessaging(database: Database, patientId: string): Prom
     .filter((state) => state.purpose === 'reminders' && (state.channel === 'whatsapp' || state.channel === 'sms') && state.source === null)
     .map((state) => state.channel);
   if (neverAsked.length > 0)
-    await recordConsent({ database, patientId, channels: neverAsked, purposes: ['reminders'], granted: true, source: 'demo-seed', actorUserId: null });
+    await recordConsent({
+      database,
+      patientId,
+      channels: neverAsked,
+      purposes: ['reminders'],
+      granted: true,
+      source: 'demo-seed',
+      actorUserId: null,
+    });
 }

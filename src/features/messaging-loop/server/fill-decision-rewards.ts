@@ -21,7 +21,12 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
   let afterId: string | null = null;
   for (;;) {
     const batch = await database
-      .select({ id: policyDecisions.id, patientId: policyDecisions.patientId, localDate: sql<string>`${policyDecisions.localDate}::text`, timeZone: patients.timezone })
+      .select({
+        id: policyDecisions.id,
+        patientId: policyDecisions.patientId,
+        localDate: sql<string>`${policyDecisions.localDate}::text`,
+        timeZone: patients.timezone,
+      })
       .from(policyDecisions)
       .innerJoin(patients, eq(patients.id, policyDecisions.patientId))
       .where(
@@ -43,14 +48,22 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
       try {
         const end = firstInstantAtLocalTime(timeZone, day + 1, 0);
         if (end <= now.getTime())
-          ended.push({ id: decision.id, patientId: decision.patientId, start: new Date(firstInstantAtLocalTime(timeZone, day, 0)), end: new Date(end) });
+          ended.push({
+            id: decision.id,
+            patientId: decision.patientId,
+            start: new Date(firstInstantAtLocalTime(timeZone, day, 0)),
+            end: new Date(end),
+          });
       } catch {
         // A zone the runtime does not know: the planner skipped such patients too.
       }
     }
     if (ended.length === 0) continue;
     const days = sql.join(
-      ended.map((day) => sql`(${day.id}::uuid, ${day.patientId}::uuid, ${day.start.toISOString()}::timestamptz, ${day.end.toISOString()}::timestamptz)`),
+      ended.map(
+        (day) =>
+          sql`(${day.id}::uuid, ${day.patientId}::uuid, ${day.start.toISOString()}::timestamptz, ${day.end.toISOString()}::timestamptz)`,
+      ),
       sql`, `,
     );
     // One statement: each ended day's doses counted and its reward written (null when none was scheduled).

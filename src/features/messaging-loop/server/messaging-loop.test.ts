@@ -1,6 +1,18 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, authUsers, dispensings, doseEvents, jobs, messages, organisationMemberships, organisations, patients, policyDecisions, regimens } from '@/db/schema';
+import {
+  auditLog,
+  authUsers,
+  dispensings,
+  doseEvents,
+  jobs,
+  messages,
+  organisationMemberships,
+  organisations,
+  patients,
+  policyDecisions,
+  regimens,
+} from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { fillDecisionRewards } from './fill-decision-rewards';
 import { planMessagingDay } from './plan-messaging-day';
@@ -20,7 +32,17 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     const rows = await database.database
       .insert(patients)
       .values([
-        { pseudonym: 'MADRID', source: 'test', sourceRecordId: 'm', timezone: 'Europe/Madrid', messagingProgramme: 'fixed-daily', persona: 'busy-professional', ageBand: '35-44', sex: 'male', preferredChannel: 'whatsapp' },
+        {
+          pseudonym: 'MADRID',
+          source: 'test',
+          sourceRecordId: 'm',
+          timezone: 'Europe/Madrid',
+          messagingProgramme: 'fixed-daily',
+          persona: 'busy-professional',
+          ageBand: '35-44',
+          sex: 'male',
+          preferredChannel: 'whatsapp',
+        },
         { pseudonym: 'NEWYORK', source: 'test', sourceRecordId: 'n', timezone: 'America/New_York', messagingProgramme: 'fixed-daily' },
         { pseudonym: 'TOKYO', source: 'test', sourceRecordId: 't', timezone: 'Asia/Tokyo', messagingProgramme: 'fixed-weekly' },
         { pseudonym: 'NOTENROLLED', source: 'test', sourceRecordId: 'x', timezone: 'Europe/Madrid' },
@@ -49,7 +71,10 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
       .from(policyDecisions)
       .where(eq(policyDecisions.patientId, patientId));
   const sendJobs = () =>
-    database.database.select({ payload: jobs.payload, runAt: jobs.runAt, dedupeKey: jobs.dedupeKey }).from(jobs).where(eq(jobs.kind, 'message-send'));
+    database.database
+      .select({ payload: jobs.payload, runAt: jobs.runAt, dedupeKey: jobs.dedupeKey })
+      .from(jobs)
+      .where(eq(jobs.kind, 'message-send'));
 
   it('plans each enrolled patient whose local day has reached the planning time once: one decision, one send job, whatever the reruns', async () => {
     const db = database.database;
@@ -57,7 +82,9 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     const first = await planMessagingDay({ database: db, now, batchSize: 1 });
     expect(first).toMatchObject({ patients: 3, decisions: 2, messagesPlanned: 1, jobsEnqueued: 1, notYetDue: 1, alreadyPlanned: 0 });
     // Tokyo's weekly check-in is on Mondays; 24 November 2026 is a Tuesday.
-    expect(await decisionsOf(ids.TOKYO!)).toMatchObject([{ localDate: '2026-11-24', status: 'no-message', statusReason: 'policy', scheduledFor: null }]);
+    expect(await decisionsOf(ids.TOKYO!)).toMatchObject([
+      { localDate: '2026-11-24', status: 'no-message', statusReason: 'policy', scheduledFor: null },
+    ]);
     const [madrid] = await decisionsOf(ids.MADRID!);
     // 08:00 in Madrid (CET, UTC+1) is 07:00 UTC.
     expect(madrid).toMatchObject({ localDate: '2026-11-24', status: 'planned', templateId: 'reminder.neutral.1' });
@@ -70,7 +97,10 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     expect(job).toEqual({ payload: { decisionId: madrid!.id }, runAt: madrid!.scheduledFor, dedupeKey: `message-send:${madrid!.id}` });
 
     // Again an hour later, and twice at once: nothing new for Madrid and Tokyo; New York still before 04:00.
-    const again = await Promise.all([planMessagingDay({ database: db, now: new Date(now.getTime() + hourMs) }), planMessagingDay({ database: db, now })]);
+    const again = await Promise.all([
+      planMessagingDay({ database: db, now: new Date(now.getTime() + hourMs) }),
+      planMessagingDay({ database: db, now }),
+    ]);
     expect(again.map((result) => result.decisions)).toEqual([0, 0]);
     expect(await sendJobs()).toHaveLength(1);
     expect(await db.select({ id: policyDecisions.id }).from(policyDecisions)).toHaveLength(2);
@@ -86,8 +116,12 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
   it('builds the context from the patient’s records and skips patients not named', async () => {
     const db = database.database;
     const patientId = ids.MADRID!;
-    await db.insert(regimens).values({ patientId, dosesPerDay: 1, doseTimes: ['07:30'], startDate: '2026-01-01', source: 'test', sourceRecordId: 'r' });
-    await db.insert(dispensings).values({ patientId, medicationCode: 'A', dispensedOn: '2026-11-10', daysSupply: 30, source: 'test', sourceRecordId: 'd' });
+    await db
+      .insert(regimens)
+      .values({ patientId, dosesPerDay: 1, doseTimes: ['07:30'], startDate: '2026-01-01', source: 'test', sourceRecordId: 'r' });
+    await db
+      .insert(dispensings)
+      .values({ patientId, medicationCode: 'A', dispensedOn: '2026-11-10', daysSupply: 30, source: 'test', sourceRecordId: 'd' });
     await db.insert(doseEvents).values(
       [1, 2, 3].map((daysAgo) => ({
         patientId,
@@ -98,8 +132,25 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
       })),
     );
     await db.insert(messages).values([
-      { patientId, channel: 'whatsapp', direction: 'outbound', category: 'reminder', sentAt: new Date(now.getTime() - 2 * 24 * hourMs), status: 'read', source: 'test', sourceRecordId: 'o1' },
-      { patientId, channel: 'whatsapp', direction: 'inbound', sentAt: new Date(now.getTime() - 45 * 24 * hourMs), status: 'received', source: 'test', sourceRecordId: 'i1' },
+      {
+        patientId,
+        channel: 'whatsapp',
+        direction: 'outbound',
+        category: 'reminder',
+        sentAt: new Date(now.getTime() - 2 * 24 * hourMs),
+        status: 'read',
+        source: 'test',
+        sourceRecordId: 'o1',
+      },
+      {
+        patientId,
+        channel: 'whatsapp',
+        direction: 'inbound',
+        sentAt: new Date(now.getTime() - 45 * 24 * hourMs),
+        status: 'received',
+        source: 'test',
+        sourceRecordId: 'i1',
+      },
     ]);
     const result = await planMessagingDay({ database: db, now, patientIds: [patientId] });
     expect(result).toMatchObject({ patients: 1, decisions: 1 });
@@ -151,7 +202,10 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     const ensured = await ensureMessagingTick({ database: db, now });
     expect(ensured.created).toBe(true);
     expect((await ensureMessagingTick({ database: db, now: new Date(now.getTime() + 60_000) })).created).toBe(false);
-    const runs = await Promise.all([runMessagingTick({ database: db, now, payload: {} }), runMessagingTick({ database: db, now, payload: {} })]);
+    const runs = await Promise.all([
+      runMessagingTick({ database: db, now, payload: {} }),
+      runMessagingTick({ database: db, now, payload: {} }),
+    ]);
     expect(runs[0]!.nextTickJobId).toBe(runs[1]!.nextTickJobId);
     const ticks = await db.select({ key: jobs.dedupeKey, runAt: jobs.runAt }).from(jobs).where(eq(jobs.kind, 'messaging-plan'));
     expect(ticks.map((tick) => tick.key).sort()).toEqual([messagingTickKey(now), 'messaging-plan:2026-11-24T07']);
@@ -176,7 +230,10 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     const set = (actor: string, role: 'admin' | 'clinician' | 'patient', patientId: string, programme: string | null) =>
       setMessagingProgramme({ database: db, actor: { id: actor, role }, input: { patientId, programme } });
 
-    expect(await set('clinician', 'clinician', ids.NOTENROLLED!, 'fixed-weekly')).toEqual({ patientId: ids.NOTENROLLED, programme: 'fixed-weekly' });
+    expect(await set('clinician', 'clinician', ids.NOTENROLLED!, 'fixed-weekly')).toEqual({
+      patientId: ids.NOTENROLLED,
+      programme: 'fixed-weekly',
+    });
     await expect(set('clinician', 'clinician', ids.MADRID!, null)).rejects.toMatchObject({ code: 'not_found' });
     await expect(set('patient', 'patient', ids.NOTENROLLED!, null)).rejects.toMatchObject({ code: 'forbidden' });
     await expect(set('admin', 'admin', ids.MADRID!, 'weekly-ish')).rejects.toMatchObject({ code: 'validation' });
@@ -184,7 +241,10 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     const programmes = await db.select({ id: patients.id, programme: patients.messagingProgramme }).from(patients);
     expect(programmes.find((row) => row.id === ids.MADRID)!.programme).toBeNull();
     expect(programmes.find((row) => row.id === ids.NOTENROLLED)!.programme).toBe('fixed-weekly');
-    const audited = await db.select({ outcome: auditLog.outcome }).from(auditLog).where(and(eq(auditLog.action, 'messaging.programme.set')));
+    const audited = await db
+      .select({ outcome: auditLog.outcome })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'messaging.programme.set')));
     expect(audited.map((row) => row.outcome).sort()).toEqual(['denied', 'denied', 'success', 'success']);
     // Unenrolled: the loop skips Madrid now, and plans the newly enrolled patient.
     expect(await planMessagingDay({ database: db, now })).toMatchObject({ patients: 3, decisions: 2 });

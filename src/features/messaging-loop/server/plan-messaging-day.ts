@@ -17,7 +17,13 @@ import { createPolicy, isPolicyName } from '@/engine/simulation/policies/policy-
 import { param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { enqueueJobs } from '@/lib/server/jobs';
-import { type EnrolledPatientRow, type PatientHistory, readEnrolledPatients, readLiveDecisions, readPatientHistories } from './read-planning-inputs';
+import {
+  type EnrolledPatientRow,
+  type PatientHistory,
+  readEnrolledPatients,
+  readLiveDecisions,
+  readPatientHistories,
+} from './read-planning-inputs';
 
 export const messageSendJobKind = 'message-send';
 /** Local time from which a day is planned: after midnight's late replies, hours before quiet hours end. */
@@ -53,10 +59,17 @@ function minuteOfTime(time: string | null): number | null {
   return minute < 1440 ? minute : null;
 }
 
-function featuresOf(patient: EnrolledPatientRow, history: PatientHistory): { persona: Persona; features: PatientFeatures; missing: string[] } {
+function featuresOf(
+  patient: EnrolledPatientRow,
+  history: PatientHistory,
+): { persona: Persona; features: PatientFeatures; missing: string[] } {
   const missing: string[] = [];
-  const persona = (personas as readonly string[]).includes(patient.persona ?? '') ? (patient.persona as Persona) : (missing.push('persona'), fallbackPersona);
-  const ageBand = (ageBands as readonly string[]).includes(patient.ageBand ?? '') ? (patient.ageBand as AgeBand) : (missing.push('ageBand'), fallbackAgeBand);
+  const persona = (personas as readonly string[]).includes(patient.persona ?? '')
+    ? (patient.persona as Persona)
+    : (missing.push('persona'), fallbackPersona);
+  const ageBand = (ageBands as readonly string[]).includes(patient.ageBand ?? '')
+    ? (patient.ageBand as AgeBand)
+    : (missing.push('ageBand'), fallbackAgeBand);
   const sex = patient.sex === 'female' || patient.sex === 'male' ? patient.sex : (missing.push('sex'), 'female' as const);
   const preferredChannel = (messageChannels as readonly string[]).includes(patient.preferredChannel ?? '')
     ? (patient.preferredChannel as MessageChannel)
@@ -68,7 +81,9 @@ function featuresOf(patient: EnrolledPatientRow, history: PatientHistory): { per
     features: {
       ageBand,
       sex,
-      conditions: patient.conditions.filter((condition): condition is Condition => (knownConditions as readonly string[]).includes(condition)),
+      conditions: patient.conditions.filter((condition): condition is Condition =>
+        (knownConditions as readonly string[]).includes(condition),
+      ),
       productCount,
       preferredChannel,
       doseObserver: history.observedBySmartBottle ? 'smart-bottle' : history.observedByReply ? 'whatsapp' : 'app',

@@ -60,7 +60,11 @@ export type LiveDecisionSummary = {
   sendTimes: number[];
 };
 
-export async function readLiveDecisions(options: { database: Database; patientIds: string[]; now: Date }): Promise<Map<string, LiveDecisionSummary>> {
+export async function readLiveDecisions(options: {
+  database: Database;
+  patientIds: string[];
+  now: Date;
+}): Promise<Map<string, LiveDecisionSummary>> {
   const { database, patientIds, now } = options;
   const weekAgo = new Date(now.getTime() - 7 * dayMs);
   // Any zone's today is within a day of UTC's: two days back covers it.
@@ -69,13 +73,19 @@ export async function readLiveDecisions(options: { database: Database; patientId
     .select({
       patientId: policyDecisions.patientId,
       firstDate: sql<string>`min(${policyDecisions.localDate})::text`,
-      recentDates: sql<string[]>`coalesce(json_agg(${policyDecisions.localDate}::text) filter (where ${policyDecisions.localDate} >= ${recentFrom}::date), '[]')`,
-      sendTimes: sql<number[]>`coalesce(json_agg(extract(epoch from ${policyDecisions.scheduledFor}) * 1000) filter (where ${policyDecisions.status} in ('planned', 'sent') and ${policyDecisions.scheduledFor} > ${weekAgo.toISOString()}::timestamptz), '[]')`,
+      recentDates: sql<
+        string[]
+      >`coalesce(json_agg(${policyDecisions.localDate}::text) filter (where ${policyDecisions.localDate} >= ${recentFrom}::date), '[]')`,
+      sendTimes: sql<
+        number[]
+      >`coalesce(json_agg(extract(epoch from ${policyDecisions.scheduledFor}) * 1000) filter (where ${policyDecisions.status} in ('planned', 'sent') and ${policyDecisions.scheduledFor} > ${weekAgo.toISOString()}::timestamptz), '[]')`,
     })
     .from(policyDecisions)
     .where(and(eq(policyDecisions.source, 'live'), inArray(policyDecisions.patientId, patientIds)))
     .groupBy(policyDecisions.patientId);
-  return new Map(rows.map((row) => [row.patientId, { firstDate: row.firstDate, recentDates: row.recentDates, sendTimes: row.sendTimes.map(Number) }]));
+  return new Map(
+    rows.map((row) => [row.patientId, { firstDate: row.firstDate, recentDates: row.recentDates, sendTimes: row.sendTimes.map(Number) }]),
+  );
 }
 
 export type PatientHistory = {
@@ -113,7 +123,11 @@ const emptyHistory = (): PatientHistory => ({
   supplyEnds: [],
 });
 
-export async function readPatientHistories(options: { database: Database; patientIds: string[]; now: Date }): Promise<Map<string, PatientHistory>> {
+export async function readPatientHistories(options: {
+  database: Database;
+  patientIds: string[];
+  now: Date;
+}): Promise<Map<string, PatientHistory>> {
   const { database, patientIds, now } = options;
   const nowIso = now.toISOString();
   const weekAgo = new Date(now.getTime() - 7 * dayMs).toISOString();
@@ -132,7 +146,9 @@ export async function readPatientHistories(options: { database: Database; patien
         reply: sql<boolean>`bool_or(${doseEvents.source} in ('whatsapp-reply', 'sms-reply'))`,
       })
       .from(doseEvents)
-      .where(and(inArray(doseEvents.patientId, patientIds), gte(doseEvents.scheduledAt, new Date(weekAgo)), lt(doseEvents.scheduledAt, now)))
+      .where(
+        and(inArray(doseEvents.patientId, patientIds), gte(doseEvents.scheduledAt, new Date(weekAgo)), lt(doseEvents.scheduledAt, now)),
+      )
       .groupBy(doseEvents.patientId),
     database
       .select({
@@ -141,10 +157,14 @@ export async function readPatientHistories(options: { database: Database; patien
         outbound28: sql<number>`(count(*) filter (where ${messages.direction} = 'outbound' and ${messages.sentAt} >= ${fourWeeksAgo}::timestamptz))::int`,
         outboundTotal: sql<number>`(count(*) filter (where ${messages.direction} = 'outbound'))::int`,
         replies28: sql<number>`(count(*) filter (where ${messages.direction} = 'inbound' and ${messages.sentAt} >= ${fourWeeksAgo}::timestamptz))::int`,
-        lastReplyAt: sql<number | null>`extract(epoch from max(${messages.sentAt}) filter (where ${messages.direction} = 'inbound')) * 1000`,
+        lastReplyAt: sql<
+          number | null
+        >`extract(epoch from max(${messages.sentAt}) filter (where ${messages.direction} = 'inbound')) * 1000`,
         // Proactive sends without a live decision (the live ones are counted from policy_decisions, so a
         // WhatsApp message and its SMS fallback count once); service replies carry no category.
-        otherSendTimes: sql<number[]>`coalesce(json_agg(extract(epoch from ${messages.sentAt}) * 1000) filter (where ${messages.direction} = 'outbound' and ${messages.policyDecisionId} is null and ${messages.category} is not null and ${messages.sentAt} >= ${weekAgo}::timestamptz), '[]')`,
+        otherSendTimes: sql<
+          number[]
+        >`coalesce(json_agg(extract(epoch from ${messages.sentAt}) * 1000) filter (where ${messages.direction} = 'outbound' and ${messages.policyDecisionId} is null and ${messages.category} is not null and ${messages.sentAt} >= ${weekAgo}::timestamptz), '[]')`,
       })
       .from(messages)
       .where(and(inArray(messages.patientId, patientIds), lt(messages.sentAt, now)))

@@ -28,7 +28,11 @@ export function messagingTickKey(at: Date): string {
 }
 
 /** Queues the tick of the hour holding `at` (due at `runAt`, default the hour's start), unless it exists. */
-export async function enqueueMessagingTick(options: { database: Database; at: Date; runAt?: Date }): Promise<{ id: string; created: boolean }> {
+export async function enqueueMessagingTick(options: {
+  database: Database;
+  at: Date;
+  runAt?: Date;
+}): Promise<{ id: string; created: boolean }> {
   const hourStart = new Date(Math.floor(options.at.getTime() / hourMs) * hourMs);
   return enqueueJob({
     database: options.database,

@@ -46,7 +46,13 @@ export async function setMessagingProgramme(options: {
           .where(and(eq(patients.id, patientId), conditions.patients));
   if (patient === undefined) {
     // Same answer for a patient outside the actor's care as for one that does not exist: no probing.
-    await recordAuditEvent(database, { action: auditAction, outcome: 'denied', actorUserId: actor.id, ...context, details: { patientId, reason: 'out of scope or unknown' } });
+    await recordAuditEvent(database, {
+      action: auditAction,
+      outcome: 'denied',
+      actorUserId: actor.id,
+      ...context,
+      details: { patientId, reason: 'out of scope or unknown' },
+    });
     throw new AppError('not_found', unknownPatientMessage);
   }
   await database.update(patients).set({ messagingProgramme: programme }).where(eq(patients.id, patientId));
