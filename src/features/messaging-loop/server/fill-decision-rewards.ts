@@ -4,13 +4,16 @@ import 'server-only';
  * confirmed taken (null when none was scheduled: nothing to learn from), with rewarded_at set so the day is
  * not read again. Set-based: one read of decisions, one of dose events and one update per batch.
  */
-import { and, asc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dayNumberFromIso } from '@/engine/adherence/day-number';
 import { firstInstantAtLocalTime } from '@/engine/messaging/local-clock';
 import { patients, policyDecisions } from '@/db/schema';
+import { policyNames } from '@/engine/simulation/policies/policy-registry';
 
 const defaultBatchSize = 1000;
+/** A day is rewarded at the first tick after it ends; a week leaves room for a long outage. */
+const rewardWindowDays = 7;
 
 export async function fillDecisionRewards(options: { database: Database; now: Date; batchSize?: number }): Promise<{ rewarded: number }> {
   const { database, now } = options;
@@ -32,6 +35,10 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
       .where(
         and(
           eq(policyDecisions.source, 'live'),
+          // Bounded by the (policy name, decided at) index: only the last week's decisions are looked at, so the
+          // hourly tick never scans the whole history for the few unrewarded rows.
+          inArray(policyDecisions.policyName, [...policyNames]),
+          gte(policyDecisions.decidedAt, new Date(now.getTime() - rewardWindowDays * 86_400_000)),
           isNull(policyDecisions.rewardedAt),
           lte(policyDecisions.localDate, latestDate),
           afterId === null ? undefined : gt(policyDecisions.id, afterId),

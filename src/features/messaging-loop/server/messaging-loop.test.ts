@@ -111,6 +111,13 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     const [newYork] = await decisionsOf(ids.NEWYORK!);
     expect(newYork!.scheduledFor!.toISOString()).toBe('2026-11-24T13:00:00.000Z');
     expect(newYork!.context).toMatchObject({ missingFeatures: ['persona', 'ageBand', 'sex', 'preferredChannel', 'firstDoseMinute'] });
+    // The next day: Madrid's second day of the programme; yesterday's 08:00 message is 24 h old at 08:00 (cap: 2 in 24 h).
+    await planMessagingDay({ database: db, now: new Date('2026-11-25T06:00:00Z') });
+    const madridDays = (await decisionsOf(ids.MADRID!)).sort((a, b) => a.localDate.localeCompare(b.localDate));
+    expect(madridDays.map((day) => [day.localDate, day.status, (day.context as { dayIndex: number }).dayIndex])).toEqual([
+      ['2026-11-24', 'planned', 0],
+      ['2026-11-25', 'planned', 1],
+    ]);
   });
 
   it('builds the context from the patient’s records and skips patients not named', async () => {
@@ -165,6 +172,30 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     // The second message of the patient's history: the second variant.
     expect(decision!.templateId).toBe('reminder.neutral.2');
     expect(await db.select({ id: policyDecisions.id }).from(policyDecisions)).toHaveLength(1);
+  });
+
+  it('gives the day up when the frequency cap is reached at the send time, and enqueues nothing', async () => {
+    const db = database.database;
+    const patientId = ids.MADRID!;
+    await db.insert(messages).values(
+      [1, 2].map((hoursAgo) => ({
+        patientId,
+        channel: 'sms' as const,
+        direction: 'outbound' as const,
+        category: 'education',
+        sentAt: new Date(now.getTime() - hoursAgo * hourMs),
+        status: 'delivered',
+        source: 'test',
+        sourceRecordId: `cap-${hoursAgo}`,
+      })),
+    );
+    expect(await planMessagingDay({ database: db, now, patientIds: [patientId] })).toMatchObject({
+      decisions: 1,
+      messagesPlanned: 0,
+      jobsEnqueued: 0,
+    });
+    expect(await decisionsOf(patientId)).toMatchObject([{ status: 'not-sent', statusReason: 'frequency-cap', scheduledFor: null }]);
+    expect(await sendJobs()).toEqual([]);
   });
 
   it('devSendNow schedules at now, even before the planning time, and says so', async () => {

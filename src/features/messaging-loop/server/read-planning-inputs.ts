@@ -3,9 +3,9 @@ import 'server-only';
  * The daily loop's set-based reads: for a batch of patients, everything their decision contexts need, in one
  * query per table (never one per patient), so 100,000 patients take a few hundred queries.
  */
-import { and, eq, gt, gte, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, gt, gte, inArray, isNotNull, lt, or, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { dispensings, doseEvents, messages, patients, policyDecisions, regimens } from '@/db/schema';
+import { dispensings, doseEvents, messages, patients, regimens } from '@/db/schema';
 
 const dayMs = 86_400_000;
 
@@ -67,22 +67,23 @@ export async function readLiveDecisions(options: {
 }): Promise<Map<string, LiveDecisionSummary>> {
   const { database, patientIds, now } = options;
   const weekAgo = new Date(now.getTime() - 7 * dayMs);
-  // Any zone's today is within a day of UTC's: two days back covers it.
+  // Any zone's today is within a day of UTC's: two days back covers it; a message due in the last 7 days was
+  // decided on a local date at most 8 days back.
   const recentFrom = new Date(now.getTime() - 2 * dayMs).toISOString().slice(0, 10);
-  const rows = await database
-    .select({
-      patientId: policyDecisions.patientId,
-      firstDate: sql<string>`min(${policyDecisions.localDate})::text`,
-      recentDates: sql<
-        string[]
-      >`coalesce(json_agg(${policyDecisions.localDate}::text) filter (where ${policyDecisions.localDate} >= ${recentFrom}::date), '[]')`,
-      sendTimes: sql<
-        number[]
-      >`coalesce(json_agg(extract(epoch from ${policyDecisions.scheduledFor}) * 1000) filter (where ${policyDecisions.status} in ('planned', 'sent') and ${policyDecisions.scheduledFor} > ${weekAgo.toISOString()}::timestamptz), '[]')`,
-    })
-    .from(policyDecisions)
-    .where(and(eq(policyDecisions.source, 'live'), inArray(policyDecisions.patientId, patientIds)))
-    .groupBy(policyDecisions.patientId);
+  const sendsFrom = new Date(now.getTime() - 8 * dayMs).toISOString().slice(0, 10);
+  // Per patient, index lookups on (patient, source, local date) bounded to recent dates, and the first date as
+  // the index's first entry: a year of daily decisions is never read in full.
+  const result = await database.execute(sql`
+    select ids.patient_id as "patientId",
+      (select min(d.local_date)::text from policy_decisions d where d.patient_id = ids.patient_id and d.source = 'live') as "firstDate",
+      coalesce((select json_agg(d.local_date::text) from policy_decisions d
+        where d.patient_id = ids.patient_id and d.source = 'live' and d.local_date >= ${recentFrom}::date), '[]') as "recentDates",
+      coalesce((select json_agg(extract(epoch from d.scheduled_for) * 1000) from policy_decisions d
+        where d.patient_id = ids.patient_id and d.source = 'live' and d.local_date >= ${sendsFrom}::date
+          and d.status in ('planned', 'sent') and d.scheduled_for > ${weekAgo.toISOString()}::timestamptz), '[]') as "sendTimes"
+    from unnest(${param(patientIds)}::uuid[]) as ids (patient_id)`);
+  type Row = { patientId: string; firstDate: string | null; recentDates: string[]; sendTimes: number[] };
+  const rows = (result as unknown as { rows: Row[] }).rows.filter((row): row is Row & { firstDate: string } => row.firstDate !== null);
   return new Map(
     rows.map((row) => [row.patientId, { firstDate: row.firstDate, recentDates: row.recentDates, sendTimes: row.sendTimes.map(Number) }]),
   );
