@@ -67,7 +67,8 @@ describe('planPatientDay', () => {
     const today = localClockAt(now, timeZone).day;
     if ('minute' in expected) {
       expect(plan.status).toBe('planned');
-      expect(plan.statusReason).toBe(expected.reason);
+      expect(plan.statusReason).toBeNull();
+      expect(plan.context.sendTimeMoved).toBe(expected.reason ?? undefined);
       expect(localClockAt(plan.scheduledFor!, timeZone)).toEqual({ day: today, minute: expected.minute });
     } else {
       expect(plan).toMatchObject({ status: 'not-sent', statusReason: expected.reason, scheduledFor: null, action: 'message' });
@@ -129,7 +130,7 @@ describe('planPatientDay', () => {
   it('devSendNow sends at now, even in quiet hours, and says so', () => {
     const now = Date.UTC(2026, 10, 25, 3); // 22:00 in New York
     const plan = planPatientDay(input({ now, devSendNow: true }));
-    expect(plan).toMatchObject({ status: 'planned', scheduledFor: now, statusReason: 'dev-send-now' });
+    expect(plan).toMatchObject({ status: 'planned', scheduledFor: now, statusReason: null });
     expect(plan.context.devSendNow).toBe(true);
     expect(planPatientDay(input({ now })).context).not.toHaveProperty('devSendNow');
   });

@@ -41,7 +41,13 @@ export type PatientDayInput = {
 /** What the loop stores in policy_decisions (context as the policy saw it, plus what planning added). */
 export type PlannedPatientDay = {
   localDate: string;
-  context: DecisionContext & { timeZone: string; devSendNow?: true; missingFeatures?: readonly string[] };
+  context: DecisionContext & {
+    timeZone: string;
+    devSendNow?: true;
+    missingFeatures?: readonly string[];
+    /** Why the planned send time is not the chosen minute: quiet hours, or the minute had passed. */
+    sendTimeMoved?: 'quiet-hours' | 'not-before';
+  };
   policyName: string;
   policyVersion: string;
   randomSeed: string;
@@ -54,7 +60,7 @@ export type PlannedPatientDay = {
   /** Epoch ms the message is due; null when nothing will be sent. */
   scheduledFor: number | null;
   status: 'planned' | 'no-message' | 'not-sent';
-  /** Why nothing is scheduled, or why the time moved ('quiet-hours', 'not-before'); null otherwise. */
+  /** Why nothing is scheduled ('policy', 'quiet-hours', 'frequency-cap'); null for a planned message. */
   statusReason: string | null;
 };
 
@@ -83,7 +89,7 @@ export function randomSourceForSeed(seed: string): () => number {
 // microseconds a call, several calls a patient) is the same for all of them, so it is remembered. Results are
 // pure functions of the key; the bound only keeps a long-lived process from growing.
 const clockCache = new Map<string, LocalClock>();
-const sendCache = new Map<string, { sendAt: number; moved: string | null; sameDay: boolean }>();
+const sendCache = new Map<string, { sendAt: number; moved: 'quiet-hours' | 'not-before' | null; sameDay: boolean }>();
 const cacheBound = 10_000;
 
 function remember<Value>(cache: Map<string, Value>, key: string, compute: () => Value): Value {
@@ -141,7 +147,7 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
     minuteOfDay: choice.minuteOfDay,
   };
   let sendAt: number;
-  let moved: string | null = null;
+  let moved: 'quiet-hours' | 'not-before' | null = null;
   if (input.devSendNow === true) sendAt = now;
   else {
     const quietHours = input.quietHours ?? defaultQuietHours;
@@ -161,5 +167,11 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
   }
   const cap = checkFrequencyCap({ now: sendAt, sentAt: input.recentSendTimes, caps: input.frequencyCaps });
   if (!cap.allowed) return { ...message, scheduledFor: null, status: 'not-sent', statusReason: 'frequency-cap' };
-  return { ...message, scheduledFor: sendAt, status: 'planned', statusReason: input.devSendNow === true ? 'dev-send-now' : moved };
+  return {
+    ...message,
+    context: moved === null ? context : { ...context, sendTimeMoved: moved },
+    scheduledFor: sendAt,
+    status: 'planned',
+    statusReason: null,
+  };
 }

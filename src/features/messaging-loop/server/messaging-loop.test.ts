@@ -203,7 +203,8 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     expect(result).toMatchObject({ decisions: 1, jobsEnqueued: 1 });
     const [decision] = await decisionsOf(ids.NEWYORK!);
     expect(decision!.scheduledFor!.toISOString()).toBe(now.toISOString());
-    expect(decision).toMatchObject({ status: 'planned', statusReason: 'dev-send-now', context: { devSendNow: true } });
+    expect(decision).toMatchObject({ status: 'planned', statusReason: null, context: { devSendNow: true } });
+    expect(decision!.context).not.toHaveProperty('sendTimeMoved');
   });
 
   it('fills rewards once the patient’s local day is over: share of scheduled doses taken, null when none', async () => {
