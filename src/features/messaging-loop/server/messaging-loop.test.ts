@@ -207,6 +207,33 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     expect(decision!.context).not.toHaveProperty('sendTimeMoved');
   });
 
+  it('devSendNow on a day already decided: an unsent message (planned, or given up for quiet hours) is due now', async () => {
+    const db = database.database;
+    // 21:30 in Madrid: the tick gives the day's 08:00 message up (quiet hours until tomorrow).
+    const evening = new Date('2026-11-24T20:30:00Z');
+    await planMessagingDay({ database: db, now: evening, patientIds: [ids.MADRID!] });
+    expect(await decisionsOf(ids.MADRID!)).toMatchObject([{ status: 'not-sent', statusReason: 'quiet-hours' }]);
+    const later = new Date(evening.getTime() + 60_000);
+    expect(await planMessagingDay({ database: db, now: later, patientIds: [ids.MADRID!], devSendNow: true })).toMatchObject({
+      decisions: 0,
+      messagesPlanned: 1,
+    });
+    const [decision] = await decisionsOf(ids.MADRID!);
+    expect(decision).toMatchObject({ status: 'planned', statusReason: null, context: { devSendNow: true } });
+    expect(decision!.scheduledFor!.toISOString()).toBe(later.toISOString());
+    expect(await sendJobs()).toEqual([{ payload: { decisionId: decision!.id }, runAt: later, dedupeKey: `message-send:${decision!.id}` }]);
+    // Again: the queued job is made due at the new now; still one decision and one job.
+    const again = new Date(later.getTime() + 60_000);
+    await planMessagingDay({ database: db, now: again, patientIds: [ids.MADRID!], devSendNow: true });
+    expect(await sendJobs()).toEqual([{ payload: { decisionId: decision!.id }, runAt: again, dedupeKey: `message-send:${decision!.id}` }]);
+    // Sent: never again.
+    await db.update(policyDecisions).set({ status: 'sent' }).where(eq(policyDecisions.id, decision!.id));
+    expect(
+      await planMessagingDay({ database: db, now: new Date(again.getTime() + 60_000), patientIds: [ids.MADRID!], devSendNow: true }),
+    ).toMatchObject({ messagesPlanned: 0 });
+    expect((await sendJobs())[0]!.runAt).toEqual(again);
+  });
+
   it('fills rewards once the patient’s local day is over: share of scheduled doses taken, null when none', async () => {
     const db = database.database;
     await planMessagingDay({ database: db, now });

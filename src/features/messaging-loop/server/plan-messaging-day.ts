@@ -14,8 +14,9 @@ import { planPatientDay, type PlannedPatientDay } from '@/engine/policy/plan-pat
 import { conditions as knownConditions, type Condition } from '@/engine/simulation/conditions';
 import { ageBands, personas, type AgeBand, type Persona } from '@/engine/simulation/personas';
 import { createPolicy, isPolicyName } from '@/engine/simulation/policies/policy-registry';
-import { param, sql } from 'drizzle-orm';
+import { and, eq, inArray, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { jobs } from '@/db/schema';
 import { enqueueJobs } from '@/lib/server/jobs';
 import {
   type EnrolledPatientRow,
@@ -129,6 +130,7 @@ export async function planMessagingDay(options: {
   // At most one batch's write in flight while the next batch is read (two connections of the pool busy).
   let writing: Promise<void> = Promise.resolve();
   let afterId: string | null = null;
+  const alreadyDecided: { patientId: string; localDate: string }[] = [];
   for (;;) {
     const batch = await readEnrolledPatients({ database, afterId, limit: batchSize, patientIds: options.patientIds });
     if (batch.length === 0) break;
@@ -145,9 +147,10 @@ export async function planMessagingDay(options: {
         continue;
       }
       if (!devSendNow && clock.minute < planningMinute) result.notYetDue += 1;
-      else if (decided.get(patient.id)?.recentDates.includes(new Date(clock.day * dayMs).toISOString().slice(0, 10)))
+      else if (decided.get(patient.id)?.recentDates.includes(new Date(clock.day * dayMs).toISOString().slice(0, 10))) {
         result.alreadyPlanned += 1;
-      else due.push({ patient, timeZone });
+        if (devSendNow) alreadyDecided.push({ patientId: patient.id, localDate: new Date(clock.day * dayMs).toISOString().slice(0, 10) });
+      } else due.push({ patient, timeZone });
     }
     if (due.length === 0) continue;
 
@@ -234,7 +237,7 @@ export async function planMessagingDay(options: {
       const sends = inserted.filter((row) => row.status === 'planned' && row.scheduled_for !== null);
       result.messagesPlanned += sends.length;
       if (sends.length === 0) return;
-      const jobs = await enqueueJobs({
+      const enqueued = await enqueueJobs({
         database: transaction,
         jobs: sends.map((row) => ({
           kind: messageSendJobKind,
@@ -243,11 +246,56 @@ export async function planMessagingDay(options: {
           dedupeKey: `${messageSendJobKind}:${row.id}`,
         })),
       });
-      result.jobsEnqueued += jobs.filter((job) => job.created).length;
+      result.jobsEnqueued += enqueued.filter((job) => job.created).length;
     });
     // Awaited before the next write or at the end; until then a failure must not count as unhandled.
     writing.catch(() => undefined);
   }
   await writing;
+  if (alreadyDecided.length > 0) result.messagesPlanned += await sendDecidedMessagesNow({ database, now, days: alreadyDecided });
   return result;
+}
+
+/**
+ * devSendNow for a patient whose day is already decided (the hourly tick got there first, perhaps at a time
+ * that gave the message up for quiet hours): a message decision not sent yet is due now instead, marked
+ * devSendNow, and its send job made due now (or queued, when planning gave the message up). Development only;
+ * still one decision per day, and a message already sent is never sent again.
+ */
+async function sendDecidedMessagesNow(options: {
+  database: Database;
+  now: Date;
+  days: readonly { patientId: string; localDate: string }[];
+}): Promise<number> {
+  const { database, now } = options;
+  return database.transaction(async (transaction) => {
+    const moved = rowsOf<{ id: string }>(
+      await transaction.execute(sql`
+        update policy_decisions set scheduled_for = ${now.toISOString()}::timestamptz, status = 'planned', status_reason = null,
+          context = context || '{"devSendNow": true}'::jsonb
+        from unnest(${param(options.days.map((day) => day.patientId))}::uuid[], ${param(options.days.map((day) => day.localDate))}::date[])
+          as days (patient_id, local_date)
+        where policy_decisions.patient_id = days.patient_id and policy_decisions.local_date = days.local_date
+          and policy_decisions.source = 'live' and policy_decisions.action = 'message'
+          and (policy_decisions.status = 'planned'
+            or (policy_decisions.status = 'not-sent' and policy_decisions.status_reason in ('quiet-hours', 'frequency-cap')))
+        returning policy_decisions.id`),
+    );
+    if (moved.length === 0) return 0;
+    const keys = moved.map((row) => `${messageSendJobKind}:${row.id}`);
+    await transaction
+      .update(jobs)
+      .set({ runAt: now })
+      .where(and(inArray(jobs.dedupeKey, keys), eq(jobs.status, 'queued')));
+    await enqueueJobs({
+      database: transaction,
+      jobs: moved.map((row) => ({
+        kind: messageSendJobKind,
+        payload: { decisionId: row.id },
+        runAt: now,
+        dedupeKey: `${messageSendJobKind}:${row.id}`,
+      })),
+    });
+    return moved.length;
+  });
 }
