@@ -16,7 +16,14 @@ import {
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { fillDecisionRewards } from './fill-decision-rewards';
 import { planMessagingDay } from './plan-messaging-day';
-import { ensureMessagingTick, messagingTickKey, runMessagingTick } from './run-messaging-tick';
+import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
+import {
+  createMessagingPlanHandler,
+  ensureMessagingTick,
+  messagingPlanJobKind,
+  messagingTickKey,
+  runMessagingTick,
+} from './run-messaging-tick';
 import { setMessagingProgramme } from './set-messaging-programme';
 
 // 06:00 UTC: 07:00 in Madrid (planned from 04:00), 01:00 in New York (not yet), 15:00 in Tokyo.
@@ -274,6 +281,37 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     // A one-off run for named patients does not start a second chain.
     await runMessagingTick({ database: db, now: new Date(now.getTime() + 3 * hourMs), payload: { patientIds: [ids.NEWYORK!] } });
     expect(await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, 'messaging-plan'))).toHaveLength(2);
+  });
+
+  it('runs as the messaging-plan job: a bad payload fails at once with the field named; a good one plans', async () => {
+    const db = database.database;
+    registerJobHandler(
+      messagingPlanJobKind,
+      createMessagingPlanHandler(
+        () => db,
+        () => now,
+      ),
+      { queue: 'messages' },
+    );
+    const bad = await enqueueJob({ database: db, kind: messagingPlanJobKind, payload: { patientIds: ['not-an-id'] }, runAt: now });
+    const good = await enqueueJob({
+      database: db,
+      kind: messagingPlanJobKind,
+      payload: { patientIds: [ids.MADRID!] },
+      runAt: new Date(now.getTime() + 1),
+    });
+    for (const id of [bad.id, good.id]) {
+      const job = await claimNextJob({ database: db, kinds: [messagingPlanJobKind], now: new Date(now.getTime() + 1) });
+      expect(job?.id).toBe(id);
+      await runClaimedJob({ database: db, job: job!, clock: () => now });
+    }
+    const failed = await getJob({ database: db, id: bad.id });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed!.error).toContain('patientIds');
+    expect(await getJob({ database: db, id: good.id })).toMatchObject({
+      status: 'succeeded',
+      result: { decisions: 1, messagesPlanned: 1, nextTickJobId: null },
+    });
   });
 
   it('enrolment: admins for anyone, clinicians only in their organisations, others refused; audited', async () => {
