@@ -13,8 +13,9 @@ import { requestIdHeader, resolveRequestId } from '@/lib/request-id';
 import { ensureTemplateLibrary } from '@/features/message-templates';
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
+import { ensureMessagingTick } from '@/features/messaging-loop';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
-import { describeChannels } from '@/features/message-sending/server/create-channel-adapters';
+import { describeChannels } from '@/features/message-sending';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { EnvironmentError, getEnvironment, resolveDataDirectory, servedOverHttps } from '@/lib/env';
 import { getAuth } from '@/lib/server/auth';
@@ -112,6 +113,8 @@ async function main(): Promise<void> {
 
   // Background jobs (imports, large simulations) run in this process; several instances share the queue.
   await registerJobHandlers();
+  // The daily loop's hourly tick is a jobs row that queues the next; this puts the chain back if it broke.
+  await ensureMessagingTick({ database: connection.database, now: new Date() });
   const worker = startJobWorker({ database: connection.database });
 
   const shutdown = (signal: string) => {

@@ -14,4 +14,5 @@ export async function registerJobHandlers(): Promise<void> {
     import('@/features/message-templates'),
   ]);
   registerMessageSendingJobs({ resolveTemplate: getCurrentTemplate });
+  await import('@/features/messaging-loop/server/register-messaging-loop-job');
 }

@@ -6,6 +6,7 @@ import { AppError } from '@/lib/errors';
 import {
   claimNextJob,
   enqueueJob,
+  enqueueJobs,
   getJob,
   maximumAttempts,
   registerJobHandler,
@@ -159,6 +160,35 @@ describe.each(testDatabaseBackends())('jobs on $name', (backend) => {
       enqueueJob({ database: database.database, kind: 'test-dedupe' }),
     ]);
     expect(plain[0].id).not.toBe(plain[1].id);
+  });
+
+  it('enqueues many jobs at once with the same dedupe semantics: an existing key is answered, not stored again', async () => {
+    const db = database.database;
+    const existing = await enqueueJob({ database: db, kind: 'test-bulk', payload: { text: 'earlier' }, dedupeKey: 'bulk:1' });
+    const runAt = new Date(Date.UTC(2026, 10, 24, 13));
+    const answers = await enqueueJobs({
+      database: db,
+      jobs: [1, 2, 3, 2].map((index) => ({ kind: 'test-bulk', payload: { index }, runAt, dedupeKey: `bulk:${index}` })),
+    });
+    expect(answers.map((answer) => [answer.dedupeKey, answer.created])).toEqual([
+      ['bulk:1', false],
+      ['bulk:2', true],
+      ['bulk:3', true],
+      ['bulk:2', true],
+    ]);
+    expect(answers[0]!.id).toBe(existing.id);
+    expect(answers[3]!.id).toBe(answers[1]!.id);
+    const stored = await db
+      .select({ key: jobs.dedupeKey, payload: jobs.payload, runAt: jobs.runAt })
+      .from(jobs)
+      .where(eq(jobs.kind, 'test-bulk'));
+    expect(stored).toHaveLength(3);
+    expect(stored.find((row) => row.key === 'bulk:1')!.payload).toEqual({ text: 'earlier' });
+    expect(stored.find((row) => row.key === 'bulk:3')!.runAt.toISOString()).toBe(runAt.toISOString());
+    // Repeating the whole batch stores nothing more.
+    const again = await enqueueJobs({ database: db, jobs: [2, 3].map((index) => ({ kind: 'test-bulk', dedupeKey: `bulk:${index}` })) });
+    expect(again.every((answer) => !answer.created)).toBe(true);
+    expect(await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, 'test-bulk'))).toHaveLength(3);
   });
 
   it('runs a messages job while the imports queue is busy, and no second import beside the first (imports: 1 at a time)', async () => {
