@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Channel } from '@/lib/domain/channels';
+import { serviceReplyJobKind } from '@/lib/messaging-job-kinds';
 
 /** The job kind this feature enqueues for the channels (docs/decisions/020). */
-export const serviceReplyJobKind = 'service-reply';
+export { serviceReplyJobKind };
 export const serviceReplyKinds = ['help', 'stop-confirmation', 'start-confirmation'] as const;
 export type ServiceReplyKind = (typeof serviceReplyKinds)[number];
 

@@ -3,10 +3,9 @@
  */
 import { z } from 'zod';
 import type { TemplateApprovalStatus } from '@/engine/messaging';
+import { messageSendJobKind, outboundMessageFailedJobKind, serviceReplyJobKind } from '@/lib/messaging-job-kinds';
 
-export const messageSendJobKind = 'message-send';
-export const serviceReplyJobKind = 'service-reply';
-export const outboundMessageFailedJobKind = 'outbound-message-failed';
+export { messageSendJobKind, outboundMessageFailedJobKind, serviceReplyJobKind };
 
 export const messageSendPayloadSchema = z.object({ decisionId: z.uuid('decisionId must be a UUID') });
 export const serviceReplyPayloadSchema = z.object({

@@ -25,8 +25,9 @@ import {
   readLiveDecisions,
   readPatientHistories,
 } from './read-planning-inputs';
+import { messageSendJobKind } from '@/lib/messaging-job-kinds';
 
-export const messageSendJobKind = 'message-send';
+export { messageSendJobKind };
 /** Local time from which a day is planned: after midnight's late replies, hours before quiet hours end. */
 export const defaultPlanningMinute = 4 * 60;
 const defaultBatchSize = 1000;

@@ -12,8 +12,9 @@ import { parseInput } from '@/lib/parse-input';
 import { enqueueJob, type JobHandler } from '@/lib/server/jobs';
 import { fillDecisionRewards } from './fill-decision-rewards';
 import { planMessagingDay } from './plan-messaging-day';
+import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 
-export const messagingPlanJobKind = 'messaging-plan';
+export { messagingPlanJobKind };
 
 const hourMs = 3_600_000;
 

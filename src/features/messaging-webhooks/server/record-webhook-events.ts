@@ -6,6 +6,7 @@ import type { InboundInterpretation } from '@/engine/messaging';
 import type { MessageStatusEntry } from '@/lib/domain/message-records';
 import { enqueueJob } from '@/lib/server/jobs';
 import type { InboundEvent, StatusEvent, WebhookEvent } from '../webhook-events';
+import { inboundMessageJobKind, outboundMessageFailedJobKind as outboundFailedJobKind } from '@/lib/messaging-job-kinds';
 
 /** An inbound message now stored, for whoever acts on it (consent keywords, dose answers). */
 export type RecordedInbound = {
@@ -25,8 +26,7 @@ export type WebhookRecording = {
 };
 
 /** Job kinds enqueued with the events (docs/decisions/020): the slow work happens there, not in the webhook. */
-export const inboundMessageJobKind = 'inbound-message-received';
-export const outboundFailedJobKind = 'outbound-message-failed';
+export { inboundMessageJobKind, outboundFailedJobKind };
 const failedStatuses = new Set(['failed', 'undelivered']);
 
 /**

@@ -7,9 +7,9 @@ import { enqueueJob } from '@/lib/server/jobs';
 import { parseInput } from '@/lib/parse-input';
 import { phonePatientSchema } from '../phone-schemas';
 import { findPhonePatient } from './find-phone-patient';
+import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 
-/** The daily loop's job kind (helper "loop" owns it); devSendNow asks it to send today's message at once. */
-export const messagingPlanJobKind = 'messaging-plan';
+export { messagingPlanJobKind };
 
 /**
  * /dev/phone's "Send today's message now": queues the daily loop for this one patient with devSendNow, so the
