@@ -10,7 +10,7 @@ import { withAdvisoryLock } from '@/db/advisory-lock';
 import { migrateDatabase } from '@/db/migrate';
 import { clientAddressHeader, isTrustedPeer, resolveClientAddress } from '@/lib/client-address';
 import { requestIdHeader, resolveRequestId } from '@/lib/request-id';
-import { ensureTemplateLibrary } from '@/features/message-templates';
+import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-templates';
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { ensureMessagingTick } from '@/features/messaging-loop';
@@ -76,6 +76,8 @@ async function main(): Promise<void> {
     if (dataset.seeded) log(describeDemoDataset(dataset));
     // The demo patient and clinician accounts get a record and a clinic to look at.
     await withAdvisoryLock(connection, demoDatasetLockId, () => linkDemoAccounts({ database: connection.database }));
+    // The demo's WhatsApp account has its utility templates approved (each recorded as a version of its own).
+    await approveDemoTemplates({ database: connection.database });
   }
 
   const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });

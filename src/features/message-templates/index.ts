@@ -2,6 +2,7 @@
  * The stored message template library (docs/decisions/017-template-versions.md). Server-only: the page's
  * components are in ./components; the send path reads `getCurrentTemplate`.
  */
+export { approveDemoTemplates, demoApprovalNote } from './server/approve-demo-templates';
 export { ensureTemplateLibrary } from './server/ensure-template-library';
 export { getCurrentTemplate } from './server/get-current-template';
 export { listTemplateLibrary } from './server/list-template-library';

@@ -43,4 +43,5 @@ export { sendPhoneReply } from './server/send-phone-reply';
 export { messagingPlanJobKind, requestMessageNow } from './server/request-message-now';
 export type { PhoneMessageDto, PhonePatientDto, PhoneReplyInput, PhoneThreadDto, PhoneViewDto } from './phone-schemas';
 export { giveTestNumber } from './server/give-test-number';
+export { createTestPatient } from './server/create-test-patient';
 export { recordLocalOutbound } from './server/record-local-outbound';

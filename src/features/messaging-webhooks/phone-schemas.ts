@@ -26,7 +26,16 @@ export type PhoneThreadDto = {
 
 export type PhonePatientDto = { id: string; pseudonym: string };
 
-export type PhoneViewDto = { patient: PhonePatientDto; threads: PhoneThreadDto[] };
+/** The daily loop's latest decision for the patient, so the phone can say why no message came. */
+export type PhoneDecisionDto = {
+  localDate: string;
+  status: string;
+  reason: string | null;
+  templateId: string | null;
+  scheduledFor: string | null;
+};
+
+export type PhoneViewDto = { patient: PhonePatientDto; threads: PhoneThreadDto[]; latestDecision: PhoneDecisionDto | null };
 
 export const phoneReplySchema = z.discriminatedUnion('kind', [
   z.object({
@@ -46,6 +55,25 @@ export const phoneReplySchema = z.discriminatedUnion('kind', [
 export type PhoneReplyInput = z.input<typeof phoneReplySchema>;
 
 export const phonePatientSchema = z.object({ patientId: z.guid({ error: 'patientId must be a patient id' }) });
+
+/** /dev/phone's "New test patient": the language and time zone of the patient it makes. */
+export const testPatientSchema = z.object({
+  language: z.enum(['en', 'es'], { error: 'language must be en or es' }).default('en'),
+  timezone: z
+    .string()
+    .refine(
+      (zone) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'timezone must be an IANA time zone such as Europe/Madrid' },
+    )
+    .default('UTC'),
+});
 
 export const phonePseudonymSchema = z.object({
   pseudonym: z.string({ error: 'pseudonym must be a patient pseudonym' }).trim().min(1, { error: 'pseudonym is empty' }).max(100),

@@ -2,7 +2,7 @@
 
 import { headers } from 'next/headers';
 import { getDatabase } from '@/db/client';
-import { giveTestNumber, requestMessageNow, sendPhoneReply } from '@/features/messaging-webhooks';
+import { createTestPatient, giveTestNumber, requestMessageNow, sendPhoneReply } from '@/features/messaging-webhooks';
 import { getEnvironment } from '@/lib/env';
 import { toActionResult } from '@/lib/server/action-result';
 import { requireSameOrigin } from '@/lib/server/require-same-origin';
@@ -28,5 +28,12 @@ export async function giveTestNumberAction(input: unknown) {
   return toActionResult(async () => {
     requireSameOrigin(await headers(), { requireBrowser: true });
     return giveTestNumber({ database: getDatabase(), environment: getEnvironment(), input });
+  });
+}
+
+export async function createTestPatientAction(input: unknown) {
+  return toActionResult(async () => {
+    requireSameOrigin(await headers(), { requireBrowser: true });
+    return createTestPatient({ database: getDatabase(), environment: getEnvironment(), input, now: new Date() });
   });
 }

@@ -3,10 +3,11 @@ import { notFound } from 'next/navigation';
 import { getDatabase } from '@/db/client';
 import { DevPhone } from '@/features/messaging-webhooks/components/dev-phone';
 import { TestNumberForm } from '@/features/messaging-webhooks/components/test-number-form';
+import { TestPatientForm } from '@/features/messaging-webhooks/components/test-patient-form';
 import { getPhoneView, listPhonePatients } from '@/features/messaging-webhooks';
 import { outboxIsAvailable } from '@/features/outbox';
 import { getEnvironment } from '@/lib/env';
-import { giveTestNumberAction, requestMessageNowAction, sendPhoneReplyAction } from './actions';
+import { createTestPatientAction, giveTestNumberAction, requestMessageNowAction, sendPhoneReplyAction } from './actions';
 
 export const metadata: Metadata = { title: 'Phone' };
 
@@ -61,6 +62,11 @@ export default async function PhonePage({ searchParams }: Props) {
           patient’s, for example) a verified test number in the fictional +1 555 range.
         </p>
         <TestNumberForm give={giveTestNumberAction} />
+        <p className="max-w-3xl text-muted">
+          Or make a new test patient: an account with a verified test number, WhatsApp and SMS reminder opt-ins, enrolled in the fixed daily
+          programme (in the demo clinic when there is one). Nobody else is affected by what you do with them.
+        </p>
+        <TestPatientForm create={createTestPatientAction} />
       </section>
     </article>
   );

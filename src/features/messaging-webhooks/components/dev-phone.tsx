@@ -137,6 +137,15 @@ function Thread({ thread, busy, send }: { thread: PhoneThreadDto; busy: boolean;
   );
 }
 
+/** The loop's latest decision in words: what was chosen and what became of it (the reason when not sent). */
+function describeDecision(decision: PhoneViewDto['latestDecision']): string {
+  if (decision === null) return 'The daily loop has made no decision for this patient yet.';
+  const what = decision.templateId === null ? 'no message' : `message ${decision.templateId}`;
+  const outcome =
+    decision.status === 'not-sent' ? `not sent (${decision.reason ?? 'no reason recorded'})` : decision.status.replace('-', ' ');
+  return `Latest decision of the daily loop, for ${decision.localDate}: ${what}, ${outcome}.`;
+}
+
 /**
  * The local channel's phone: both threads side by side, tappable quick replies, a reply box per channel, and
  * "Send today's message now". Reads the threads again every two seconds (a server render).
@@ -189,6 +198,7 @@ export function DevPhone({ view, sendReply, sendNow }: Props) {
       <p role="status" className={notice.error ? 'text-danger' : 'text-muted'}>
         {notice.error ?? notice.text ?? ''}
       </p>
+      <p data-testid="latest-decision">{describeDecision(view.latestDecision)}</p>
       <div className="grid gap-4 lg:grid-cols-2">
         {view.threads.map((thread) => (
           <Thread key={thread.channel} thread={thread} busy={busy} send={send} />

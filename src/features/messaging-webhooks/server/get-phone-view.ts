@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { messages } from '@/db/schema';
+import { messages, policyDecisions } from '@/db/schema';
 import { quickReplyButtons, smsReplyKeywords, type TemplateLanguage } from '@/engine/messaging';
 import { outboxIsAvailable } from '@/features/outbox';
 import type { Environment } from '@/lib/env';
@@ -74,5 +74,18 @@ export async function getPhoneView(options: {
           },
     );
   }
-  return { patient: { id: patient.id, pseudonym: patient.pseudonym }, threads };
+  const [decision] = await database
+    .select({
+      localDate: policyDecisions.localDate,
+      status: policyDecisions.status,
+      reason: policyDecisions.statusReason,
+      templateId: policyDecisions.templateId,
+      scheduledFor: policyDecisions.scheduledFor,
+    })
+    .from(policyDecisions)
+    .where(and(eq(policyDecisions.patientId, patient.id), eq(policyDecisions.source, 'live')))
+    .orderBy(desc(policyDecisions.localDate))
+    .limit(1);
+  const latestDecision = decision === undefined ? null : { ...decision, scheduledFor: decision.scheduledFor?.toISOString() ?? null };
+  return { patient: { id: patient.id, pseudonym: patient.pseudonym }, threads, latestDecision };
 }
