@@ -9,10 +9,17 @@ const postgresPort = port + 1;
 const secondPostgresPort = port + 2;
 // When a PostgreSQL database is provided (`.ci/run` does), a second server runs the smoke specs against it.
 const postgresUrl = process.env.E2E_DATABASE_URL;
+/**
+ * The live messaging specs get a server and embedded database of their own: their test patients confirm doses
+ * today, which moves the cohort's last day of data (and its default period) that other specs compare across pages.
+ */
+const messagingPort = port + 3;
+const messagingSpecs = /(dev-phone|live-messaging)\.spec\.ts$/;
 /** The local OpenID provider (tests/e2e/support/local-openid-provider.ts) the main server signs in with. */
 const openIdPort = port + 89;
 // A fresh embedded database for every run; Playwright loads this file in each worker, so create it once.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-e2e-'));
+process.env.E2E_MESSAGING_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-e2e-messaging-'));
 
 // DEVELOPERS.md "The machine": Debian's Chromium with these flags; nothing downloads a browser.
 export const chromiumArguments = [
@@ -64,7 +71,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    { name: 'pglite', testIgnore: /postgres\.spec\.ts$/ },
+    { name: 'pglite', testIgnore: [/postgres\.spec\.ts$/, messagingSpecs] },
+    { name: 'live-messaging', testMatch: messagingSpecs, use: { baseURL: `http://127.0.0.1:${messagingPort}` } },
     ...(postgresUrl ? [{ name: 'postgres', testMatch: /postgres\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${postgresPort}` } }] : []),
   ],
   webServer: [
@@ -85,6 +93,7 @@ export default defineConfig({
         OIDC_NAME: 'Test Identity Provider',
       },
     }),
+    server({ port: messagingPort, env: { DATA_DIR: process.env.E2E_MESSAGING_DATA_DIR } }),
     ...(postgresUrl
       ? [
           server({ port: postgresPort, env: { DATABASE_URL: postgresUrl, SEED_DEMO: 'true' } }),
