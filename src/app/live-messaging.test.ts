@@ -22,9 +22,9 @@ import {
 } from '@/lib/messaging-job-kinds';
 import { claimNextJob, runClaimedJob } from '@/lib/server/jobs';
 import { type RouteTestServer, serveRoutesFrom } from '@/lib/server/route-testing';
-import { POST as postTwilioSms } from '../../app/api/webhooks/twilio/sms/route';
-import { POST as postWhatsApp } from '../../app/api/webhooks/whatsapp/route';
-import { registerJobHandlers } from './register-job-handlers';
+import { POST as postTwilioSms } from './api/webhooks/twilio/sms/route';
+import { POST as postWhatsApp } from './api/webhooks/whatsapp/route';
+import { registerJobHandlers } from '@/cli/server/register-job-handlers';
 
 process.env.DEV_OUTBOX = 'true';
 for (const name of ['WHATSAPP_APP_SECRET', 'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'])
