@@ -110,7 +110,7 @@ try {
     const result = await autocannon({
       url: `http://127.0.0.1:${port}/api/webhooks/whatsapp`,
       method: 'POST',
-      connections: 25,
+      connections: 50,
       overallRate: rate,
       amount: maximumRequests,
       timeout: 10,
@@ -162,7 +162,7 @@ try {
     const answered = result.requests.total;
     const errors = result.errors + result.timeouts + result.non2xx;
     console.log(
-      `PostgreSQL, ${rate} requests/s target for ${seconds} s, 25 connections: ${answered} requests answered ` +
+      `PostgreSQL, ${rate} requests/s target for ${seconds} s, 50 connections: ${answered} requests answered ` +
         `in ${result.duration.toFixed(1)} s (${result.requests.average.toFixed(0)}/s average, slowest second ${result.requests.min}/s), ${distinct} distinct status events and ${answered - Math.min(answered, distinct)} retries`,
     );
     console.log(

@@ -398,6 +398,33 @@ describe.each(testDatabaseBackends())('/api/webhooks/whatsapp on $name', (backen
     expect(unknown).toEqual([{ outcome: 'unknown-message', messageId: null }]);
   });
 
+  it('applies single-status deliveries of one message arriving together, out of order, each once and in time order', async () => {
+    const outboundId = await seedOutbound('wamid.together');
+    const single = (name: string, timestamp: number) =>
+      webhookRequest(
+        envelope({ statuses: [{ id: 'wamid.together', status: name, timestamp: String(timestamp), recipient_id: '972987654321' }] }),
+      );
+    const responses = await Promise.all([
+      POST(single('read', 1_700_000_300)),
+      POST(single('sent', 1_700_000_100)),
+      POST(single('delivered', 1_700_000_200)),
+      POST(single('read', 1_700_000_300)),
+    ]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200]);
+    const [message] = await database.database
+      .select({ status: messages.status, statusHistory: messages.statusHistory })
+      .from(messages)
+      .where(eq(messages.id, outboundId));
+    expect(message).toEqual({
+      status: 'read',
+      statusHistory: [
+        { status: 'sent', at: '2023-11-14T22:15:00.000Z' },
+        { status: 'delivered', at: '2023-11-14T22:16:40.000Z' },
+        { status: 'read', at: '2023-11-14T22:18:20.000Z' },
+      ],
+    });
+  });
+
   it('applies a delivery retried concurrently once', async () => {
     await seedOutbound();
     const body = fs.readFileSync(path.join(directory, 'split/status_delivered.json'), 'utf8');
