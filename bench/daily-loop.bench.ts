@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import { freshPostgresDatabase } from './support/server';
 import { openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { planMessagingDay } from '@/features/messaging-loop/server/plan-messaging-day';
@@ -24,13 +24,8 @@ if (!serverUrl) {
   process.exit(0);
 }
 
-const name = `medaptive_bench_loop_${Date.now()}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${name}`);
-const url = new URL(serverUrl);
-url.pathname = `/${name}`;
-const connection = openPostgresConnection(url.toString());
+const database = await freshPostgresDatabase(serverUrl);
+const connection = openPostgresConnection(database.url);
 try {
   await migrateDatabase(connection);
   const loadStarted = performance.now();
@@ -82,6 +77,5 @@ try {
   );
 } finally {
   await connection.close();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await database.drop();
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import pg from 'pg';
+import { freshPostgresDatabase } from './support/server';
 import { type DatabaseConnection, openPgliteConnection, openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { importDispensingCsv } from '@/features/data-import/server/import-dispensing-csv';
@@ -71,16 +71,10 @@ await measure('PGlite', openPgliteConnection(undefined));
 
 const serverUrl = process.env.BENCH_DATABASE_URL;
 if (serverUrl) {
-  const name = `medaptive_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const database = await freshPostgresDatabase(serverUrl);
   try {
-    await measure('PostgreSQL', openPostgresConnection(url.toString()));
+    await measure('PostgreSQL', openPostgresConnection(database.url));
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
