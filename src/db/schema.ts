@@ -333,7 +333,7 @@ export const patients = pgTable(
 );
 
 /**
- * The consent ledger (docs/decisions/011-consent-ledger.md): every opt-in and opt-out per patient, channel
+ * The consent ledger (docs/decisions/016-consent-ledger.md): every opt-in and opt-out per patient, channel
  * and purpose, with where it came from and when. Append-only (a trigger refuses updates); the current
  * consent is the latest event of each channel and purpose, so no second copy can disagree with it.
  */

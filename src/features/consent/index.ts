@@ -1,5 +1,5 @@
 /**
- * What other features and routes may use of the consent ledger (docs/decisions/011-consent-ledger.md).
+ * What other features and routes may use of the consent ledger (docs/decisions/016-consent-ledger.md).
  * Server-only: importing it from a client component would pull the database in; the page's component is
  * src/features/consent/components/consent-settings.tsx.
  */
