@@ -21,7 +21,13 @@ const algorithmPages: [string, string][] = [
 ];
 
 /** Pages whose engines have landed: they show real content, not the placeholder. */
-const builtPages = new Set(['data-sources', 'patient-profile', 'compliance-journey', 'medaptive-comparison']);
+const builtPages = new Set([
+  'data-sources',
+  'patient-profile',
+  'compliance-journey',
+  'medaptive-comparison',
+  'persona-based-message-examples',
+]);
 
 const memberRoutes: [string, string, boolean][] = [
   ['/profile', 'Profile', false],
