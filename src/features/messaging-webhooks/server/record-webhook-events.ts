@@ -45,10 +45,6 @@ const statusRank: Readonly<Record<string, number>> = {
   failed: 7,
 };
 
-function furtherStatus(current: string, next: string): string {
-  return (statusRank[next] ?? 0) > (statusRank[current] ?? 0) ? next : current;
-}
-
 /**
  * Applies webhook events exactly once, in one short transaction: each event's key goes into webhook_events
  * first (unique), and only the delivery that inserted it applies the effect, so a retried or concurrent
@@ -62,10 +58,10 @@ export async function recordWebhookEvents(options: { database: Database; events:
   const recording: WebhookRecording = { recorded: 0, duplicates: 0, unmatched: 0, inbound: [] };
   if (options.events.length === 0) return recording;
   const [only] = options.events;
-  // The common delivery — one status that is not a failure — in one statement, atomic by itself: it is most of a
-  // provider's traffic, and one round trip instead of six is what lets the webhook keep up under load.
+  // The common delivery — one status that is not a failure — is one statement, atomic by itself, so it needs no
+  // transaction around it: most of a provider's traffic, and one round trip instead of three (`bench -- webhooks`).
   if (options.events.length === 1 && only!.kind === 'status' && !failedStatuses.has(only!.status)) {
-    const outcome = await applyStatusInOneStatement(options.database, only!);
+    const outcome = await applyStatus(options.database, only!);
     if (outcome === 'duplicate') recording.duplicates += 1;
     else if (outcome === 'unmatched') recording.unmatched += 1;
     else recording.recorded += 1;
@@ -97,57 +93,6 @@ async function claimEvent(transaction: Database, row: typeof webhookEvents.$infe
   return claimed?.id ?? null;
 }
 
-async function applyStatus(transaction: Database, event: StatusEvent): Promise<Outcome> {
-  // Claimed before any row lock, so a retried delivery (the common duplicate) costs one lookup and one insert.
-  const [known] = await transaction
-    .select({ id: messages.id, patientId: messages.patientId })
-    .from(messages)
-    .where(and(eq(messages.channel, event.channel), eq(messages.providerMessageId, event.providerMessageId)));
-  const claimed = await claimEvent(transaction, {
-    provider: event.provider,
-    eventKey: event.eventKey,
-    kind: 'status',
-    providerMessageId: event.providerMessageId,
-    outcome: known === undefined ? 'unknown-message' : 'recorded',
-    patientId: known?.patientId ?? null,
-    messageId: known?.id ?? null,
-    details: { status: event.status, ...(event.errors.length > 0 ? { errors: event.errors } : {}) },
-    occurredAt: event.at,
-  });
-  if (claimed === null) return 'duplicate';
-  if (known === undefined) return 'unmatched';
-  // Locked only now, so two statuses of one message arriving together both land in its history. FOR NO KEY
-  // UPDATE, not FOR UPDATE: the event row just inserted holds a KEY SHARE lock on the message (its foreign key),
-  // and two deliveries each holding one while asking FOR UPDATE deadlock (seen under load: `bench -- webhooks`).
-  const [message] = await transaction
-    .select({ status: messages.status, statusHistory: messages.statusHistory })
-    .from(messages)
-    .where(eq(messages.id, known.id))
-    .for('no key update');
-  if (message === undefined) return 'unmatched';
-  const entry: MessageStatusEntry = {
-    status: event.status,
-    at: event.at.toISOString(),
-    ...(event.errors.length > 0 ? { errors: event.errors } : {}),
-  };
-  // Providers do not deliver statuses in order; the history is kept in the order they happened (stable for ties).
-  const statusHistory = [...message.statusHistory, entry].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  await transaction
-    .update(messages)
-    .set({ statusHistory, status: furtherStatus(message.status, event.status) })
-    .where(eq(messages.id, known.id));
-  // Failed then undelivered (Twilio), or a retried failure under another key: the dedupe key keeps it to one job.
-  if (failedStatuses.has(event.status) && !failedStatuses.has(message.status)) {
-    await enqueueJob({
-      database: transaction,
-      kind: outboundFailedJobKind,
-      payload: { messageId: known.id },
-      dedupeKey: `${outboundFailedJobKind}:${known.id}`,
-    });
-  }
-  return 'recorded';
-}
-
 /** statusRank as SQL, for the one-statement path (a status we do not know ranks lowest, as above). */
 function statusRankSql(status: SQL): SQL {
   const cases = Object.entries(statusRank).map(([name, rank]) => sql`when ${name} then ${rank}`);
@@ -155,13 +100,17 @@ function statusRankSql(status: SQL): SQL {
 }
 
 /**
- * applyStatus's effect in a single statement: claim the event key (or find it taken), then append the entry to
- * the message's history in time order and move its status forward. The UPDATE re-reads the row once it holds
- * the row's lock (PostgreSQL's READ COMMITTED rule), so two statuses of one message arriving together both land.
+ * Applies one status in a single statement: claims the event key (or finds it taken), then appends the entry to
+ * the message's history in time order and moves its status forward (never back: statusRank). The UPDATE re-reads
+ * the row once it holds the row's lock (PostgreSQL's READ COMMITTED rule), so two statuses of one message arriving
+ * together both land, and it takes only the lock an update of non-key columns needs, which the event row's foreign
+ * key (KEY SHARE) does not block. A failure also queues the SMS fallback, once per message (its dedupe key); the
+ * caller runs a failure inside its transaction, so the job and the event are stored together.
  */
-async function applyStatusInOneStatement(database: Database, event: StatusEvent): Promise<Outcome> {
-  const entry: MessageStatusEntry = { status: event.status, at: event.at.toISOString() };
-  const details = { status: event.status };
+async function applyStatus(database: Database, event: StatusEvent): Promise<Outcome> {
+  const errors = event.errors.length > 0 ? { errors: event.errors } : {};
+  const entry: MessageStatusEntry = { status: event.status, at: event.at.toISOString(), ...errors };
+  const details = { status: event.status, ...errors };
   const result = (await database.execute(sql`
     with known as (
       select id, patient_id from messages
@@ -186,12 +135,22 @@ async function applyStatusInOneStatement(database: Database, event: StatusEvent)
       where m.id = claimed.message_id
       returning m.id
     )
-    select (select count(*) from claimed)::int as claimed, (select count(*) from updated)::int as updated`)) as unknown as {
-    rows: { claimed: number; updated: number }[];
+    select (select count(*) from claimed)::int as claimed, (select id from updated limit 1) as message_id`)) as unknown as {
+    rows: { claimed: number; message_id: string | null }[];
   };
-  const [counts] = result.rows;
-  if (counts === undefined || counts.claimed === 0) return 'duplicate';
-  return counts.updated === 0 ? 'unmatched' : 'recorded';
+  const [row] = result.rows;
+  if (row === undefined || row.claimed === 0) return 'duplicate';
+  if (row.message_id === null) return 'unmatched';
+  // Failed then undelivered (Twilio), or a retried failure under another key: the dedupe key keeps it to one job.
+  if (failedStatuses.has(event.status)) {
+    await enqueueJob({
+      database,
+      kind: outboundFailedJobKind,
+      payload: { messageId: row.message_id },
+      dedupeKey: `${outboundFailedJobKind}:${row.message_id}`,
+    });
+  }
+  return 'recorded';
 }
 
 /** The patient whose account's verified number is this one (digits compared); null if none or more than one. */
