@@ -9,7 +9,6 @@ export { markReplyRead } from './server/mark-reply-read';
 export {
   markReplyReadSchema,
   replyDoseSources,
-  serviceReplyJobKind,
   serviceReplyKinds,
   type InboundMessageOutcome,
   type ReplyToReadDto,

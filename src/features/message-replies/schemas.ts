@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import type { Channel } from '@/lib/domain/channels';
-import { serviceReplyJobKind } from '@/lib/messaging-job-kinds';
 
-/** The job kind this feature enqueues for the channels (docs/decisions/020). */
-export { serviceReplyJobKind };
 export const serviceReplyKinds = ['help', 'stop-confirmation', 'start-confirmation'] as const;
 export type ServiceReplyKind = (typeof serviceReplyKinds)[number];
 

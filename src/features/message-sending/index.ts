@@ -20,18 +20,14 @@ export {
   registerMessageSendingJobs,
   type MessageSendingJobOptions,
 } from './server/register-message-sending-jobs';
-export { resolveLibraryTemplate } from './server/resolve-library-template';
 export { sendDecisionMessage, sendExpiryMs } from './server/send-decision-message';
 export { sendFallbackSms } from './server/send-fallback-sms';
 export { sendServiceReply } from './server/send-service-reply';
 export { createTwilioSmsAdapter } from './server/twilio-sms-adapter';
 export { createWhatsAppCloudAdapter, whatsAppGraphVersion, whatsAppRequestBody } from './server/whatsapp-cloud-adapter';
 export {
-  messageSendJobKind,
   messageSendPayloadSchema,
-  outboundMessageFailedJobKind,
   outboundMessageFailedPayloadSchema,
-  serviceReplyJobKind,
   serviceReplyPayloadSchema,
   type ResolvedTemplate,
   type SendOutcome,

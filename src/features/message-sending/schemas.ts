@@ -2,10 +2,7 @@
  * The send path's job kinds, their payloads and the shapes it exchanges with other features (browser-safe).
  */
 import { z } from 'zod';
-import type { TemplateApprovalStatus } from '@/engine/messaging';
-import { messageSendJobKind, outboundMessageFailedJobKind, serviceReplyJobKind } from '@/lib/messaging-job-kinds';
-
-export { messageSendJobKind, outboundMessageFailedJobKind, serviceReplyJobKind };
+import type { StoredTemplate } from '@/features/message-templates';
 
 export const messageSendPayloadSchema = z.object({ decisionId: z.uuid('decisionId must be a UUID') });
 export const serviceReplyPayloadSchema = z.object({
@@ -19,17 +16,8 @@ export const outboundMessageFailedPayloadSchema = z.object({ messageId: z.uuid('
 
 export type ServiceReplyPayload = z.infer<typeof serviceReplyPayloadSchema>;
 
-/**
- * A template as stored (the message-templates feature's StoredTemplate): the current version of one template
- * id and language, with what WhatsApp knows of it.
- */
-export type ResolvedTemplate = {
-  templateId: string;
-  language: string;
-  version: number;
-  body: string;
-  whatsApp: { name: string; language: string; category: string; approval: TemplateApprovalStatus };
-};
+/** A template as stored: the current version of one template id and language, with what WhatsApp knows of it. */
+export type ResolvedTemplate = StoredTemplate;
 
 /** What a send job did, as its result records it (no number, no text). */
 export type SendOutcome =

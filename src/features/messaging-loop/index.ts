@@ -4,13 +4,7 @@
  * tick and the rewards. Server-only.
  */
 export { fillDecisionRewards } from './server/fill-decision-rewards';
-export { defaultPlanningMinute, messageSendJobKind, planMessagingDay, type PlanMessagingDayResult } from './server/plan-messaging-day';
-export {
-  enqueueMessagingTick,
-  ensureMessagingTick,
-  messagingPlanJobKind,
-  messagingTickKey,
-  runMessagingTick,
-} from './server/run-messaging-tick';
+export { defaultPlanningMinute, planMessagingDay, type PlanMessagingDayResult } from './server/plan-messaging-day';
+export { enqueueMessagingTick, ensureMessagingTick, messagingTickKey, runMessagingTick } from './server/run-messaging-tick';
 export { notAllowedMessage, setMessagingProgramme, unknownPatientMessage } from './server/set-messaging-programme';
 export { messagingProgrammeChangeSchema, type MessagingEnrolmentDto } from './schemas';

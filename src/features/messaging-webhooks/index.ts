@@ -15,13 +15,7 @@ export {
   type WebhookProvider,
 } from './webhook-events';
 export { maximumWebhookBodyBytes } from './schemas';
-export {
-  inboundMessageJobKind,
-  outboundFailedJobKind,
-  recordWebhookEvents,
-  type RecordedInbound,
-  type WebhookRecording,
-} from './server/record-webhook-events';
+export { recordWebhookEvents, type RecordedInbound, type WebhookRecording } from './server/record-webhook-events';
 export { receiveWhatsAppWebhook, type WebhookReceipt } from './server/receive-whatsapp-webhook';
 export { receiveTwilioWebhook, type TwilioWebhookKind } from './server/receive-twilio-webhook';
 export { verifyWhatsAppSubscription } from './server/verify-whatsapp-subscription';
@@ -40,7 +34,7 @@ export { handleTwilioWebhook } from './server/twilio-route';
 export { listPhonePatients } from './server/list-phone-patients';
 export { getPhoneView } from './server/get-phone-view';
 export { sendPhoneReply } from './server/send-phone-reply';
-export { messagingPlanJobKind, requestMessageNow } from './server/request-message-now';
+export { requestMessageNow } from './server/request-message-now';
 export type { PhoneMessageDto, PhonePatientDto, PhoneReplyInput, PhoneThreadDto, PhoneViewDto } from './phone-schemas';
 export { giveTestNumber } from './server/give-test-number';
 export { createTestPatient } from './server/create-test-patient';

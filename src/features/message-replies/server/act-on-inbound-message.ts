@@ -14,7 +14,8 @@ import {
 import { applyConsentKeyword } from '@/features/consent';
 import { AppError } from '@/lib/errors';
 import { enqueueJob } from '@/lib/server/jobs';
-import { type InboundMessageOutcome, replyDoseSources, serviceReplyJobKind, type ServiceReplyKind } from '../schemas';
+import { type InboundMessageOutcome, replyDoseSources, type ServiceReplyKind } from '../schemas';
+import { serviceReplyJobKind } from '@/lib/messaging-job-kinds';
 import { type AnsweredMessage, findAnsweredMessage } from './find-answered-message';
 
 const serviceReplyKindOf: Readonly<Record<KeywordAction, ServiceReplyKind>> = {

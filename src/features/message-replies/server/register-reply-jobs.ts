@@ -5,7 +5,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { getDatabase } from '@/db/client';
-import { inboundMessageJobKind } from '@/features/messaging-webhooks';
+import { inboundMessageJobKind } from '@/lib/messaging-job-kinds';
 import { parseInput } from '@/lib/parse-input';
 import { registerJobHandler } from '@/lib/server/jobs';
 import { actOnInboundMessage } from './act-on-inbound-message';

@@ -2,14 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, dispensings, messages, patients, policyDecisions, products, regimens } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { findTemplate } from '@/engine/messaging';
 import { recordConsent } from '@/features/consent';
 import { claimNextJob, enqueueJob, getJob, maximumAttempts, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
 import { type LocalTwilioApi, startLocalTwilioApi } from '../../../../tests/support/local-twilio-api';
 import { type LocalWhatsAppCloudApi, startLocalWhatsAppCloudApi } from '../../../../tests/support/local-whatsapp-cloud-api';
 import type { ChannelAdapters } from './channel-adapter';
-import type { ResolveTemplate } from './compose-message';
+import { type ResolveTemplate, templateLanguageOf } from './compose-message';
 import { createMessageSendingJobHandlers } from './register-message-sending-jobs';
-import { resolveLibraryTemplate } from './resolve-library-template';
 import { sendDecisionMessage } from './send-decision-message';
 import { sendFallbackSms } from './send-fallback-sms';
 import { sendServiceReply } from './send-service-reply';
@@ -20,12 +20,19 @@ const statusCallback = 'https://medaptive.example.org/api/webhooks/twilio/status
 const phone = '+447700900123';
 const hour = 60 * 60 * 1000;
 
-/** The engine library as version 1, with Meta's approval of the WhatsApp template as the test needs it. */
+/** The engine library as version 1 (what the stored library starts from), with Meta's approval as the test needs it. */
 const libraryWithApproval =
   (approval: 'approved' | 'pending'): ResolveTemplate =>
   async (options) => {
-    const template = await resolveLibraryTemplate(options);
-    return template === null ? null : { ...template, whatsApp: { ...template.whatsApp, approval } };
+    const template = findTemplate(options.templateId, templateLanguageOf(options.language));
+    if (template === undefined) return null;
+    return {
+      templateId: template.id,
+      language: template.language,
+      version: 1,
+      body: template.body,
+      whatsApp: { ...template.whatsApp, approval },
+    };
   };
 
 describe.each(testDatabaseBackends())('send path on $name', (backend) => {

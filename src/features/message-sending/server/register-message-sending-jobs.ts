@@ -9,14 +9,8 @@ import { type Database, getDatabase } from '@/db/client';
 import { getEnvironment } from '@/lib/env';
 import { parseInput } from '@/lib/parse-input';
 import { type JobHandler, maximumAttempts, registerJobHandler } from '@/lib/server/jobs';
-import {
-  messageSendJobKind,
-  messageSendPayloadSchema,
-  outboundMessageFailedJobKind,
-  outboundMessageFailedPayloadSchema,
-  serviceReplyJobKind,
-  serviceReplyPayloadSchema,
-} from '../schemas';
+import { messageSendPayloadSchema, outboundMessageFailedPayloadSchema, serviceReplyPayloadSchema } from '../schemas';
+import { messageSendJobKind, outboundMessageFailedJobKind, serviceReplyJobKind } from '@/lib/messaging-job-kinds';
 import type { ChannelAdapters } from './channel-adapter';
 import type { ResolveTemplate } from './compose-message';
 import { isChannelSendError } from './channel-send-error';

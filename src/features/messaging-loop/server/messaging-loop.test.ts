@@ -17,13 +17,8 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { fillDecisionRewards } from './fill-decision-rewards';
 import { planMessagingDay } from './plan-messaging-day';
 import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
-import {
-  createMessagingPlanHandler,
-  ensureMessagingTick,
-  messagingPlanJobKind,
-  messagingTickKey,
-  runMessagingTick,
-} from './run-messaging-tick';
+import { createMessagingPlanHandler, ensureMessagingTick, messagingTickKey, runMessagingTick } from './run-messaging-tick';
+import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 import { setMessagingProgramme } from './set-messaging-programme';
 
 // 06:00 UTC: 07:00 in Madrid (planned from 04:00), 01:00 in New York (not yet), 15:00 in Tokyo.

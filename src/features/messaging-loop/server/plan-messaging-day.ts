@@ -27,7 +27,6 @@ import {
 } from './read-planning-inputs';
 import { messageSendJobKind } from '@/lib/messaging-job-kinds';
 
-export { messageSendJobKind };
 /** Local time from which a day is planned: after midnight's late replies, hours before quiet hours end. */
 export const defaultPlanningMinute = 4 * 60;
 const defaultBatchSize = 1000;

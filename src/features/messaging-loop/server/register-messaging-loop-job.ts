@@ -5,6 +5,7 @@
 import 'server-only';
 import { getDatabase } from '@/db/client';
 import { registerJobHandler } from '@/lib/server/jobs';
-import { createMessagingPlanHandler, messagingPlanJobKind } from './run-messaging-tick';
+import { createMessagingPlanHandler } from './run-messaging-tick';
+import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 
 registerJobHandler(messagingPlanJobKind, createMessagingPlanHandler(getDatabase), { queue: 'messages' });

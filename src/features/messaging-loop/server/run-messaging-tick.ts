@@ -14,8 +14,6 @@ import { fillDecisionRewards } from './fill-decision-rewards';
 import { planMessagingDay } from './plan-messaging-day';
 import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 
-export { messagingPlanJobKind };
-
 const hourMs = 3_600_000;
 
 const payloadSchema = z.object({

@@ -6,7 +6,7 @@ import type { InboundInterpretation } from '@/engine/messaging';
 import type { MessageStatusEntry } from '@/lib/domain/message-records';
 import { enqueueJob } from '@/lib/server/jobs';
 import type { InboundEvent, StatusEvent, WebhookEvent } from '../webhook-events';
-import { inboundMessageJobKind, outboundMessageFailedJobKind as outboundFailedJobKind } from '@/lib/messaging-job-kinds';
+import { inboundMessageJobKind, outboundMessageFailedJobKind } from '@/lib/messaging-job-kinds';
 
 /** An inbound message now stored, for whoever acts on it (consent keywords, dose answers). */
 export type RecordedInbound = {
@@ -25,8 +25,6 @@ export type WebhookRecording = {
   inbound: RecordedInbound[];
 };
 
-/** Job kinds enqueued with the events (docs/decisions/020): the slow work happens there, not in the webhook. */
-export { inboundMessageJobKind, outboundFailedJobKind };
 const failedStatuses = new Set(['failed', 'undelivered']);
 
 /**
@@ -145,9 +143,9 @@ async function applyStatus(database: Database, event: StatusEvent): Promise<Outc
   if (failedStatuses.has(event.status)) {
     await enqueueJob({
       database,
-      kind: outboundFailedJobKind,
+      kind: outboundMessageFailedJobKind,
       payload: { messageId: row.message_id },
-      dedupeKey: `${outboundFailedJobKind}:${row.message_id}`,
+      dedupeKey: `${outboundMessageFailedJobKind}:${row.message_id}`,
     });
   }
   return 'recorded';

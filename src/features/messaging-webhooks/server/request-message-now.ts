@@ -9,8 +9,6 @@ import { phonePatientSchema } from '../phone-schemas';
 import { findPhonePatient } from './find-phone-patient';
 import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 
-export { messagingPlanJobKind };
-
 /**
  * /dev/phone's "Send today's message now": queues the daily loop for this one patient with devSendNow, so the
  * day's decision is made and its message sent now, ignoring the chosen minute and quiet hours (development only).
