@@ -12,8 +12,9 @@ test.describe('/dev/phone', () => {
     page,
     signIn,
   }) => {
-    // Three accounts' pages and the profile rendered until the job has run: more than the default 30 s on a busy machine.
-    test.slow();
+    // Three accounts' pages and the profile rendered again until each job has run: a profile render takes 10–20 s when
+    // CI's other workers are busy, so the default 30 s (or 90 s with test.slow) is not enough.
+    test.setTimeout(240_000);
     // The demo patient's pseudonym, as they see their own record.
     const patientContext = await browser.newContext();
     await signIn('patient', patientContext);
