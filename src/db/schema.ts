@@ -517,6 +517,12 @@ export const policyDecisions = pgTable(
     status: text('status', { enum: policyDecisionStatuses }).notNull(),
     /** Why a planned message was not sent (no-consent, no-number, frequency-cap, quiet-hours, provider …). */
     statusReason: text('status_reason'),
+    /**
+     * The probability of every action at decision time (index 0: no message; 1 + armIndex for each
+     * category × framing, engine/policy/message-arms.ts), for off-policy evaluation of other policies;
+     * null for a policy that only reports the propensity of its choice.
+     */
+    armProbabilities: jsonb('arm_probabilities').$type<number[]>(),
     /** Share of the day's scheduled doses confirmed, filled in once the day is over; null until then. */
     reward: doublePrecision('reward'),
     rewardedAt: timestamp('rewarded_at', { withTimezone: true }),
@@ -526,6 +532,35 @@ export const policyDecisions = pgTable(
     uniqueIndex('policy_decisions_patient_day_idx').on(table.patientId, table.source, table.localDate),
     index('policy_decisions_status_idx').on(table.status, table.scheduledFor),
     index('policy_decisions_policy_idx').on(table.policyName, table.decidedAt),
+  ],
+);
+
+/**
+ * The learning policy's state (its posterior per persona and patient, engine/policy), one row per version:
+ * every nightly update adds a version and none is overwritten, so each logged decision's policy_version
+ * names the exact beliefs it was drawn from and the learning can be replayed and shown over time.
+ */
+export const policyStates = pgTable(
+  'policy_states',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    policyName: text('policy_name').notNull(),
+    /** Unique per policy; policy_decisions.policy_version refers to it. */
+    version: text('version').notNull(),
+    source: text('source', { enum: policyDecisionSources }).notNull(),
+    /** The engine's serialised state (JSON); its shape belongs to engine/policy. */
+    state: jsonb('state').$type<Record<string, unknown>>().notNull(),
+    /** The settings it decides with (exploration floor, burden weight, caps). */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull(),
+    /** Rewarded decisions learned from, in all versions up to this one. */
+    decisionsUsed: integer('decisions_used').notNull().default(0),
+    /** decided_at of the latest decision this version learned from; null for the prior. */
+    trainedThrough: timestamp('trained_through', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('policy_states_version_idx').on(table.policyName, table.version),
+    index('policy_states_created_idx').on(table.policyName, table.createdAt),
   ],
 );
 

@@ -2,9 +2,9 @@
  * The live messaging programmes a patient can be enrolled in (browser-safe; src/db/schema.ts uses it for
  * `patients.messaging_programme`). A patient with no programme gets no live messages; `none` is an explicit
  * enrolment in usual care (decisions are still logged, as the trial's control arm needs). The learning
- * policy adds its name here in its own issue.
+ * `personalised` is the learning policy (engine/policy), deciding from the latest stored policy state.
  */
-export const messagingProgrammes = ['none', 'fixed-daily', 'fixed-weekly'] as const;
+export const messagingProgrammes = ['none', 'fixed-daily', 'fixed-weekly', 'personalised'] as const;
 export type MessagingProgramme = (typeof messagingProgrammes)[number];
 
 /** Where a policy decision was made: the live daily loop, or the simulator writing the demo history. */
