@@ -15,12 +15,12 @@ import type { DecisionContext, MessagingPolicy, PolicyChoice, PolicyFeedback, Ra
 import { armCount, armIndex, messageCategories, messageFramings, type MessageArm } from '@/engine/policy/message-arms';
 import { contextFeatures, createFeatureBuffer } from './features';
 import { alphaOffset, armCategory, categoryCount, featureCount, gammaOffset, parameterCount } from './model';
-import { confirmationsNeedMessage } from './observed-reward';
 import {
+  accumulateDecision,
   createPolicyState,
+  finishBatch,
   modelFromState,
   stateFromModel,
-  updateModel,
   type LoggedDecision,
   type PolicyModel,
   type PolicyState,
@@ -173,7 +173,16 @@ export function createPersonalisedPolicy(
   const settings = resolveSettings(options.settings);
   const model = modelFromState(options.state ?? createPolicyState());
   const scratch = createScratch();
-  let buffer: LoggedDecision[] = [];
+  // One reused record: learn() reads the feedback into it, so a day's feedback allocates nothing.
+  const logged: LoggedDecision = {
+    patientId: '',
+    persona: 'busy-professional',
+    context: null as unknown as DecisionContext,
+    action: 0,
+    propensity: 1,
+    observedReward: 0,
+    armProbabilities: null,
+  };
 
   return {
     name: personalisedPolicyName,
@@ -193,27 +202,22 @@ export function createPersonalisedPolicy(
         armProbabilities: probabilities,
       };
     },
+    // Feedback goes straight into the batch's sufficient statistics (nothing is buffered); the posterior
+    // that decisions draw from moves only when the day ends, so this is the same daily batch update as
+    // `updatePolicyState` over the day's decisions.
     learn(feedback: PolicyFeedback): void {
-      // Not buffered at all when the update would skip it anyway (observed-reward.ts).
-      if (confirmationsNeedMessage(feedback.context.features.doseObserver)) {
-        model.decisionsSkipped += 1;
-        return;
-      }
-      const { choice } = feedback;
-      buffer.push({
-        patientId: feedback.context.patientId,
-        persona: feedback.context.persona,
-        context: feedback.context,
-        action: choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing),
-        propensity: choice.propensity,
-        observedReward: feedback.observedReward,
-        armProbabilities: choice.armProbabilities ?? null,
-      });
+      const { choice, context } = feedback;
+      logged.patientId = context.patientId;
+      logged.persona = context.persona;
+      logged.context = context;
+      logged.action = choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing);
+      logged.propensity = choice.propensity;
+      logged.observedReward = feedback.observedReward;
+      logged.armProbabilities = choice.armProbabilities ?? null;
+      accumulateDecision(model, logged);
     },
     endDay(): void {
-      if (buffer.length === 0) return;
-      updateModel(model, buffer);
-      buffer = [];
+      finishBatch(model);
     },
     state: () => stateFromModel(model),
   };
