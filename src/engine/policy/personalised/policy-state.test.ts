@@ -15,7 +15,7 @@ function decisionContext(persona: Persona, patientId: string, last7Days: number,
   return {
     patientId,
     persona,
-    features: { ageBand: '55-64', sex: 'male', conditions: ['diabetes'], productCount: 2, preferredChannel: 'app', doseObserver },
+    features: { ageBand: '55-64', sex: 'male', conditions: ['type-2-diabetes'], productCount: 2, preferredChannel: 'app', doseObserver },
     day: 20_100,
     dayIndex: 11,
     weekday: 6,

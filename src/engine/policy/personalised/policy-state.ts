@@ -8,10 +8,13 @@ import { armCount } from '@/engine/policy/message-arms';
 import { personas, type Persona } from '@/engine/simulation/personas';
 import { contextFeatures, createFeatureBuffer } from './features';
 import {
-  alphaOffset,
   armCategory,
+  armFraming,
   categoryCount,
+  categoryOffset,
+  contentCount,
   featureCount,
+  framingOffset,
   gammaOffset,
   minimumOffsetVariance,
   noiseVariance,
@@ -21,7 +24,8 @@ import {
 import { confirmationsNeedMessage } from './observed-reward';
 import { resolveSettings, type PersonalisedSettings } from './settings';
 
-export const policyStateVersionFormat = 1;
+/** 2: content as category + framing effects (1 had one effect per arm). */
+export const policyStateVersionFormat = 2;
 
 /** One persona's posterior in natural parameters: precision Λ (row-major D×D) and Λμ. */
 export type PersonaPosteriorState = {
@@ -67,13 +71,13 @@ export const patientRecordLength = 1 + 2 * categoryCount;
 function priorPrecision(): number[] {
   const precision = new Array<number>(parameterCount * parameterCount).fill(0);
   for (let index = 0; index < parameterCount; index += 1) {
-    const scale = index < alphaOffset ? priorScale.baseline : index < gammaOffset ? priorScale.advantage : priorScale.modulation;
+    const scale = index < categoryOffset ? priorScale.baseline : index < gammaOffset ? priorScale.content : priorScale.modulation;
     precision[index * parameterCount + index] = 1 / (scale * scale);
   }
   return precision;
 }
 
-/** The prior: every persona's arms at 0 ± 0.05, no patient learned yet. Settings are validated (they do not change the prior). */
+/** The prior: every persona's arms at 0 ± 0.05 (category and framing ± 0.035 each), no patient learned yet. Settings are validated (they do not change the prior). */
 export function createPolicyState(options: { settings?: Partial<PersonalisedSettings> } = {}): PolicyState {
   resolveSettings(options.settings);
   const personaStates = {} as Record<Persona, PersonaPosteriorState>;
@@ -99,8 +103,8 @@ export type PersonaPosterior = {
   offsetVariance: number;
   mean: Float64Array;
   covariance: Float64Array;
-  /** Lower Cholesky factor of the covariance of α (armCount × armCount), for joint Thompson draws. */
-  alphaCholesky: Float64Array;
+  /** Lower Cholesky factor of the covariance of the content effects κ, φ (contentCount²), for joint Thompson draws. */
+  contentCholesky: Float64Array;
   /** Decisions were added since the posterior was last solved. */
   pending: boolean;
 };
@@ -121,7 +125,7 @@ export class PosteriorError extends Error {}
 export function solvePosterior(posterior: Pick<PersonaPosterior, 'precision' | 'precisionMean'>): {
   mean: Float64Array;
   covariance: Float64Array;
-  alphaCholesky: Float64Array;
+  contentCholesky: Float64Array;
 } {
   const size = parameterCount;
   const precision = new Matrix(size, size);
@@ -138,17 +142,18 @@ export function solvePosterior(posterior: Pick<PersonaPosterior, 'precision' | '
       covariance[row * size + column] = (covarianceMatrix.get(row, column) + covarianceMatrix.get(column, row)) / 2;
   const mean = new Float64Array(size);
   for (let row = 0; row < size; row += 1) mean[row] = meanMatrix.get(row, 0);
-  const alpha = new Matrix(armCount, armCount);
-  for (let row = 0; row < armCount; row += 1)
-    for (let column = 0; column < armCount; column += 1)
-      alpha.set(row, column, covariance[(alphaOffset + row) * size + alphaOffset + column]!);
-  const alphaDecomposition = new CholeskyDecomposition(alpha);
-  if (!alphaDecomposition.isPositiveDefinite()) throw new PosteriorError('the covariance of the arm advantages is not positive definite');
-  const lower = alphaDecomposition.lowerTriangularMatrix;
-  const alphaCholesky = new Float64Array(armCount * armCount);
-  for (let row = 0; row < armCount; row += 1)
-    for (let column = 0; column <= row; column += 1) alphaCholesky[row * armCount + column] = lower.get(row, column);
-  return { mean, covariance, alphaCholesky };
+  const content = new Matrix(contentCount, contentCount);
+  for (let row = 0; row < contentCount; row += 1)
+    for (let column = 0; column < contentCount; column += 1)
+      content.set(row, column, covariance[(categoryOffset + row) * size + categoryOffset + column]!);
+  const contentDecomposition = new CholeskyDecomposition(content);
+  if (!contentDecomposition.isPositiveDefinite())
+    throw new PosteriorError('the covariance of the content effects is not positive definite');
+  const lower = contentDecomposition.lowerTriangularMatrix;
+  const contentCholesky = new Float64Array(contentCount * contentCount);
+  for (let row = 0; row < contentCount; row += 1)
+    for (let column = 0; column <= row; column += 1) contentCholesky[row * contentCount + column] = lower.get(row, column);
+  return { mean, covariance, contentCholesky };
 }
 
 export function modelFromState(state: PolicyState): PolicyModel {
@@ -244,11 +249,13 @@ function designRow(decision: LoggedDecision): { design: Float64Array; categoryDe
   centringProbabilities(decision, probabilities);
   for (let index = 0; index < featureCount; index += 1) design[index] = features[index]!;
   categoryDesign.fill(0);
+  for (let index = categoryOffset; index < gammaOffset; index += 1) design[index] = 0;
   for (let arm = 0; arm < armCount; arm += 1) {
     const centred = (decision.action === arm + 1 ? 1 : 0) - probabilities[arm + 1]!;
-    design[alphaOffset + arm] = centred;
     categoryDesign[armCategory[arm]!]! += centred;
+    design[framingOffset + armFraming[arm]!]! += centred;
   }
+  for (let category = 0; category < categoryCount; category += 1) design[categoryOffset + category] = categoryDesign[category]!;
   const sendCentred = (decision.action === 0 ? 0 : 1) - (1 - probabilities[0]!);
   for (let index = 1; index < featureCount; index += 1) design[gammaOffset + index - 1] = sendCentred * features[index]!;
   return { design, categoryDesign };
