@@ -29,3 +29,4 @@ export {
   type DecisionLogRow,
   type TargetPolicy,
 } from './decision-log-samples';
+export { evaluateDecisionLog, type DecisionLogEvaluation, type PolicyDecisionRow } from './evaluate-decision-log';
