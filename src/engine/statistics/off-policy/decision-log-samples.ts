@@ -101,7 +101,7 @@ const middleDraw = () => 0.5;
 export function targetFromPolicy(policy: MessagingPolicy): TargetPolicy {
   return (context) => {
     const choice = policy.decide(context, middleDraw);
-    if ('armProbabilities' in choice && Array.isArray(choice.armProbabilities)) return choice.armProbabilities as number[];
+    if (choice.armProbabilities !== undefined) return choice.armProbabilities;
     if (choice.propensity !== 1)
       throw new RangeError(`policy ${policy.name} chose with propensity ${choice.propensity} but reports no armProbabilities`);
     return certainAction(choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { PolicyFeedback } from '@/engine/policy/contract';
 import { recordDecisions, type DecisionLogEntry } from '@/engine/policy/decision-log';
 import { messageCategories, messageFramings } from '@/engine/policy/message-arms';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
@@ -10,9 +9,6 @@ import { evaluateDecisionLog, type PolicyDecisionRow } from './evaluate-decision
 import { evaluateTargetPolicy } from './evaluate-target-policy';
 
 const arms = messageCategories.flatMap((category) => messageFramings.map((framing) => ({ category, framing })));
-const observedReward = (feedback: PolicyFeedback) =>
-  feedback.outcome.dosesScheduled === 0 ? 0 : feedback.outcome.dosesConfirmed / feedback.outcome.dosesScheduled;
-
 describe('evaluateDecisionLog', () => {
   it('reads policy_decisions rows (stored JSON context, action columns) as the simulated log, leaving out unrewarded days', () => {
     const entries: DecisionLogEntry[] = [];
@@ -21,7 +17,7 @@ describe('evaluateDecisionLog', () => {
       days: 30,
       seed: 2,
       startDay: 20_089,
-      policy: recordDecisions(createUniformRandomPolicy(), { onDecision: (entry) => entries.push(entry), observedReward }),
+      policy: recordDecisions(createUniformRandomPolicy(), (entry) => entries.push(entry)),
     });
     const rows: PolicyDecisionRow[] = entries.map((entry) => {
       const arm = entry.action === 0 ? null : arms[entry.action - 1]!;

@@ -5,7 +5,7 @@
  * and why the per-decision estimate leans high on long runs (habituation carries over between days).
  */
 import { describe, expect, it } from 'vitest';
-import type { PolicyFeedback, MessagingPolicy } from '@/engine/policy/contract';
+import type { MessagingPolicy } from '@/engine/policy/contract';
 import { recordDecisions, type DecisionLogEntry } from '@/engine/policy/decision-log';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
 import { createUniformRandomPolicy } from '@/engine/simulation/policies/uniform-random-policy';
@@ -16,12 +16,9 @@ import { evaluateTargetPolicy } from './evaluate-target-policy';
 // 300 patients × 60 days: about 18,000 logged decisions, 450 of them the fixed-daily reminder; a few seconds.
 const cohort = { patientCount: 300, days: 60, seed: 1, startDay: 20_089 };
 
-const observedReward = (feedback: PolicyFeedback) =>
-  feedback.outcome.dosesScheduled === 0 ? 0 : feedback.outcome.dosesConfirmed / feedback.outcome.dosesScheduled;
-
 function decisionLog(policy: MessagingPolicy): DecisionLogEntry[] {
   const entries: DecisionLogEntry[] = [];
-  simulateCohort({ ...cohort, policy: recordDecisions(policy, { onDecision: (entry) => entries.push(entry), observedReward }) });
+  simulateCohort({ ...cohort, policy: recordDecisions(policy, (entry) => entries.push(entry)) });
   return entries;
 }
 
