@@ -99,11 +99,13 @@ const middleDraw = () => 0.5;
  * evaluates the policy as it stands.
  */
 export function targetFromPolicy(policy: MessagingPolicy): TargetPolicy {
+  // One array per action, shared by every context a deterministic policy decides alike (a log may hold millions).
+  const certain = Array.from({ length: actionCount }, (_, action) => certainAction(action));
   return (context) => {
     const choice = policy.decide(context, middleDraw);
     if (choice.armProbabilities !== undefined) return choice.armProbabilities;
     if (choice.propensity !== 1)
       throw new RangeError(`policy ${policy.name} chose with propensity ${choice.propensity} but reports no armProbabilities`);
-    return certainAction(choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing));
+    return certain[choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing)]!;
   };
 }
