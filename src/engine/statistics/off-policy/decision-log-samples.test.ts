@@ -85,6 +85,7 @@ describe('decision-log rows as off-policy samples', () => {
       propensity: 0.5,
       reward: 0.5,
       targetProbabilities: certainAction(1 + armIndex('reminder', 'neutral')),
+      loggingProbabilities: null,
     });
   });
 });

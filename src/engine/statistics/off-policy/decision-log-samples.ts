@@ -28,6 +28,8 @@ export type DecisionLogRow = {
   propensity: number;
   /** The observed reward (policy_decisions.reward). */
   reward: number;
+  /** The logging policy's probability of every action, when it reported them (policy_decisions.arm_probabilities). */
+  armProbabilities?: readonly number[] | null;
 };
 
 /** The target policy: its probability of every action (length actionCount) in a context. */
@@ -79,6 +81,7 @@ export function offPolicySamples(rows: readonly DecisionLogRow[], target: Target
       propensity: row.propensity,
       reward: row.reward,
       targetProbabilities,
+      loggingProbabilities: row.armProbabilities ?? null,
     };
   });
 }

@@ -28,6 +28,7 @@ describe('evaluateDecisionLog', () => {
         category: arm?.category ?? null,
         framing: arm?.framing ?? null,
         propensity: entry.propensity,
+        armProbabilities: entry.armProbabilities,
         reward: entry.observedReward,
       };
     });
@@ -42,5 +43,6 @@ describe('evaluateDecisionLog', () => {
       replicates: 200,
     });
     expect(live).toEqual({ ...simulated, unrewarded: 1 });
+    expect(live.unsupportedTargetMass).toBe(0);
   });
 });

@@ -12,6 +12,8 @@ export type PolicyDecisionRow = {
   category: string | null;
   framing: string | null;
   propensity: number;
+  /** arm_probabilities: null for a policy that reports only its choice's propensity. */
+  armProbabilities: readonly number[] | null;
   reward: number | null;
 };
 
@@ -32,6 +34,7 @@ export function evaluateDecisionLog(
       action: loggedActionIndex(row),
       propensity: row.propensity,
       reward: row.reward,
+      armProbabilities: row.armProbabilities,
     })),
     target,
   );

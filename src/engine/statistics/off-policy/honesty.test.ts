@@ -35,6 +35,8 @@ describe('off-policy evaluation on simulated logs', () => {
     const evaluation = evaluateTargetPolicy({ samples, seed: 1 });
 
     expect(evaluation.decisions).toBe(logged.length);
+    // Uniform logging gives every action a chance: fixed-daily's action is always covered.
+    expect(evaluation.unsupportedTargetMass).toBe(0);
     for (const estimate of [evaluation.ips, evaluation.snips, evaluation.doublyRobust]) {
       expect(estimate.lower).toBeLessThanOrEqual(onPolicyValue);
       expect(estimate.upper).toBeGreaterThanOrEqual(onPolicyValue);

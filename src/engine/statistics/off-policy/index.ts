@@ -6,6 +6,7 @@ export {
   importanceWeight,
   inversePropensityEstimate,
   selfNormalisedEstimate,
+  unsupportedTargetMass,
   type OffPolicySample,
   type RewardPrediction,
 } from './estimators';
