@@ -23,6 +23,7 @@ export {
   actionCount,
   certainAction,
   decisionContextFromJson,
+  defaultTargetDraws,
   loggedActionIndex,
   offPolicySamples,
   rewardModelGroup,
