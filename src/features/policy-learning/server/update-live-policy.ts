@@ -1,0 +1,156 @@
+import 'server-only';
+/**
+ * The nightly update of the live personalised policy (docs/decisions/023-live-learning-policy.md): the
+ * rewarded live decisions of the policy decided after the latest version's trained_through, read in pages
+ * (bounded memory), given to the engine's batch update, and stored as the next version. Nothing is stored
+ * until the last page is learned, so a failure leaves the previous version in use; a version number is
+ * stored once (unique per policy), so two runs at once store one.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { policyStates } from '@/db/schema';
+import type { DecisionContext } from '@/engine/policy/contract';
+import { armIndex, messageCategories, messageFramings, type MessageCategory, type MessageFraming } from '@/engine/policy/message-arms';
+import { personalisedPolicyName, updatePolicyState, type LoggedDecision } from '@/engine/policy/personalised';
+import { personas, type Persona } from '@/engine/simulation/personas';
+import { readOrCreateLatestPolicyState } from './policy-state-rows';
+
+const defaultPageSize = 5000;
+/**
+ * The daily loop gives a decision's reward up a week after it was decided (messaging-loop's reward window):
+ * an older decision still without one never gets one, and must not hold the update back.
+ */
+const rewardWindowDays = 7;
+const dayMs = 86_400_000;
+
+export type UpdateLivePolicyResult = {
+  /** The version stored by this run; null when nothing new was learned or another run stored it first. */
+  version: number | null;
+  previousVersion: number;
+  decisionsLearned: number;
+  /** Rewarded decisions read but not learned from (their context or action could not be read). */
+  decisionsSkipped: number;
+  trainedThrough: string | null;
+};
+
+type DecisionRow = {
+  id: string;
+  decided_at: string | Date;
+  patient_id: string;
+  context: unknown;
+  action: string;
+  category: string | null;
+  framing: string | null;
+  propensity: number;
+  reward: number;
+};
+
+const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
+
+/** A logged row as the engine learns from it; null when its context or arm is not one the engine knows. */
+export function toLoggedDecision(row: Omit<DecisionRow, 'id' | 'decided_at'>): LoggedDecision | null {
+  const context = row.context as DecisionContext | null;
+  if (context === null || typeof context !== 'object' || !(personas as readonly string[]).includes(context.persona)) return null;
+  let action = 0;
+  if (row.action === 'message') {
+    if (
+      !(messageCategories as readonly (string | null)[]).includes(row.category) ||
+      !(messageFramings as readonly (string | null)[]).includes(row.framing)
+    )
+      return null;
+    action = 1 + armIndex(row.category as MessageCategory, row.framing as MessageFraming);
+  }
+  return {
+    patientId: row.patient_id,
+    persona: context.persona as Persona,
+    context,
+    action,
+    propensity: row.propensity,
+    observedReward: row.reward,
+  };
+}
+
+export async function updateLivePolicy(options: {
+  database: Database;
+  now: Date;
+  pageSize?: number;
+  /** Called after each page (the job reports progress, which is also its heartbeat). */
+  onPage?: (decisionsRead: number) => Promise<void>;
+}): Promise<UpdateLivePolicyResult> {
+  const { database, now } = options;
+  const pageSize = options.pageSize ?? defaultPageSize;
+  const latest = await readOrCreateLatestPolicyState({ database, now });
+  // Learn only up to the earliest decision still waiting for its reward: every decision before it is settled
+  // (rewarded, or left without one), so the next run's "after trained_through" misses none.
+  const [pending] = rowsOf<{ decided_at: string | Date | null }>(
+    await database.execute(sql`
+      select min(decided_at) as decided_at from policy_decisions
+      where policy_name = ${personalisedPolicyName} and source = 'live' and rewarded_at is null
+        and decided_at >= ${new Date(now.getTime() - rewardWindowDays * dayMs).toISOString()}::timestamptz`),
+  );
+  const cutoff = pending?.decided_at == null ? now : new Date(pending.decided_at);
+  const after = latest.trainedThrough;
+
+  let state = latest.state;
+  let learned = 0;
+  let skipped = 0;
+  let cursor: { decidedAt: string; id: string } | null = null;
+  let trainedThrough: string | null = null;
+  for (;;) {
+    const page: DecisionRow[] = rowsOf<DecisionRow>(
+      await database.execute(sql`
+        select id, decided_at, patient_id, context, action, category, framing, propensity, reward
+        from policy_decisions
+        where policy_name = ${personalisedPolicyName} and source = 'live'
+          and decided_at < ${cutoff.toISOString()}::timestamptz
+          ${after === null ? sql`` : sql`and decided_at > ${after.toISOString()}::timestamptz`}
+          ${cursor === null ? sql`` : sql`and (decided_at, id) > (${cursor.decidedAt}::timestamptz, ${cursor.id}::uuid)`}
+          and rewarded_at is not null and reward is not null
+          -- What the patient actually got: a message sent, or none by the policy's choice. A message refused at
+          -- planning or send time (quiet hours, cap, consent) was neither the arm nor the policy's "none".
+          and status in ('sent', 'no-message')
+        order by decided_at, id
+        limit ${pageSize}`),
+    );
+    if (page.length === 0) break;
+    const last: DecisionRow = page[page.length - 1]!;
+    cursor = { decidedAt: new Date(last.decided_at).toISOString(), id: last.id };
+    trainedThrough = cursor.decidedAt;
+    const decisions: LoggedDecision[] = [];
+    for (const row of page) {
+      const decision = toLoggedDecision(row);
+      if (decision === null) skipped += 1;
+      else decisions.push(decision);
+    }
+    // Page by page: the posterior after one page is the prior of the next (a conjugate update), so memory
+    // stays one page whatever the night's volume.
+    if (decisions.length > 0) state = updatePolicyState(state, decisions, latest.settings);
+    learned += decisions.length;
+    await options.onPage?.(learned + skipped);
+    if (page.length < pageSize) break;
+  }
+  const result: UpdateLivePolicyResult = {
+    version: null,
+    previousVersion: latest.version,
+    decisionsLearned: learned,
+    decisionsSkipped: skipped,
+    trainedThrough,
+  };
+  if (learned === 0) return result;
+  const version = latest.version + 1;
+  const inserted = await database
+    .insert(policyStates)
+    .values({
+      policyName: personalisedPolicyName,
+      version: String(version),
+      source: 'live',
+      state: { ...state, version } as unknown as Record<string, unknown>,
+      settings: latest.settings as unknown as Record<string, unknown>,
+      decisionsUsed: latest.decisionsUsed + learned,
+      trainedThrough: new Date(trainedThrough!),
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: [policyStates.policyName, policyStates.version] })
+    .returning({ id: policyStates.id });
+  return { ...result, version: inserted.length === 1 ? version : null };
+}
