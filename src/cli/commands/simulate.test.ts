@@ -94,6 +94,51 @@ describe('cli simulate', () => {
     });
   });
 
+  it('writes the decision log with --decisions: one row per decision, its action, propensity and observed reward', async () => {
+    const directory = path.join(workDirectory, 'out');
+    const decisions = path.join(workDirectory, 'logs', 'decisions.csv');
+    const { code, io } = await simulateInto(directory, ['--decisions', decisions]);
+    expect(code).toBe(0);
+    expect(io.out()).toMatch(/Wrote \d+ decisions of fixed-daily to .*decisions\.csv/);
+    expect(fs.readFileSync(decisions, 'utf8').split('\n')[0]).toBe('patient_id,day,action,propensity,reward,policy_version');
+    const rows = readCsv(decisions);
+    const patients = readCsv(path.join(directory, 'patients.csv'));
+    const outbound = readCsv(path.join(directory, 'messages.csv')).filter((row) => row.direction === 'outbound');
+    // Fixed-daily sends every day it is asked: one decision per message, until a patient opts out.
+    expect(rows).toHaveLength(outbound.length);
+    expect(new Set(rows.map((row) => `${row.patient_id}|${row.day}`)).size).toBe(rows.length);
+    for (const row of rows) {
+      expect(row.day).toMatch(/^2025-0[1-3]-\d{2}$/);
+      expect(row).toMatchObject({ action: 'reminder.neutral', propensity: '1', policy_version: '1' });
+      expect(Number(row.reward)).toBeGreaterThanOrEqual(0);
+      expect(Number(row.reward)).toBeLessThanOrEqual(1);
+    }
+    expect(new Set(rows.map((row) => row.patient_id)).size).toBeLessThanOrEqual(patients.length);
+    expect(fs.readdirSync(path.dirname(decisions))).toEqual(['decisions.csv']);
+
+    // The log does not change what is simulated (the records come day by day rather than patient by patient).
+    const plain = path.join(workDirectory, 'plain');
+    expect((await simulateInto(plain)).code).toBe(0);
+    const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').sort();
+    for (const file of outputFiles) expect(lines(path.join(directory, file))).toEqual(lines(path.join(plain, file)));
+  });
+
+  it('writes only the decision log when --out is left out, byte-identical for the same seed', async () => {
+    const first = path.join(workDirectory, 'first.csv');
+    const second = path.join(workDirectory, 'second.csv');
+    const argv = ['--patients', '30', '--days', '40', '--seed', '3', '--policy', 'fixed-weekly'];
+    const io = captureIo();
+    expect(await run([...argv, '--decisions', first], io)).toBe(0);
+    expect(io.out()).not.toMatch(/patients, .* dispensings/);
+    expect(await run([...argv, '--decisions', second], captureIo())).toBe(0);
+    expect(fs.readdirSync(workDirectory).sort()).toEqual(['first.csv', 'second.csv']);
+    expect(fs.readFileSync(second).equals(fs.readFileSync(first))).toBe(true);
+    const rows = readCsv(first);
+    // Fixed-weekly is asked every day and sends on Mondays only.
+    expect(new Set(rows.map((row) => row.action))).toEqual(new Set(['none', 'check-in.neutral']));
+    for (const row of rows) expect(row.action === 'check-in.neutral').toBe(new Date(`${row.day}T00:00:00Z`).getUTCDay() === 1);
+  });
+
   it.each([
     [['--patients', 'many', '--out', 'x'], /--patients must be a whole number/],
     [['--patients', '0', '--out', 'x'], /--patients must be at least 1/],
@@ -104,6 +149,8 @@ describe('cli simulate', () => {
     [['--frobnicate', '--out', 'x'], /--frobnicate/],
     [['--patients', '10'], /--out is required/],
     [['--report', '--policy', 'none'], /--policy cannot be used with --report/],
+    [['--report', '--decisions', 'x'], /--decisions cannot be used with --report/],
+    [['--decisions', ''], /--decisions must name a file/],
   ])('rejects %j with one line naming the option, and writes nothing', async (argv, message) => {
     const io = captureIo();
     const code = await run(
@@ -114,6 +161,13 @@ describe('cli simulate', () => {
     expect(io.err()).toMatch(message);
     expect(io.err().trim().split('\n')).toHaveLength(1);
     expect(io.out()).toBe('');
+    expect(fs.readdirSync(workDirectory)).toEqual([]);
+  });
+
+  it('refuses a folder as the decision log', async () => {
+    const io = captureIo();
+    expect(await run(['--decisions', workDirectory], io)).not.toBe(0);
+    expect(io.err()).toMatch(/--decisions must be a file/);
     expect(fs.readdirSync(workDirectory)).toEqual([]);
   });
 

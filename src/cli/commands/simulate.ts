@@ -1,7 +1,8 @@
 /**
- * `npm run --silent cli -- simulate --patients N --days D --seed S --policy none|fixed-daily|fixed-weekly --out DIR`
+ * `npm run --silent cli -- simulate --patients N --days D --seed S --policy P --out DIR --decisions FILE`
  * simulates a synthetic cohort and writes the records the product stores (patients, dispensings in the
- * AdhereR-like layout that `cli adherence` reads, dose events, messages) as CSV, plus summary.json.
+ * AdhereR-like layout that `cli adherence` reads, dose events, messages) as CSV, plus summary.json, and
+ * with --decisions the policy's decision log (the simulated policy_decisions, for off-policy evaluation).
  * `--report` prints the calibration against the literature instead (DESIGN.md §9).
  *
  * Day numbers and minutes become ISO dates and local times here, at the edge, and nowhere in the engine.
@@ -17,6 +18,9 @@ import { proximalEffectByWeek, runCalibration, type CalibrationCheck, type Calib
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
 import { personas } from '@/engine/simulation/personas';
+import type { PolicyFeedback } from '@/engine/policy/contract';
+import { recordDecisions, type DecisionLogEntry } from '@/engine/policy/decision-log';
+import { messageCategories, messageFramings } from '@/engine/policy/message-arms';
 import { createPolicy, isPolicyName, policyNames } from '@/engine/simulation/policies/policy-registry';
 import type { Dispensing, DoseEvent, Message, SimulatedPatient, SimulationSink } from '@/engine/simulation/records';
 import { simulateCohort, simulationLimits } from '@/engine/simulation/simulate-cohort';
@@ -37,6 +41,8 @@ Options:
   --policy P       ${policyNames.join(' | ')} (default ${defaults.policy})
   --start DATE     first simulated day, YYYY-MM-DD (default ${defaults.start})
   --out DIR        folder for patients.csv, dispensings.csv, dose_events.csv, messages.csv, summary.json
+  --decisions FILE write the policy's decision log as CSV: patient_id, day, action (none or category.framing),
+                   propensity, reward (what the product observed), policy_version; --out may then be left out
   --report         print the calibration report (a year, without messages and with daily reminders) instead
   --help           show this help
 `;
@@ -74,7 +80,18 @@ function parseStartDay(value: string): number {
 type SimulateCommand =
   | { kind: 'help' }
   | { kind: 'report'; patients: number; seed: number; startDay: number }
-  | { kind: 'simulate'; patients: number; days: number; seed: number; policy: (typeof policyNames)[number]; startDay: number; out: string };
+  | {
+      kind: 'simulate';
+      patients: number;
+      days: number;
+      seed: number;
+      policy: (typeof policyNames)[number];
+      startDay: number;
+      /** Folder for the record files, or null to write only the decision log. */
+      out: string | null;
+      /** File for the decision log, or null. */
+      decisions: string | null;
+    };
 
 function parseCommand(argv: string[]): SimulateCommand {
   let parsed;
@@ -90,6 +107,7 @@ function parseCommand(argv: string[]): SimulateCommand {
         policy: { type: 'string' },
         start: { type: 'string' },
         out: { type: 'string' },
+        decisions: { type: 'string' },
         report: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -102,7 +120,7 @@ function parseCommand(argv: string[]): SimulateCommand {
   const seed = parseOption(optionSchemas.seed, values.seed ?? defaults.seed);
   const startDay = parseStartDay(values.start ?? defaults.start);
   if (values.report === true) {
-    for (const option of ['days', 'policy', 'out'] as const) {
+    for (const option of ['days', 'policy', 'out', 'decisions'] as const) {
       if (values[option] !== undefined)
         throw new OptionError(
           `--${option} cannot be used with --report (it runs a year without messages and with daily reminders, and writes no files)`,
@@ -112,10 +130,12 @@ function parseCommand(argv: string[]): SimulateCommand {
   }
   const policy = values.policy ?? defaults.policy;
   if (!isPolicyName(policy)) throw new OptionError(`--policy must be one of ${policyNames.join(', ')} (got "${policy}")`);
-  if (values.out === undefined || values.out.trim() === '')
-    throw new OptionError('--out is required: the folder to write the CSV files and summary.json to');
-  const out = path.resolve(values.out);
-  if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new OptionError(`--out must be a folder, but ${values.out} is a file`);
+  const decisions = parseDecisionsFile(values.decisions);
+  if ((values.out === undefined || values.out.trim() === '') && decisions === null)
+    throw new OptionError('--out is required: the folder to write the CSV files and summary.json to (or --decisions FILE alone)');
+  const out = values.out === undefined || values.out.trim() === '' ? null : path.resolve(values.out);
+  if (out !== null && fs.existsSync(out) && !fs.statSync(out).isDirectory())
+    throw new OptionError(`--out must be a folder, but ${values.out} is a file`);
   return {
     kind: 'simulate',
     patients: parseOption(optionSchemas.patients, values.patients ?? defaults.patients),
@@ -124,7 +144,16 @@ function parseCommand(argv: string[]): SimulateCommand {
     policy,
     startDay,
     out,
+    decisions,
   };
+}
+
+function parseDecisionsFile(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (value.trim() === '') throw new OptionError('--decisions must name a file');
+  const file = path.resolve(value);
+  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new OptionError(`--decisions must be a file, but ${value} is a folder`);
+  return file;
 }
 
 export async function run(argv: string[], io: CommandIo = processIo): Promise<number> {
@@ -420,32 +449,67 @@ function summaryDocument(summary: CohortSummary, counts: Record<keyof typeof hea
   });
 }
 
+/** The decision log's action names: index 0 'none', then 'category.framing' in armIndex order (category-major). */
+const actionNames = ['none', ...messageCategories.flatMap((category) => messageFramings.map((framing) => `${category}.${framing}`))];
+
+const decisionHeader = ['patient_id', 'day', 'action', 'propensity', 'reward', 'policy_version'] as const;
+
+/** What the product observed of the day (interim: share of scheduled doses confirmed, as policy_decisions.reward). */
+function observedReward(feedback: PolicyFeedback): number {
+  return feedback.outcome.dosesScheduled === 0 ? 0 : feedback.outcome.dosesConfirmed / feedback.outcome.dosesScheduled;
+}
+
 function writeSimulation(command: Extract<SimulateCommand, { kind: 'simulate' }>, io: CommandIo): number {
-  fs.mkdirSync(command.out, { recursive: true });
-  const fileNames = {
-    patients: 'patients.csv',
-    dispensings: 'dispensings.csv',
-    doseEvents: 'dose_events.csv',
-    messages: 'messages.csv',
-  } as const;
   const suffix = `.partial-${process.pid}`;
-  const files = Object.fromEntries(
-    Object.entries(fileNames).map(([name, fileName]) => [
-      name,
-      new BufferedFile(path.join(command.out, fileName + suffix), path.join(command.out, fileName)),
-    ]),
-  ) as Record<keyof typeof headers, BufferedFile>;
-  const summaryPath = path.join(command.out, 'summary.json');
-  const counts = { patients: 0, dispensings: 0, doseEvents: 0, messages: 0 };
+  const open: BufferedFile[] = [];
+  const summaryPath = command.out === null ? null : path.join(command.out, 'summary.json');
   try {
+    let files: Record<keyof typeof headers, BufferedFile> | null = null;
+    if (command.out !== null) {
+      const out = command.out;
+      fs.mkdirSync(out, { recursive: true });
+      const fileNames = {
+        patients: 'patients.csv',
+        dispensings: 'dispensings.csv',
+        doseEvents: 'dose_events.csv',
+        messages: 'messages.csv',
+      } as const;
+      files = Object.fromEntries(
+        Object.entries(fileNames).map(([name, fileName]) => {
+          const file = new BufferedFile(path.join(out, fileName + suffix), path.join(out, fileName));
+          open.push(file);
+          return [name, file];
+        }),
+      ) as Record<keyof typeof headers, BufferedFile>;
+    }
+    const counts = { patients: 0, dispensings: 0, doseEvents: 0, messages: 0 };
+
+    let policy = createPolicy(command.policy);
+    let decisionCount = 0;
+    if (command.decisions !== null) {
+      fs.mkdirSync(path.dirname(command.decisions), { recursive: true });
+      const decisionFile = new BufferedFile(command.decisions + suffix, command.decisions);
+      open.push(decisionFile);
+      decisionFile.write(csvLine(decisionHeader));
+      const time = new TimeFormatter();
+      // Ids, action names and numbers never hold a comma, quote or line break; the version comes from the policy.
+      const onDecision = (entry: DecisionLogEntry) => {
+        decisionCount += 1;
+        decisionFile.write(
+          `${entry.patientId},${time.date(entry.context.day)},${actionNames[entry.action]},${entry.propensity},${entry.observedReward},${csvField(entry.policyVersion)}\n`,
+        );
+      };
+      policy = recordDecisions(policy, { onDecision, observedReward });
+    }
+
     let lastPercent = -1;
     const summary = simulateCohort({
       patientCount: command.patients,
       days: command.days,
       seed: command.seed,
       startDay: command.startDay,
-      policy: createPolicy(command.policy),
-      sink: createCsvSink(files, counts),
+      policy,
+      sink: files === null ? {} : createCsvSink(files, counts),
       onProgress: (done, total) => {
         const percent = Math.floor((100 * done) / total);
         if (io.stderr.isTTY === true && percent !== lastPercent) io.stderr.write(`\rsimulating… ${percent}%`);
@@ -453,18 +517,24 @@ function writeSimulation(command: Extract<SimulateCommand, { kind: 'simulate' }>
       },
     });
     if (io.stderr.isTTY === true) io.stderr.write('\r\x1b[K');
-    for (const file of Object.values(files)) file.close();
-    fs.writeFileSync(summaryPath + suffix, `${JSON.stringify(summaryDocument(summary, counts), null, 2)}\n`);
-    for (const file of Object.values(files)) fs.renameSync(file.temporaryPath, file.finalPath);
-    fs.renameSync(summaryPath + suffix, summaryPath);
-    io.stdout.write(
-      `Wrote ${counts.patients} patients, ${counts.dispensings} dispensings, ${counts.doseEvents} dose events and ${counts.messages} messages to ${command.out}\n` +
-        `Mean PDC ${summary.meanPdc.toFixed(3)}, ${(100 * summary.shareAdherent).toFixed(1)}% at PDC ≥ 0.8, ${summary.messagesPerPatient.toFixed(1)} messages per patient, ${(100 * summary.optOutRate).toFixed(1)}% opted out\n`,
+    for (const file of open) file.close();
+    if (summaryPath !== null) fs.writeFileSync(summaryPath + suffix, `${JSON.stringify(summaryDocument(summary, counts), null, 2)}\n`);
+    for (const file of open) fs.renameSync(file.temporaryPath, file.finalPath);
+    if (summaryPath !== null) fs.renameSync(summaryPath + suffix, summaryPath);
+    const lines: string[] = [];
+    if (command.out !== null)
+      lines.push(
+        `Wrote ${counts.patients} patients, ${counts.dispensings} dispensings, ${counts.doseEvents} dose events and ${counts.messages} messages to ${command.out}`,
+      );
+    if (command.decisions !== null) lines.push(`Wrote ${decisionCount} decisions of ${summary.policy} to ${command.decisions}`);
+    lines.push(
+      `Mean PDC ${summary.meanPdc.toFixed(3)}, ${(100 * summary.shareAdherent).toFixed(1)}% at PDC ≥ 0.8, ${summary.messagesPerPatient.toFixed(1)} messages per patient, ${(100 * summary.optOutRate).toFixed(1)}% opted out`,
     );
+    io.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {
-    for (const file of Object.values(files)) file.discard();
-    fs.rmSync(summaryPath + suffix, { force: true });
+    for (const file of open) file.discard();
+    if (summaryPath !== null) fs.rmSync(summaryPath + suffix, { force: true });
     throw error;
   }
 }
