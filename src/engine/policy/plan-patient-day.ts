@@ -58,7 +58,7 @@ export type PlannedPatientDay = {
   minuteOfDay: number | null;
   propensity: number;
   /** Every action's probability as the policy reported it (PolicyChoice.armProbabilities); null when it reports none. */
-  armProbabilities: number[] | null;
+  armProbabilities: readonly number[] | null;
   /** Epoch ms the message is due; null when nothing will be sent. */
   scheduledFor: number | null;
   status: 'planned' | 'no-message' | 'not-sent';

@@ -3,6 +3,7 @@
  * decides with (the latest stored version), the nightly 'policy-update' job that learns from the logged
  * decisions and their observed rewards, and the queries the learning pages read. Server-only.
  */
+export { estimateLivePolicyValues } from './server/estimate-live-policy-values';
 export { findCurrentPolicyVersion } from './server/find-current-policy-version';
 export { listPolicyStates } from './server/list-policy-states';
 export { loadPersonalisedPolicy } from './server/load-personalised-policy';
@@ -14,4 +15,11 @@ export {
   runPolicyUpdate,
 } from './server/run-policy-update';
 export { updateLivePolicy, type UpdateLivePolicyResult } from './server/update-live-policy';
-export { maximumPolicyStatesListed, policyUpdateJobKind, type PolicyStateSummaryDto, type PolicyVersionDto } from './schemas';
+export {
+  liveEstimateLimits,
+  maximumPolicyStatesListed,
+  policyUpdateJobKind,
+  type LivePolicyValuesDto,
+  type PolicyStateSummaryDto,
+  type PolicyVersionDto,
+} from './schemas';

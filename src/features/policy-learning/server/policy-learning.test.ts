@@ -8,6 +8,7 @@ import { createPolicyState, summarisePosterior } from '@/engine/policy/personali
 import { fillDecisionRewards, planMessagingDay } from '@/features/messaging-loop';
 import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
 import { policyUpdateJobKind } from '../schemas';
+import { estimateLivePolicyValues } from './estimate-live-policy-values';
 import { findCurrentPolicyVersion } from './find-current-policy-version';
 import { listPolicyStates } from './list-policy-states';
 import { createPolicyUpdateHandler, ensurePolicyUpdate, policyUpdateKey, runPolicyUpdate } from './run-policy-update';
@@ -106,6 +107,7 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
     status: 'sent' | 'no-message' | 'not-sent' | 'planned';
     reward: number | null;
     rewarded: boolean;
+    propensity?: number;
   }) =>
     database.database
       .insert(policyDecisions)
@@ -120,7 +122,7 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
         action: options.arm ? 'message' : 'no-message',
         category: options.arm?.category ?? null,
         framing: options.arm?.framing ?? null,
-        propensity: 0.25,
+        propensity: options.propensity ?? 0.25,
         randomSeed: `${options.patientId}|${options.localDate}`,
         status: options.status,
         reward: options.reward,
@@ -402,5 +404,88 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
     expect((await listPolicyStates({ database: db, limit: 100 })).map((row) => row.version)).toEqual([0, 1, 2]);
     await expect(listPolicyStates({ database: db, limit: 0 })).rejects.toMatchObject({ code: 'validation' });
     await expect(listPolicyStates({ database: db, limit: 101 })).rejects.toThrow('limit');
+  });
+
+  it('estimates off-policy what each policy would have earned on the live personalised decisions of the period', async () => {
+    const db = database.database;
+    expect(await estimateLivePolicyValues({ database: db, now })).toBeNull();
+    const at = (hours: number) => new Date(now.getTime() - hours * hourMs);
+    await logDecision({
+      patientId: ids.LEARNER!,
+      localDate: '2026-11-20',
+      decidedAt: at(96),
+      arm: null,
+      status: 'no-message',
+      reward: 0.8,
+      rewarded: true,
+      propensity: 0.5,
+    });
+    await logDecision({
+      patientId: ids.LEARNER!,
+      localDate: '2026-11-21',
+      decidedAt: at(72),
+      arm: { category: 'reminder', framing: 'gain' },
+      status: 'sent',
+      reward: 0.6,
+      rewarded: true,
+    });
+    await logDecision({
+      patientId: ids.SECOND!,
+      localDate: '2026-11-21',
+      decidedAt: at(72),
+      arm: null,
+      status: 'no-message',
+      reward: 0.4,
+      rewarded: true,
+      propensity: 0.5,
+    });
+    // Outside the period, not carried out, not rewarded: not used.
+    await logDecision({
+      patientId: ids.SECOND!,
+      localDate: '2026-10-01',
+      decidedAt: at(24 * 50),
+      arm: null,
+      status: 'no-message',
+      reward: 1,
+      rewarded: true,
+      propensity: 0.5,
+    });
+    await logDecision({
+      patientId: ids.SECOND!,
+      localDate: '2026-11-22',
+      decidedAt: at(48),
+      arm: { category: 'refill', framing: 'gain' },
+      status: 'not-sent',
+      reward: 1,
+      rewarded: true,
+    });
+    await logDecision({
+      patientId: ids.SECOND!,
+      localDate: '2026-11-23',
+      decidedAt: at(24),
+      arm: null,
+      status: 'no-message',
+      reward: null,
+      rewarded: false,
+      propensity: 0.5,
+    });
+
+    const estimate = await estimateLivePolicyValues({ database: db, now, days: 28, replicates: 50 });
+    expect(estimate).toMatchObject({ decisions: 3, decisionsSkipped: 0, patients: 2, period: { until: now.toISOString() } });
+    expect(estimate!.loggedMeanReward).toBeCloseTo(0.6, 12);
+    // No policy state stored yet: the fixed policies only.
+    expect(estimate!.targets.map((target) => target.policy)).toEqual(['none', 'fixed-daily', 'fixed-weekly']);
+    // "Never message" takes action 0 with certainty: IPS = mean(1[a = 0] r / p) = (0.8 / 0.5 + 0.4 / 0.5) / 3; SNIPS = 0.6.
+    const none = estimate!.targets[0]!;
+    expect(none.ips.value).toBeCloseTo(0.8, 12);
+    expect(none.snips.value).toBeCloseTo(0.6, 12);
+    expect(none.ips.lower).toBeLessThanOrEqual(none.ips.upper);
+    // The newest decision only.
+    expect(await estimateLivePolicyValues({ database: db, now, maximumDecisions: 1, replicates: 10 })).toMatchObject({ decisions: 1 });
+    // With a stored version (the loop stores the prior), the personalised policy as it stands is a target too.
+    await planMessagingDay({ database: db, now: new Date('2026-12-01T06:00:00Z'), patientIds: [ids.FIXED!, ids.LEARNER!] });
+    const withState = await estimateLivePolicyValues({ database: db, now, replicates: 10 });
+    expect(withState!.targets.map((target) => [target.policy, target.version])).toContainEqual(['personalised', '0']);
+    await expect(estimateLivePolicyValues({ database: db, now, days: 0 })).rejects.toThrow('days');
   });
 });
