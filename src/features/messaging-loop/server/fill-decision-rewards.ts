@@ -2,8 +2,8 @@ import 'server-only';
 /**
  * Rewards of live decisions whose local day is over: the engine's observed reward (observedReward, the same
  * function the simulator's policies learn from) of what the product saw that local day — doses scheduled and
- * confirmed taken, whether the decision's message was delivered, a reply, and whether the patient's latest
- * reminders consent is an opt-out. Null when no dose was scheduled (no adherence to observe). rewarded_at is
+ * confirmed taken, a reply, whether the patient's latest reminders consent is an opt-out, and how their doses
+ * are confirmed (the decision's context). Null when no dose was scheduled (no adherence to observe). rewarded_at is
  * set so the day is not read again. Set-based: one read of decisions, one of the day's observations and one
  * update per batch.
  */
@@ -13,7 +13,10 @@ import { dayNumberFromIso } from '@/engine/adherence/day-number';
 import { firstInstantAtLocalTime } from '@/engine/messaging/local-clock';
 import { observedReward } from '@/engine/policy/personalised';
 import { patients, policyDecisions } from '@/db/schema';
+import type { DoseObserver } from '@/engine/simulation/records';
 import { messagingProgrammes } from '@/lib/domain/messaging-programmes';
+
+const doseObservers: readonly string[] = ['app', 'whatsapp', 'smart-bottle'] satisfies DoseObserver[];
 
 const defaultBatchSize = 1000;
 /** A day is rewarded at the first tick after it ends; a week leaves room for a long outage. */
@@ -33,6 +36,8 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
         patientId: policyDecisions.patientId,
         localDate: sql<string>`${policyDecisions.localDate}::text`,
         timeZone: patients.timezone,
+        // As the policy saw it when deciding (the loop always records it).
+        doseObserver: sql<string | null>`${policyDecisions.context} -> 'features' ->> 'doseObserver'`,
       })
       .from(policyDecisions)
       .innerJoin(patients, eq(patients.id, policyDecisions.patientId))
@@ -53,6 +58,13 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
     if (batch.length === 0) break;
     afterId = batch[batch.length - 1]!.id;
     const ended: { id: string; patientId: string; start: Date; end: Date }[] = [];
+    // A context without a known observer gets the loop's own default ('app': confirmations not tied to messages).
+    const observerOf = new Map(
+      batch.map((decision) => [
+        decision.id,
+        (doseObservers.includes(decision.doseObserver ?? '') ? decision.doseObserver : 'app') as DoseObserver,
+      ]),
+    );
     for (const decision of batch) {
       const day = dayNumberFromIso(decision.localDate);
       const timeZone = decision.timeZone ?? 'UTC';
@@ -94,12 +106,9 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
           coalesce((select not consent_events.granted from consent_events
             where consent_events.patient_id = days.patient_id and consent_events.purpose = 'reminders'
               and consent_events.effective_at < days.day_end
-            order by consent_events.effective_at desc, consent_events.id desc limit 1), false) as opted_out,
-          -- null when the decision sent nothing; a WhatsApp message and its SMS fallback: delivered if either was.
-          (select bool_or(messages.status <> 'failed') from messages
-            where messages.policy_decision_id = days.id and messages.direction = 'outbound') as delivered
+            order by consent_events.effective_at desc, consent_events.id desc limit 1), false) as opted_out
         from days`)) as unknown as {
-        rows: { id: string; scheduled: number; confirmed: number; replied: boolean; opted_out: boolean; delivered: boolean | null }[];
+        rows: { id: string; scheduled: number; confirmed: number; replied: boolean; opted_out: boolean }[];
       }
     ).rows;
     const rewards = observed.map((day) => ({
@@ -110,9 +119,9 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
           : observedReward({
               dosesScheduled: Number(day.scheduled),
               dosesConfirmed: Number(day.confirmed),
-              delivered: day.delivered,
               replied: day.replied,
               optedOut: day.opted_out,
+              doseObserver: observerOf.get(day.id)!,
             }),
     }));
     const updated = await database.execute(sql`

@@ -253,17 +253,18 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T22:59:00Z') })).toEqual({ rewarded: 1 });
     expect(await decisionsOf(madridId)).toMatchObject([{ reward: null, rewardedAt: null }]);
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T23:00:00Z') })).toEqual({ rewarded: 1 });
-    // What the product saw: 2 doses scheduled, 1 confirmed, no message sent yet, no reply, no opt-out.
+    // What the product saw: 2 doses scheduled, 1 confirmed in the app, no reply, no opt-out.
     expect(await decisionsOf(madridId)).toMatchObject([
-      { reward: observedReward({ dosesScheduled: 2, dosesConfirmed: 1, delivered: null, replied: false, optedOut: false }) },
+      { reward: observedReward({ dosesScheduled: 2, dosesConfirmed: 1, replied: false, optedOut: false, doseObserver: 'app' }) },
     ]);
+    expect((await decisionsOf(madridId))[0]!.reward).toBeGreaterThan(0);
     const [tokyo] = await decisionsOf(ids.TOKYO!);
     expect(tokyo!.reward).toBeNull();
     expect(tokyo!.rewardedAt).not.toBeNull();
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-25T23:00:00Z') })).toEqual({ rewarded: 0 });
   });
 
-  it('rewards see the day’s reply, the decision’s delivered message and an opt-out, as the simulator’s policies do', async () => {
+  it('rewards see the day’s reply and an opt-out, as the simulator’s policies do', async () => {
     const db = database.database;
     await planMessagingDay({ database: db, now, patientIds: [ids.MADRID!] });
     const [decision] = await decisionsOf(ids.MADRID!);
@@ -323,8 +324,10 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
       },
     ]);
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T23:00:00Z') })).toEqual({ rewarded: 1 });
-    const expected = observedReward({ dosesScheduled: 1, dosesConfirmed: 1, delivered: true, replied: true, optedOut: true });
-    expect(expected).not.toBe(observedReward({ dosesScheduled: 1, dosesConfirmed: 1, delivered: true, replied: false, optedOut: false }));
+    const expected = observedReward({ dosesScheduled: 1, dosesConfirmed: 1, replied: true, optedOut: true, doseObserver: 'app' });
+    expect(expected).not.toBe(
+      observedReward({ dosesScheduled: 1, dosesConfirmed: 1, replied: false, optedOut: false, doseObserver: 'app' }),
+    );
     expect((await decisionsOf(madridId))[0]!.reward).toBeCloseTo(expected, 12);
   });
 

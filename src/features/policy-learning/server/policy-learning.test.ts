@@ -33,7 +33,7 @@ const context = (patientId: string, day: number): DecisionContext => ({
 
 describe('toLoggedDecision', () => {
   it('numbers the action as the engine does (0: none, 1 + arm index) and refuses rows it cannot read', () => {
-    const row = { patient_id: 'p', context: context('p', 1), propensity: 0.1, reward: 0.75 };
+    const row = { patient_id: 'p', context: context('p', 1), propensity: 0.1, arm_probabilities: null, reward: 0.75 };
     expect(toLoggedDecision({ ...row, action: 'message', category: 'refill', framing: 'loss' })).toMatchObject({
       patientId: 'p',
       persona: 'busy-professional',

@@ -72,12 +72,13 @@ export async function readLatestPolicyState(options: { database: Database }): Pr
 export async function readOrCreateLatestPolicyState(options: { database: Database; now: Date }): Promise<StoredPolicyState> {
   const latest = await readLatestPolicyState(options);
   if (latest !== null) return latest;
-  const state = createPolicyState({ settings: defaultPersonalisedSettings });
+  // The prior is version 0 (the engine counts its own updates from 1): a decision naming version 0 learned nothing.
+  const state = { ...createPolicyState({ settings: defaultPersonalisedSettings }), version: 0 };
   await options.database
     .insert(policyStates)
     .values({
       policyName: personalisedPolicyName,
-      version: String(state.version),
+      version: '0',
       source: 'live',
       state: state as unknown as Record<string, unknown>,
       settings: defaultPersonalisedSettings as unknown as Record<string, unknown>,

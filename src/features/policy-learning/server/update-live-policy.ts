@@ -28,7 +28,10 @@ export type UpdateLivePolicyResult = {
   version: number | null;
   previousVersion: number;
   decisionsLearned: number;
-  /** Rewarded decisions read but not learned from (their context or action could not be read). */
+  /**
+   * Rewarded decisions read but not learned from: their context or action could not be read, or the engine
+   * left them out (doses confirmed only by replies, engine/policy/personalised/observed-reward.ts).
+   */
   decisionsSkipped: number;
   trainedThrough: string | null;
 };
@@ -42,6 +45,7 @@ type DecisionRow = {
   category: string | null;
   framing: string | null;
   propensity: number;
+  arm_probabilities: number[] | null;
   reward: number;
 };
 
@@ -67,6 +71,7 @@ export function toLoggedDecision(row: Omit<DecisionRow, 'id' | 'decided_at'>): L
     action,
     propensity: row.propensity,
     observedReward: row.reward,
+    armProbabilities: row.arm_probabilities,
   };
 }
 
@@ -92,14 +97,14 @@ export async function updateLivePolicy(options: {
   const after = latest.trainedThrough;
 
   let state = latest.state;
-  let learned = 0;
-  let skipped = 0;
+  let given = 0;
+  let unreadable = 0;
   let cursor: { decidedAt: string; id: string } | null = null;
   let trainedThrough: string | null = null;
   for (;;) {
     const page: DecisionRow[] = rowsOf<DecisionRow>(
       await database.execute(sql`
-        select id, decided_at, patient_id, context, action, category, framing, propensity, reward
+        select id, decided_at, patient_id, context, action, category, framing, propensity, arm_probabilities, reward
         from policy_decisions
         where policy_name = ${personalisedPolicyName} and source = 'live'
           and decided_at < ${cutoff.toISOString()}::timestamptz
@@ -119,24 +124,27 @@ export async function updateLivePolicy(options: {
     const decisions: LoggedDecision[] = [];
     for (const row of page) {
       const decision = toLoggedDecision(row);
-      if (decision === null) skipped += 1;
+      if (decision === null) unreadable += 1;
       else decisions.push(decision);
     }
     // Page by page: the posterior after one page is the prior of the next (a conjugate update), so memory
     // stays one page whatever the night's volume.
     if (decisions.length > 0) state = updatePolicyState(state, decisions, latest.settings);
-    learned += decisions.length;
-    await options.onPage?.(learned + skipped);
+    given += decisions.length;
+    await options.onPage?.(given + unreadable);
     if (page.length < pageSize) break;
   }
+  // The engine counts what it learned from (cumulative); the rest of what it was given it left out.
+  const learned = state.decisionsUsed - latest.state.decisionsUsed;
   const result: UpdateLivePolicyResult = {
     version: null,
     previousVersion: latest.version,
     decisionsLearned: learned,
-    decisionsSkipped: skipped,
+    decisionsSkipped: unreadable + given - learned,
     trainedThrough,
   };
-  if (learned === 0) return result;
+  // Nothing given to the engine: nothing to store. Decisions it left out still move trained_through on.
+  if (given === 0) return result;
   const version = latest.version + 1;
   const inserted = await database
     .insert(policyStates)
@@ -146,7 +154,7 @@ export async function updateLivePolicy(options: {
       source: 'live',
       state: { ...state, version } as unknown as Record<string, unknown>,
       settings: latest.settings as unknown as Record<string, unknown>,
-      decisionsUsed: latest.decisionsUsed + learned,
+      decisionsUsed: state.decisionsUsed,
       trainedThrough: new Date(trainedThrough!),
       createdAt: now,
     })
