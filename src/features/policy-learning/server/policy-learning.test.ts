@@ -269,7 +269,13 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
 
     const night = at(45);
     const pages: number[] = [];
-    const first = await updateLivePolicy({ database: db, now: night, pageSize: 1, onPage: async (read) => void pages.push(read) });
+    const first = await updateLivePolicy({
+      database: db,
+      now: night,
+      pageSize: 1,
+      decisionsPerUpdate: 1,
+      onPage: async (read) => void pages.push(read),
+    });
     expect(first).toEqual({
       version: 1,
       previousVersion: 0,
