@@ -58,8 +58,13 @@ function armIndexOf(choice: Extract<PolicyChoice, { kind: 'message' }>): number 
   return categories.indexOf(choice.arm.category) * 4 + framings.indexOf(choice.arm.framing);
 }
 
-/** Synthetic decisions in which `goodArm` (action index) adds `effect` to the observed reward. */
+/**
+ * Synthetic decisions in which messages of `goodArm`'s category add `effect` × 0.6 to the observed reward
+ * and messages of its framing `effect` × 0.4 (the model's additive content effects).
+ */
 function syntheticDecisions(count: number, goodArm: number, effect: number, seed = 1): LoggedDecision[] {
+  const goodCategory = Math.floor((goodArm - 1) / 4);
+  const goodFraming = (goodArm - 1) % 4;
   const random = seeded(seed);
   const decisions: LoggedDecision[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -67,7 +72,10 @@ function syntheticDecisions(count: number, goodArm: number, effect: number, seed
     probabilities[0] = 0.5;
     const uniform = random();
     const action = uniform < 0.5 ? 0 : 1 + Math.min(armCount - 1, Math.floor((uniform - 0.5) * 2 * armCount));
-    const reward = 0.6 + (action === goodArm ? effect : 0) + (random() - 0.5) * 0.4;
+    const category = Math.floor((action - 1) / 4);
+    const framing = (action - 1) % 4;
+    const content = action === 0 ? 0 : (category === goodCategory ? 0.6 * effect : 0) + (framing === goodFraming ? 0.4 * effect : 0);
+    const reward = 0.6 + content + (random() - 0.5) * 0.4;
     decisions.push({
       patientId: `patient-${index % 200}`,
       persona: 'medication-sceptic',
@@ -119,16 +127,17 @@ describe('personalised policy: decisions', () => {
   });
 
   it('learns the arm that helps and chooses it', () => {
-    const state = updatePolicyState(createPolicyState(), syntheticDecisions(20_000, 9, 0.1));
+    const state = updatePolicyState(createPolicyState(), syntheticDecisions(20_000, 10, 0.1));
     const policy = createPersonalisedPolicy({ state });
     const random = seeded(5);
     const counts = new Array<number>(armCount + 1).fill(0);
     for (let day = 0; day < 400; day += 1) {
       const choice = policy.decide(context({ persona: 'medication-sceptic', patientId: `new-${day}`, dayIndex: day }), random);
-      counts[choice.kind === 'no-message' ? 0 : 1 + armIndexOf(choice)] += 1;
+      const action = choice.kind === 'no-message' ? 0 : 1 + armIndexOf(choice);
+      counts[action] = counts[action]! + 1;
     }
     const best = counts.slice(1).indexOf(Math.max(...counts.slice(1))) + 1;
-    expect(best).toBe(9);
+    expect(best).toBe(10);
     // A clearly helpful arm is sent near the ceiling.
     expect(counts[0]! / 400).toBeLessThan(0.3);
   });

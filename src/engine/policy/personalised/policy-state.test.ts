@@ -15,7 +15,7 @@ function decisionContext(persona: Persona, patientId: string, last7Days: number,
   return {
     patientId,
     persona,
-    features: { ageBand: '55-64', sex: 'male', conditions: ['diabetes'], productCount: 2, preferredChannel: 'app', doseObserver },
+    features: { ageBand: '55-64', sex: 'male', conditions: ['type-2-diabetes'], productCount: 2, preferredChannel: 'app', doseObserver },
     day: 20_100,
     dayIndex: 11,
     weekday: 6,
@@ -67,7 +67,11 @@ describe('policy state', () => {
         for (const persona of personas) {
           const posterior = model.personas[persona];
           expect(isPositiveDefinite(posterior.covariance, parameterCount)).toBe(true);
-          expect(isPositiveDefinite(posterior.precision, parameterCount)).toBe(true);
+          const precision = posterior.gram.map(
+            (value, index) => value / posterior.noiseVariance + (index % (parameterCount + 1) === 0 ? 1 : 0),
+          );
+          expect(isPositiveDefinite(precision, parameterCount)).toBe(true);
+          expect(posterior.noiseVariance).toBeGreaterThan(0);
           expect(posterior.offsetVariance).toBeGreaterThan(0);
         }
         for (const record of model.patients.values())
