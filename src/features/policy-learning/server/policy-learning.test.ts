@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jobs, patients, policyDecisions, policyStates } from '@/db/schema';
+import { doseEvents, jobs, patients, policyDecisions, policyStates } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import type { DecisionContext } from '@/engine/policy/contract';
 import { armCount, armIndex } from '@/engine/policy/message-arms';
@@ -323,6 +323,32 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
     const both = await Promise.all([updateLivePolicy({ database: db, now: at(93) }), updateLivePolicy({ database: db, now: at(93) })]);
     expect(both.map((result) => result.version).sort()).toEqual([3, null]);
     expect((await states()).map((row) => row.version)).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('closes the loop: decided with the prior, rewarded from confirmed doses, learned overnight, decided with version 1 the next day', async () => {
+    const db = database.database;
+    const learner = ids.LEARNER!;
+    await db
+      .insert(doseEvents)
+      .values({ patientId: learner, scheduledAt: new Date('2026-11-24T07:30:00Z'), status: 'taken', source: 'app', sourceRecordId: 'd1' });
+    await planMessagingDay({ database: db, now, patientIds: [learner] });
+    // The decision is carried out (the channels mark it sent, or it was the policy's "none").
+    await db.update(policyDecisions).set({ status: 'sent' }).where(eq(policyDecisions.status, 'planned'));
+    // Madrid's day ends at 23:00 UTC; the night's update runs at 03:00 UTC.
+    expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T23:00:00Z') })).toEqual({ rewarded: 1 });
+    const update = await updateLivePolicy({ database: db, now: new Date('2026-11-25T03:00:00Z') });
+    expect(update).toMatchObject({ version: 1, previousVersion: 0, decisionsLearned: 1, trainedThrough: now.toISOString() });
+    await planMessagingDay({ database: db, now: new Date('2026-11-25T06:00:00Z'), patientIds: [learner] });
+    const days = await db
+      .select({ localDate: policyDecisions.localDate, version: policyDecisions.policyVersion, reward: policyDecisions.reward })
+      .from(policyDecisions)
+      .orderBy(asc(policyDecisions.localDate));
+    expect(days.map((day) => [day.localDate, day.version])).toEqual([
+      ['2026-11-24', '0'],
+      ['2026-11-25', '1'],
+    ]);
+    expect(days[0]!.reward).not.toBeNull();
+    expect(await findCurrentPolicyVersion({ database: db })).toMatchObject({ version: 1, decisionsUsed: 1 });
   });
 
   it('a failed update stores nothing: the previous version stays in use', async () => {
