@@ -11,6 +11,7 @@ import { policyUpdateJobKind } from '../schemas';
 import { estimateLivePolicyValues } from './estimate-live-policy-values';
 import { findCurrentPolicyVersion } from './find-current-policy-version';
 import { listPolicyStates } from './list-policy-states';
+import { loadPersonalisedPolicy } from './load-personalised-policy';
 import { createPolicyUpdateHandler, ensurePolicyUpdate, policyUpdateKey, runPolicyUpdate } from './run-policy-update';
 import { toLoggedDecision, updateLivePolicy } from './update-live-policy';
 
@@ -267,6 +268,10 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
       rewarded: true,
     });
 
+    // The loop stores the prior before its first personalised decision (these rows were written directly).
+    expect(await updateLivePolicy({ database: db, now: at(45) })).toMatchObject({ version: null, previousVersion: null });
+    expect(await states()).toEqual([]);
+    await loadPersonalisedPolicy({ database: db, now });
     const night = at(45);
     const pages: number[] = [];
     const first = await updateLivePolicy({
@@ -353,6 +358,7 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
 
   it('a failed update stores nothing: the previous version stays in use', async () => {
     const db = database.database;
+    await loadPersonalisedPolicy({ database: db, now });
     for (const hours of [0, 1, 2])
       await logDecision({
         patientId: ids.LEARNER!,

@@ -13,7 +13,7 @@ import type { DecisionContext } from '@/engine/policy/contract';
 import { armIndex, messageCategories, messageFramings, type MessageCategory, type MessageFraming } from '@/engine/policy/message-arms';
 import { personalisedPolicyName, updatePolicyState, type LoggedDecision } from '@/engine/policy/personalised';
 import { personas, type Persona } from '@/engine/simulation/personas';
-import { readOrCreateLatestPolicyState } from './policy-state-rows';
+import { readLatestPolicyState } from './policy-state-rows';
 
 const defaultPageSize = 5000;
 /**
@@ -32,7 +32,8 @@ const dayMs = 86_400_000;
 export type UpdateLivePolicyResult = {
   /** The version stored by this run; null when nothing new was learned or another run stored it first. */
   version: number | null;
-  previousVersion: number;
+  /** The version learned from; null when none is stored (the loop stores the prior before its first decision). */
+  previousVersion: number | null;
   decisionsLearned: number;
   /**
    * Rewarded decisions read but not learned from: their context or action could not be read, or the engine
@@ -92,7 +93,9 @@ export async function updateLivePolicy(options: {
   const { database, now } = options;
   const pageSize = options.pageSize ?? defaultPageSize;
   const decisionsPerUpdate = options.decisionsPerUpdate ?? defaultDecisionsPerUpdate;
-  const latest = await readOrCreateLatestPolicyState({ database, now });
+  const latest = await readLatestPolicyState({ database });
+  // No version yet: the loop has made no personalised decision, so there is nothing to learn from.
+  if (latest === null) return { version: null, previousVersion: null, decisionsLearned: 0, decisionsSkipped: 0, trainedThrough: null };
   // Learn only up to the earliest decision still waiting for its reward: every decision before it is settled
   // (rewarded, or left without one), so the next run's "after trained_through" misses none.
   const [pending] = rowsOf<{ decided_at: string | Date | null }>(
