@@ -110,8 +110,9 @@ describe('cli simulate', () => {
     for (const row of rows) {
       expect(row.day).toMatch(/^2025-0[1-3]-\d{2}$/);
       expect(row).toMatchObject({ action: 'reminder.neutral', propensity: '1', policy_version: '1' });
-      expect(Number(row.reward)).toBeGreaterThanOrEqual(0);
-      expect(Number(row.reward)).toBeLessThanOrEqual(1);
+      // Observed reward: confirmed share, + 0.01 for a reply, − 1 on the day of an opt-out.
+      expect(Number(row.reward)).toBeGreaterThanOrEqual(-1);
+      expect(Number(row.reward)).toBeLessThanOrEqual(1.01);
     }
     expect(new Set(rows.map((row) => row.patient_id)).size).toBeLessThanOrEqual(patients.length);
     expect(fs.readdirSync(path.dirname(decisions))).toEqual(['decisions.csv']);
@@ -137,6 +138,32 @@ describe('cli simulate', () => {
     // Fixed-weekly is asked every day and sends on Mondays only.
     expect(new Set(rows.map((row) => row.action))).toEqual(new Set(['none', 'check-in.neutral']));
     for (const row of rows) expect(row.action === 'check-in.neutral').toBe(new Date(`${row.day}T00:00:00Z`).getUTCDay() === 1);
+  });
+
+  it('runs the personalised policy and logs every decision with its propensity and the version it was drawn from', async () => {
+    const decisions = path.join(workDirectory, 'personalised.csv');
+    const io = captureIo();
+    expect(await run(['--patients', '40', '--days', '21', '--seed', '5', '--policy', 'personalised', '--decisions', decisions], io)).toBe(
+      0,
+    );
+    expect(io.out()).toMatch(/Wrote \d+ decisions of personalised/);
+    const rows = readCsv(decisions);
+    expect(rows.length).toBeGreaterThan(40 * 15);
+    const actions = new Set(rows.map((row) => row.action));
+    expect(actions).toContain('none');
+    expect(actions.size).toBeGreaterThan(2);
+    for (const row of rows) {
+      const propensity = Number(row.propensity);
+      expect(propensity).toBeGreaterThan(0);
+      expect(propensity).toBeLessThanOrEqual(1);
+      // Sending stays within [0.2, 0.8], so no message is chosen with probability at least 0.2.
+      if (row.action === 'none') expect(propensity).toBeGreaterThanOrEqual(0.2 - 1e-9);
+    }
+    // Daily batch updates: later days are decided by later versions of the posterior.
+    const versions = rows.map((row) => Number(row.policy_version));
+    expect(Math.max(...versions)).toBeGreaterThan(Math.min(...versions));
+    const firstDay = rows.filter((row) => row.day === '2025-01-01');
+    expect(new Set(firstDay.map((row) => row.policy_version)).size).toBe(1);
   });
 
   it.each([

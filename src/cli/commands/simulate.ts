@@ -18,7 +18,6 @@ import { proximalEffectByWeek, runCalibration, type CalibrationCheck, type Calib
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
 import { personas } from '@/engine/simulation/personas';
-import type { PolicyFeedback } from '@/engine/policy/contract';
 import { recordDecisions, type DecisionLogEntry } from '@/engine/policy/decision-log';
 import { messageCategories, messageFramings } from '@/engine/policy/message-arms';
 import { createPolicy, isPolicyName, policyNames } from '@/engine/simulation/policies/policy-registry';
@@ -454,11 +453,6 @@ const actionNames = ['none', ...messageCategories.flatMap((category) => messageF
 
 const decisionHeader = ['patient_id', 'day', 'action', 'propensity', 'reward', 'policy_version'] as const;
 
-/** What the product observed of the day (interim: share of scheduled doses confirmed, as policy_decisions.reward). */
-function observedReward(feedback: PolicyFeedback): number {
-  return feedback.outcome.dosesScheduled === 0 ? 0 : feedback.outcome.dosesConfirmed / feedback.outcome.dosesScheduled;
-}
-
 function writeSimulation(command: Extract<SimulateCommand, { kind: 'simulate' }>, io: CommandIo): number {
   const suffix = `.partial-${process.pid}`;
   const open: BufferedFile[] = [];
@@ -499,7 +493,7 @@ function writeSimulation(command: Extract<SimulateCommand, { kind: 'simulate' }>
           `${entry.patientId},${time.date(entry.context.day)},${actionNames[entry.action]},${entry.propensity},${entry.observedReward},${csvField(entry.policyVersion)}\n`,
         );
       };
-      policy = recordDecisions(policy, { onDecision, observedReward });
+      policy = recordDecisions(policy, onDecision);
     }
 
     let lastPercent = -1;

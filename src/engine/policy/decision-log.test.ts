@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MessagingPolicy, PolicyFeedback } from './contract';
 import { armIndex } from './message-arms';
+import { observedReward, observedRewardWeights } from './personalised';
 import { recordDecisions, type DecisionLogEntry } from './decision-log';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
 import { createFixedWeeklyPolicy } from '@/engine/simulation/policies/fixed-weekly-policy';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
 
 const startDay = 20_089; // 2025-01-01
-const confirmedShare = (feedback: PolicyFeedback) =>
-  feedback.outcome.dosesScheduled === 0 ? 0 : feedback.outcome.dosesConfirmed / feedback.outcome.dosesScheduled;
 
 function logOf(policy: MessagingPolicy, days = 30) {
   const entries: DecisionLogEntry[] = [];
@@ -17,7 +16,7 @@ function logOf(policy: MessagingPolicy, days = 30) {
     days,
     seed: 4,
     startDay,
-    policy: recordDecisions(policy, { onDecision: (entry) => entries.push(entry), observedReward: confirmedShare }),
+    policy: recordDecisions(policy, (entry) => entries.push(entry)),
   });
   return { entries, summary };
 }
@@ -33,18 +32,31 @@ describe('recordDecisions', () => {
     for (const entry of entries) {
       expect(entry.action).toBe(entry.context.weekday === 1 ? 1 + armIndex('check-in', 'neutral') : 0);
       expect(entry).toMatchObject({ propensity: 1, armProbabilities: null, policyName: 'fixed-weekly', policyVersion: '1' });
-      // Confirmed doses are doses taken that the product saw.
-      expect(entry.observedReward).toBeGreaterThanOrEqual(0);
-      expect(entry.observedReward).toBeLessThanOrEqual(entry.reward + 1e-12);
+      // Confirmed doses, a small bonus for a reply, a day's worth off for an opt-out.
+      expect(entry.observedReward).toBeGreaterThanOrEqual(-1);
+      expect(entry.observedReward).toBeLessThanOrEqual(1 + observedRewardWeights.reply);
       expect(entry.reward).toBeGreaterThanOrEqual(0);
       expect(entry.reward).toBeLessThanOrEqual(1);
     }
   });
 
-  it('observes what the product saw, not the truth: confirmations are fewer than doses taken', () => {
-    const { entries } = logOf(createFixedDailyPolicy());
+  it('logs the observed reward the policy learns from, not the truth', () => {
+    const observed: number[] = [];
+    const listening: MessagingPolicy = { ...createFixedDailyPolicy(), learn: (feedback) => observed.push(feedback.observedReward) };
+    const { entries } = logOf(listening);
+    expect(entries.map((entry) => entry.observedReward)).toEqual(observed);
     const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
-    expect(mean(entries.map((entry) => entry.observedReward))).toBeLessThan(mean(entries.map((entry) => entry.reward)));
+    // Confirmations miss doses taken (and WhatsApp-confirmed patients score no doses at all).
+    expect(mean(observed)).toBeLessThan(mean(entries.map((entry) => entry.reward)));
+    expect(observedReward({ dosesScheduled: 2, dosesConfirmed: 1, replied: false, optedOut: false, doseObserver: 'app' })).toBe(0.5);
+  });
+
+  it('passes the end of each day on to a policy with a batch update', () => {
+    const ended: number[] = [];
+    const batch: MessagingPolicy = { ...createFixedDailyPolicy(), endDay: (dayIndex) => ended.push(dayIndex) };
+    logOf(batch, 5);
+    expect(ended).toEqual([0, 1, 2, 3, 4]);
+    expect(recordDecisions(createFixedDailyPolicy(), () => undefined).endDay).toBeUndefined();
   });
 
   it('passes feedback on to a learning policy, with the version each decision was drawn from', () => {

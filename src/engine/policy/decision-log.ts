@@ -16,7 +16,7 @@ export type DecisionLogEntry = {
   propensity: number;
   /** Every action's probability, when the policy reports them (index as `action`); else null. */
   armProbabilities: readonly number[] | null;
-  /** What the product observed (policy_decisions.reward). */
+  /** What the product observed (policy_decisions.reward): the feedback's observedReward. */
   observedReward: number;
   /** Simulation truth: share of the day's scheduled doses taken. For evaluation only. */
   reward: number;
@@ -33,10 +33,7 @@ export function actionOfChoice(choice: PolicyFeedback['choice']): number {
  * gives feedback only to a policy that has `learn`, so the wrapper always has one (a non-learning policy
  * then runs day by day rather than patient by patient: the same records, somewhat slower).
  */
-export function recordDecisions(
-  policy: MessagingPolicy,
-  options: { onDecision: (entry: DecisionLogEntry) => void; observedReward: (feedback: PolicyFeedback) => number },
-): MessagingPolicy {
+export function recordDecisions(policy: MessagingPolicy, onDecision: (entry: DecisionLogEntry) => void): MessagingPolicy {
   // The version the decision was drawn from: a batch update may move it before the feedback arrives.
   const versions = new WeakMap<DecisionContext, string>();
   return {
@@ -50,20 +47,20 @@ export function recordDecisions(
     },
     learn(feedback) {
       const { context, choice } = feedback;
-      const armProbabilities =
-        'armProbabilities' in choice && Array.isArray(choice.armProbabilities) ? (choice.armProbabilities as number[]) : null;
-      options.onDecision({
+      onDecision({
         patientId: context.patientId,
         context,
         action: actionOfChoice(choice),
         propensity: choice.propensity,
-        armProbabilities,
-        observedReward: options.observedReward(feedback),
+        armProbabilities: choice.armProbabilities ?? null,
+        observedReward: feedback.observedReward,
         reward: feedback.reward,
         policyName: policy.name,
         policyVersion: versions.get(context) ?? policy.version,
       });
       policy.learn?.(feedback);
     },
+    // The batch update runs as it would unwrapped (its absence keeps a fixed policy's runs as they were).
+    ...(policy.endDay === undefined ? {} : { endDay: (dayIndex: number) => policy.endDay?.(dayIndex) }),
   };
 }

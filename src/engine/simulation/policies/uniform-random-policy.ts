@@ -4,7 +4,7 @@
  * propensity of what it chose. Every action has positive probability, so the log can evaluate any policy.
  * Messages go at the fixed-daily reminder's time: the time is not part of the evaluated action.
  */
-import type { MessagingPolicy } from '@/engine/policy/contract';
+import type { MessagingPolicy, PolicyChoice } from '@/engine/policy/contract';
 import { armCount, messageCategories, messageFramings } from '@/engine/policy/message-arms';
 import { defaultDailyReminderMinute } from './fixed-daily-policy';
 
@@ -14,16 +14,16 @@ export const uniformRandomPolicyName = 'uniform-random';
 const sendProbability = 0.5;
 
 /** Index 0: no message; 1 + armIndex: that arm. */
-export const uniformRandomArmProbabilities: readonly number[] = [
+export const uniformRandomArmProbabilities: number[] = [
   1 - sendProbability,
   ...new Array<number>(armCount).fill(sendProbability / armCount),
 ];
 
 export function createUniformRandomPolicy(options: { minuteOfDay?: number } = {}): MessagingPolicy {
   const minuteOfDay = options.minuteOfDay ?? defaultDailyReminderMinute;
-  const noMessage = { kind: 'no-message' as const, propensity: 1 - sendProbability, armProbabilities: uniformRandomArmProbabilities };
+  const noMessage: PolicyChoice = { kind: 'no-message', propensity: 1 - sendProbability, armProbabilities: uniformRandomArmProbabilities };
   // One choice object per arm, built once: decide runs for every simulated patient-day.
-  const messages = messageCategories.flatMap((category) =>
+  const messages: PolicyChoice[] = messageCategories.flatMap((category) =>
     messageFramings.map((framing) => ({
       kind: 'message' as const,
       arm: { category, framing },

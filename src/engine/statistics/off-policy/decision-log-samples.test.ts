@@ -66,7 +66,9 @@ describe('decision-log rows as off-policy samples', () => {
   it('asks the target policy for its probabilities in each logged context', () => {
     const fixedDaily = targetFromPolicy(createFixedDailyPolicy());
     expect(fixedDaily(context(7, 7))).toEqual(certainAction(1 + armIndex('reminder', 'neutral')));
-    expect(targetFromPolicy(createUniformRandomPolicy())(context(7, 7))).toEqual(uniformRandomArmProbabilities);
+    targetFromPolicy(createUniformRandomPolicy())(context(7, 7)).forEach((probability, action) =>
+      expect(probability).toBeCloseTo(uniformRandomArmProbabilities[action]!, 12),
+    );
     const coin: MessagingPolicy = {
       name: 'coin',
       version: '1',
@@ -77,6 +79,24 @@ describe('decision-log rows as off-policy samples', () => {
     };
     expect(() => targetFromPolicy(coin)(context(7, 7))).toThrow(/armProbabilities/);
 
+    // Thompson sampling reports probabilities given its draw; the target is their mean over draws.
+    const thompson: MessagingPolicy = {
+      name: 'thompson',
+      version: '1',
+      decide: (_, random) => {
+        const armProbabilities = random() < 0.25 ? certainAction(0) : certainAction(2);
+        return { kind: 'no-message', propensity: armProbabilities[0]!, armProbabilities };
+      },
+    };
+    const averaged = targetFromPolicy(thompson, { seed: 4, draws: 2000 })(context(7, 7));
+    expect(averaged[0]).toBeCloseTo(0.25, 1);
+    expect(averaged[2]).toBeCloseTo(0.75, 1);
+    expect(averaged.reduce((total, probability) => total + probability, 0)).toBeCloseTo(1, 12);
+    expect(targetFromPolicy(thompson, { seed: 4, draws: 7 })(context(7, 7))).toEqual(
+      targetFromPolicy(thompson, { seed: 4, draws: 7 })(context(7, 7)),
+    );
+    expect(() => targetFromPolicy(thompson, { draws: 0 })).toThrow(/draws/);
+
     const [sample] = offPolicySamples([{ patientId: 'p1', context: context(7, 7), action: 0, propensity: 0.5, reward: 0.5 }], fixedDaily);
     expect(sample).toEqual({
       cluster: 'p1',
@@ -85,6 +105,7 @@ describe('decision-log rows as off-policy samples', () => {
       propensity: 0.5,
       reward: 0.5,
       targetProbabilities: certainAction(1 + armIndex('reminder', 'neutral')),
+      loggingProbabilities: null,
     });
   });
 });

@@ -3,6 +3,7 @@
  * to the samples the off-policy estimators take: the action as an index, the reward model's stratum, and
  * the target policy's probabilities in the logged context.
  */
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { DecisionContext, MessagingPolicy } from '@/engine/policy/contract';
 import {
   armCount,
@@ -28,6 +29,8 @@ export type DecisionLogRow = {
   propensity: number;
   /** The observed reward (policy_decisions.reward). */
   reward: number;
+  /** The logging policy's probability of every action, when it reported them (policy_decisions.arm_probabilities). */
+  armProbabilities?: readonly number[] | null;
 };
 
 /** The target policy: its probability of every action (length actionCount) in a context. */
@@ -79,6 +82,7 @@ export function offPolicySamples(rows: readonly DecisionLogRow[], target: Target
       propensity: row.propensity,
       reward: row.reward,
       targetProbabilities,
+      loggingProbabilities: row.armProbabilities ?? null,
     };
   });
 }
@@ -90,20 +94,37 @@ export function certainAction(action: number): number[] {
   return probabilities;
 }
 
-/** Any draw will do: only the probabilities a policy reports (or the certainty of its choice) are used. */
-const middleDraw = () => 0.5;
+/** How many times a randomised target is asked per context by default (see targetFromPolicy). */
+export const defaultTargetDraws = 10;
 
 /**
- * A MessagingPolicy as a target: its armProbabilities when its choice reports them, else (a deterministic
- * policy, propensity 1) the action it takes. Asks `decide` without learning, so for a learning policy it
- * evaluates the policy as it stands.
+ * A MessagingPolicy as a target: the certain action of a deterministic policy (propensity 1), or, for a
+ * randomised policy, its reported armProbabilities averaged over `draws` decisions from a seeded stream.
+ * The average matters for Thompson sampling, whose armProbabilities are given its posterior draw: the
+ * policy's probability of an action is their mean over draws. Any number of draws keeps IPS and DR
+ * unbiased (each draw's probabilities are an unbiased estimate of the mean); more draws cut variance.
+ * Asks `decide` without learning, so a learning policy is evaluated as it stands. Deterministic for a seed
+ * and the order of contexts.
  */
-export function targetFromPolicy(policy: MessagingPolicy): TargetPolicy {
+export function targetFromPolicy(policy: MessagingPolicy, options: { seed?: number; draws?: number } = {}): TargetPolicy {
+  const draws = options.draws ?? defaultTargetDraws;
+  if (!Number.isInteger(draws) || draws < 1) throw new RangeError(`draws must be a positive integer, got ${draws}`);
+  const generator = xoroshiro128plus(options.seed ?? 0);
+  const random = () => (generator.next() >>> 0) / 2 ** 32;
+  // One array per action, shared by every context a deterministic policy decides alike (a log may hold millions).
+  const certain = Array.from({ length: actionCount }, (_, action) => certainAction(action));
   return (context) => {
-    const choice = policy.decide(context, middleDraw);
-    if ('armProbabilities' in choice && Array.isArray(choice.armProbabilities)) return choice.armProbabilities as number[];
-    if (choice.propensity !== 1)
-      throw new RangeError(`policy ${policy.name} chose with propensity ${choice.propensity} but reports no armProbabilities`);
-    return certainAction(choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing));
+    const choice = policy.decide(context, random);
+    if (choice.armProbabilities === undefined) {
+      if (choice.propensity !== 1)
+        throw new RangeError(`policy ${policy.name} chose with propensity ${choice.propensity} but reports no armProbabilities`);
+      return certain[choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing)]!;
+    }
+    const mean = [...choice.armProbabilities];
+    for (let draw = 1; draw < draws; draw += 1) {
+      const probabilities = policy.decide(context, random).armProbabilities ?? [];
+      for (let action = 0; action < mean.length; action += 1) mean[action]! += probabilities[action] ?? 0;
+    }
+    return draws === 1 ? mean : mean.map((total) => total / draws);
   };
 }

@@ -20,6 +20,8 @@ export type OffPolicySample = {
   reward: number;
   /** The target policy's probability of every action in this context (sums to 1). */
   targetProbabilities: readonly number[];
+  /** The logging policy's probability of every action, when logged (policy_decisions.arm_probabilities). */
+  loggingProbabilities?: readonly number[] | null;
 };
 
 /** q(sample, action): a reward model's prediction of the reward of `action` in the sample's context. */
@@ -82,4 +84,23 @@ export function doublyRobustEstimate(samples: readonly OffPolicySample[], predic
     if (weight !== 0) correction += weight * (sample.reward - predict(sample, sample.action));
   }
   return directMethodEstimate(samples, predict) + correction / samples.length;
+}
+
+/**
+ * The target's probability on actions the logging policy could not take in this context, or null when
+ * unknown (a randomised logging policy that did not log its probabilities). A deterministic logger
+ * (propensity 1) could take only its action. IPS and DR are blind to these actions: with any such mass the
+ * estimates are biased, whatever their intervals say.
+ */
+export function unsupportedTargetMass(sample: OffPolicySample): number | null {
+  const logging = sample.loggingProbabilities;
+  if (logging === undefined || logging === null) {
+    if (sample.propensity !== 1) return null;
+    return 1 - (sample.targetProbabilities[sample.action] ?? 0);
+  }
+  let mass = 0;
+  sample.targetProbabilities.forEach((probability, action) => {
+    if (probability > 0 && !((logging[action] ?? 0) > 0)) mass += probability;
+  });
+  return mass;
 }

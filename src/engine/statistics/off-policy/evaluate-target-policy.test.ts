@@ -92,6 +92,22 @@ describe('evaluateTargetPolicy', () => {
     expect(evaluation.snips.upper - evaluation.snips.lower).toBeGreaterThan(1.5 * (byDay.snips.upper - byDay.snips.lower));
   });
 
+  it('reports how much of the target lies where the logging policy could not act', () => {
+    // Propensities 1/3 without the logged distribution: unknown.
+    expect(evaluation.unsupportedTargetMass).toBeNull();
+    const uniform = [1 / 3, 1 / 3, 1 / 3];
+    const logged = samples.map((sample) => ({ ...sample, loggingProbabilities: uniform }));
+    expect(evaluateTargetPolicy({ samples: logged, seed: 5, replicates: 10 }).unsupportedTargetMass).toBe(0);
+    // A logger that never plays action 2 cannot see the 0.7 the target puts there.
+    const withoutTwo = samples
+      .filter((sample) => sample.action !== 2)
+      .map((sample) => ({ ...sample, propensity: 0.5, loggingProbabilities: [0.5, 0.5, 0] }));
+    expect(evaluateTargetPolicy({ samples: withoutTwo, seed: 5, replicates: 10 }).unsupportedTargetMass).toBeCloseTo(0.7, 12);
+    // A deterministic logger (propensity 1) could take only its own action.
+    const fixed = samples.filter((sample) => sample.action === 0).map((sample) => ({ ...sample, propensity: 1 }));
+    expect(evaluateTargetPolicy({ samples: fixed, seed: 5, replicates: 10 }).unsupportedTargetMass).toBeCloseTo(0.7, 12);
+  });
+
   it('refuses samples no estimator can use', () => {
     const base = samples[0]!;
     expect(() => evaluateTargetPolicy({ samples: [{ ...base, propensity: 0 }], seed: 1 })).toThrow(/propensity/);

@@ -15,7 +15,7 @@
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { checkSample, importanceWeight, type OffPolicySample } from './estimators';
+import { checkSample, importanceWeight, unsupportedTargetMass, type OffPolicySample } from './estimators';
 
 export type IntervalEstimate = { value: number; lower: number; upper: number };
 
@@ -26,6 +26,12 @@ export type TargetPolicyEvaluation = {
   confidenceLevel: number;
   /** Kish's effective sample size of the importance weights, (Σw)² / Σw²: how many decisions the estimate is worth. */
   effectiveSampleSize: number;
+  /**
+   * Mean probability the target puts on actions the logging policy could not take (0 = full support);
+   * null when some decisions of a randomised logger lack their logged probabilities. Above 0 the estimates
+   * leave out what the target does there and are biased.
+   */
+  unsupportedTargetMass: number | null;
   ips: IntervalEstimate;
   snips: IntervalEstimate;
   directMethod: IntervalEstimate;
@@ -276,10 +282,13 @@ export function evaluateTargetPolicy(options: EvaluateTargetPolicyOptions): Targ
 
   let weightSum = 0;
   let squaredWeightSum = 0;
+  let unsupported: number | null = 0;
   for (const sample of samples) {
     const weight = importanceWeight(sample);
     weightSum += weight;
     squaredWeightSum += weight * weight;
+    const mass = unsupportedTargetMass(sample);
+    unsupported = unsupported === null || mass === null ? null : unsupported + mass;
   }
   return {
     decisions: samples.length,
@@ -287,6 +296,7 @@ export function evaluateTargetPolicy(options: EvaluateTargetPolicyOptions): Targ
     replicates,
     confidenceLevel,
     effectiveSampleSize: squaredWeightSum === 0 ? 0 : (weightSum * weightSum) / squaredWeightSum,
+    unsupportedTargetMass: unsupported === null ? null : unsupported / samples.length,
     ips: interval(point.ips, draws.ips, confidenceLevel),
     snips: interval(point.snips, draws.snips, confidenceLevel),
     directMethod: interval(point.directMethod, draws.directMethod, confidenceLevel),

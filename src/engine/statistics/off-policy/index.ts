@@ -6,6 +6,7 @@ export {
   importanceWeight,
   inversePropensityEstimate,
   selfNormalisedEstimate,
+  unsupportedTargetMass,
   type OffPolicySample,
   type RewardPrediction,
 } from './estimators';
@@ -22,6 +23,7 @@ export {
   actionCount,
   certainAction,
   decisionContextFromJson,
+  defaultTargetDraws,
   loggedActionIndex,
   offPolicySamples,
   rewardModelGroup,
@@ -29,3 +31,4 @@ export {
   type DecisionLogRow,
   type TargetPolicy,
 } from './decision-log-samples';
+export { evaluateDecisionLog, type DecisionLogEvaluation, type PolicyDecisionRow } from './evaluate-decision-log';
