@@ -35,6 +35,7 @@ type Row = {
   category: string | null;
   framing: string | null;
   propensity: number;
+  arm_probabilities: number[] | null;
   reward: number;
 };
 
@@ -60,6 +61,7 @@ export async function estimateLivePolicyValues(options: {
     throw new AppError('validation', `maximumDecisions must be a whole number from 1 to ${liveEstimateLimits.maximumDecisions}.`);
   const from = new Date(now.getTime() - days * dayMs);
 
+  const seed = options.seed ?? 1;
   const latest = await readLatestPolicyState({ database });
   const targets: { policy: string; version: string; target: TargetPolicy }[] = (['none', 'fixed-daily', 'fixed-weekly'] as const).map(
     (name) => {
@@ -71,8 +73,10 @@ export async function estimateLivePolicyValues(options: {
     targets.push({
       policy: personalisedPolicyName,
       version: String(latest.version),
+      // Thompson sampling's probabilities depend on its posterior draw: averaged over seeded draws.
       target: targetFromPolicy(
         createPersonalisedPolicy({ state: { ...latest.state, version: latest.version }, settings: latest.settings }),
+        { seed },
       ),
     });
 
@@ -85,7 +89,7 @@ export async function estimateLivePolicyValues(options: {
   while (decisions + skipped < maximumDecisions) {
     const page: Row[] = rowsOf<Row>(
       await database.execute(sql`
-        select id, decided_at, patient_id, context, action, category, framing, propensity, reward
+        select id, decided_at, patient_id, context, action, category, framing, propensity, arm_probabilities, reward
         from policy_decisions
         where policy_name = ${personalisedPolicyName} and source = 'live'
           and decided_at >= ${from.toISOString()}::timestamptz and decided_at < ${now.toISOString()}::timestamptz
@@ -106,6 +110,8 @@ export async function estimateLivePolicyValues(options: {
           action: loggedActionIndex(row),
           propensity: row.propensity,
           reward: row.reward,
+          // Lets the estimators report the target's mass on actions the logging policy could not take.
+          armProbabilities: row.arm_probabilities,
         });
       } catch {
         // A row the estimators cannot read (an unknown persona or arm): counted, not guessed.
@@ -120,7 +126,6 @@ export async function estimateLivePolicyValues(options: {
     decisions += logged.length;
   }
   if (decisions === 0) return null;
-  const seed = options.seed ?? 1;
   return {
     period: { from: from.toISOString(), until: now.toISOString() },
     decisions,
