@@ -14,6 +14,7 @@ import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-
 import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts';
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { ensureMessagingTick } from '@/features/messaging-loop';
+import { ensurePolicyUpdate } from '@/features/policy-learning';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { describeChannels } from '@/features/message-sending';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
   await registerJobHandlers();
   // The daily loop's hourly tick is a jobs row that queues the next; this puts the chain back if it broke.
   await ensureMessagingTick({ database: connection.database, now: new Date() });
+  // The learning policy's nightly update is chained the same way (one per UTC night).
+  await ensurePolicyUpdate({ database: connection.database, now: new Date() });
   const worker = startJobWorker({ database: connection.database });
 
   const shutdown = (signal: string) => {

@@ -15,4 +15,5 @@ export async function registerJobHandlers(): Promise<void> {
   ]);
   registerMessageSendingJobs({ resolveTemplate: getCurrentTemplate });
   await import('@/features/messaging-loop/server/register-messaging-loop-job');
+  await import('@/features/policy-learning/server/register-policy-update-job');
 }

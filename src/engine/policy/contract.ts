@@ -66,8 +66,8 @@ export type DecisionContext = {
  * evaluation; `propensity` is the chosen action's entry.
  */
 export type PolicyChoice =
-  | { kind: 'no-message'; propensity: number; armProbabilities?: number[] }
-  | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number; armProbabilities?: number[] };
+  | { kind: 'no-message'; propensity: number; armProbabilities?: readonly number[] }
+  | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number; armProbabilities?: readonly number[] };
 
 export type DecisionOutcome = {
   dosesScheduled: number;

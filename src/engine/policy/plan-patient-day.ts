@@ -57,6 +57,8 @@ export type PlannedPatientDay = {
   /** The local minute the policy chose (null for no message). */
   minuteOfDay: number | null;
   propensity: number;
+  /** Every action's probability as the policy reported it (PolicyChoice.armProbabilities); null when it reports none. */
+  armProbabilities: readonly number[] | null;
   /** Epoch ms the message is due; null when nothing will be sent. */
   scheduledFor: number | null;
   status: 'planned' | 'no-message' | 'not-sent';
@@ -124,7 +126,15 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
     ...(input.missingFeatures !== undefined && input.missingFeatures.length > 0 ? { missingFeatures: input.missingFeatures } : {}),
   };
   const choice = policy.decide(context, randomSourceForSeed(randomSeed));
-  const base = { localDate, context, policyName: policy.name, policyVersion: policy.version, randomSeed, propensity: choice.propensity };
+  const base = {
+    localDate,
+    context,
+    policyName: policy.name,
+    policyVersion: policy.version,
+    randomSeed,
+    propensity: choice.propensity,
+    armProbabilities: choice.armProbabilities ?? null,
+  };
   if (choice.kind === 'no-message') {
     return {
       ...base,

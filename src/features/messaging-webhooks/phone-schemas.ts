@@ -33,6 +33,9 @@ export type PhoneDecisionDto = {
   reason: string | null;
   templateId: string | null;
   scheduledFor: string | null;
+  /** The policy and the version of it that decided (for the learning policy, the stored version of its beliefs). */
+  policyName: string;
+  policyVersion: string;
 };
 
 export type PhoneViewDto = { patient: PhonePatientDto; threads: PhoneThreadDto[]; latestDecision: PhoneDecisionDto | null };

@@ -1,15 +1,22 @@
 import 'server-only';
 /**
- * Rewards of live decisions whose local day is over: the share of that day's scheduled doses that were
- * confirmed taken (null when none was scheduled: nothing to learn from), with rewarded_at set so the day is
- * not read again. Set-based: one read of decisions, one of dose events and one update per batch.
+ * Rewards of live decisions whose local day is over: the engine's observed reward (observedReward, the same
+ * function the simulator's policies learn from) of what the product saw that local day — doses scheduled and
+ * confirmed taken, a reply, whether the patient's latest reminders consent is an opt-out, and how their doses
+ * are confirmed (the decision's context). Null when no dose was scheduled (no adherence to observe). rewarded_at is
+ * set so the day is not read again. Set-based: one read of decisions, one of the day's observations and one
+ * update per batch.
  */
-import { and, asc, eq, gt, gte, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lte, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dayNumberFromIso } from '@/engine/adherence/day-number';
 import { firstInstantAtLocalTime } from '@/engine/messaging/local-clock';
+import { observedReward } from '@/engine/policy/personalised';
 import { patients, policyDecisions } from '@/db/schema';
-import { policyNames } from '@/engine/simulation/policies/policy-registry';
+import type { DoseObserver } from '@/engine/simulation/records';
+import { messagingProgrammes } from '@/lib/domain/messaging-programmes';
+
+const doseObservers: readonly string[] = ['app', 'whatsapp', 'smart-bottle'] satisfies DoseObserver[];
 
 const defaultBatchSize = 1000;
 /** A day is rewarded at the first tick after it ends; a week leaves room for a long outage. */
@@ -29,6 +36,8 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
         patientId: policyDecisions.patientId,
         localDate: sql<string>`${policyDecisions.localDate}::text`,
         timeZone: patients.timezone,
+        // As the policy saw it when deciding (the loop always records it).
+        doseObserver: sql<string | null>`${policyDecisions.context} -> 'features' ->> 'doseObserver'`,
       })
       .from(policyDecisions)
       .innerJoin(patients, eq(patients.id, policyDecisions.patientId))
@@ -37,7 +46,7 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
           eq(policyDecisions.source, 'live'),
           // Bounded by the (policy name, decided at) index: only the last week's decisions are looked at, so the
           // hourly tick never scans the whole history for the few unrewarded rows.
-          inArray(policyDecisions.policyName, [...policyNames]),
+          inArray(policyDecisions.policyName, [...messagingProgrammes]),
           gte(policyDecisions.decidedAt, new Date(now.getTime() - rewardWindowDays * 86_400_000)),
           isNull(policyDecisions.rewardedAt),
           lte(policyDecisions.localDate, latestDate),
@@ -49,6 +58,13 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
     if (batch.length === 0) break;
     afterId = batch[batch.length - 1]!.id;
     const ended: { id: string; patientId: string; start: Date; end: Date }[] = [];
+    // A context without a known observer gets the loop's own default ('app': confirmations not tied to messages).
+    const observerOf = new Map(
+      batch.map((decision) => [
+        decision.id,
+        (doseObservers.includes(decision.doseObserver ?? '') ? decision.doseObserver : 'app') as DoseObserver,
+      ]),
+    );
     for (const decision of batch) {
       const day = dayNumberFromIso(decision.localDate);
       const timeZone = decision.timeZone ?? 'UTC';
@@ -73,23 +89,46 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
       ),
       sql`, `,
     );
-    // One statement: each ended day's doses counted and its reward written (null when none was scheduled).
-    const updated = await database.execute(sql`
-      with days (id, patient_id, day_start, day_end) as (values ${days}),
-      counts as (
+    // Each ended day's observations in one statement; the rewards computed here and written in one more.
+    const observed = (
+      (await database.execute(sql`
+        with days (id, patient_id, day_start, day_end) as (values ${days})
         select days.id,
-               count(dose_events.id)::float8 as scheduled,
-               (count(dose_events.id) filter (where dose_events.status = 'taken'))::float8 as taken
-        from days
-        left join dose_events on dose_events.patient_id = days.patient_id
-          and dose_events.scheduled_at >= days.day_start and dose_events.scheduled_at < days.day_end
-        group by days.id
-      )
+          (select count(*) from dose_events
+            where dose_events.patient_id = days.patient_id
+              and dose_events.scheduled_at >= days.day_start and dose_events.scheduled_at < days.day_end)::int as scheduled,
+          (select count(*) from dose_events
+            where dose_events.patient_id = days.patient_id and dose_events.status = 'taken'
+              and dose_events.scheduled_at >= days.day_start and dose_events.scheduled_at < days.day_end)::int as confirmed,
+          exists (select 1 from messages
+            where messages.patient_id = days.patient_id and messages.direction = 'inbound'
+              and messages.sent_at >= days.day_start and messages.sent_at < days.day_end) as replied,
+          coalesce((select not consent_events.granted from consent_events
+            where consent_events.patient_id = days.patient_id and consent_events.purpose = 'reminders'
+              and consent_events.effective_at < days.day_end
+            order by consent_events.effective_at desc, consent_events.id desc limit 1), false) as opted_out
+        from days`)) as unknown as {
+        rows: { id: string; scheduled: number; confirmed: number; replied: boolean; opted_out: boolean }[];
+      }
+    ).rows;
+    const rewards = observed.map((day) => ({
+      id: day.id,
+      reward:
+        Number(day.scheduled) === 0
+          ? null
+          : observedReward({
+              dosesScheduled: Number(day.scheduled),
+              dosesConfirmed: Number(day.confirmed),
+              replied: day.replied,
+              optedOut: day.opted_out,
+              doseObserver: observerOf.get(day.id)!,
+            }),
+    }));
+    const updated = await database.execute(sql`
       update policy_decisions
-      set reward = case when counts.scheduled = 0 then null else counts.taken / counts.scheduled end,
-          rewarded_at = ${now.toISOString()}::timestamptz
-      from counts
-      where policy_decisions.id = counts.id and policy_decisions.rewarded_at is null
+      set reward = rewards.reward, rewarded_at = ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${param(JSON.stringify(rewards))}::jsonb) as rewards (id uuid, reward double precision)
+      where policy_decisions.id = rewards.id and policy_decisions.rewarded_at is null
       returning policy_decisions.id`);
     rewarded += (updated as unknown as { rows: unknown[] }).rows.length;
   }

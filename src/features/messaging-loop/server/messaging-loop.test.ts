@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   auditLog,
   authUsers,
+  consentEvents,
   dispensings,
   doseEvents,
   jobs,
@@ -20,6 +21,7 @@ import { claimNextJob, enqueueJob, getJob, registerJobHandler, runClaimedJob } f
 import { createMessagingPlanHandler, ensureMessagingTick, messagingTickKey, runMessagingTick } from './run-messaging-tick';
 import { messagingPlanJobKind } from '@/lib/messaging-job-kinds';
 import { setMessagingProgramme } from './set-messaging-programme';
+import { observedReward } from '@/engine/policy/personalised';
 
 // 06:00 UTC: 07:00 in Madrid (planned from 04:00), 01:00 in New York (not yet), 15:00 in Tokyo.
 const now = new Date('2026-11-24T06:00:00Z');
@@ -236,7 +238,7 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     expect((await sendJobs())[0]!.runAt).toEqual(again);
   });
 
-  it('fills rewards once the patient’s local day is over: share of scheduled doses taken, null when none', async () => {
+  it('fills rewards once the patient’s local day is over: the engine’s observed reward, null when no dose was scheduled', async () => {
     const db = database.database;
     await planMessagingDay({ database: db, now });
     const madridId = ids.MADRID!;
@@ -251,11 +253,82 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T22:59:00Z') })).toEqual({ rewarded: 1 });
     expect(await decisionsOf(madridId)).toMatchObject([{ reward: null, rewardedAt: null }]);
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T23:00:00Z') })).toEqual({ rewarded: 1 });
-    expect(await decisionsOf(madridId)).toMatchObject([{ reward: 0.5 }]);
+    // What the product saw: 2 doses scheduled, 1 confirmed in the app, no reply, no opt-out.
+    expect(await decisionsOf(madridId)).toMatchObject([
+      { reward: observedReward({ dosesScheduled: 2, dosesConfirmed: 1, replied: false, optedOut: false, doseObserver: 'app' }) },
+    ]);
+    expect((await decisionsOf(madridId))[0]!.reward).toBeGreaterThan(0);
     const [tokyo] = await decisionsOf(ids.TOKYO!);
     expect(tokyo!.reward).toBeNull();
     expect(tokyo!.rewardedAt).not.toBeNull();
     expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-25T23:00:00Z') })).toEqual({ rewarded: 0 });
+  });
+
+  it('rewards see the day’s reply and an opt-out, as the simulator’s policies do', async () => {
+    const db = database.database;
+    await planMessagingDay({ database: db, now, patientIds: [ids.MADRID!] });
+    const [decision] = await decisionsOf(ids.MADRID!);
+    const madridId = ids.MADRID!;
+    await db
+      .insert(doseEvents)
+      .values([
+        { patientId: madridId, scheduledAt: new Date('2026-11-24T07:30:00Z'), status: 'taken', source: 'app', sourceRecordId: 'a' },
+      ]);
+    await db.insert(messages).values([
+      {
+        patientId: madridId,
+        channel: 'whatsapp',
+        direction: 'outbound',
+        sentAt: new Date('2026-11-24T07:00:00Z'),
+        status: 'read',
+        policyDecisionId: decision!.id,
+        source: 'test',
+        sourceRecordId: 'out',
+      },
+      // A reply within Madrid's day; the one the next day does not count for this day.
+      {
+        patientId: madridId,
+        channel: 'whatsapp',
+        direction: 'inbound',
+        sentAt: new Date('2026-11-24T07:10:00Z'),
+        status: 'received',
+        source: 'test',
+        sourceRecordId: 'in',
+      },
+      {
+        patientId: madridId,
+        channel: 'whatsapp',
+        direction: 'inbound',
+        sentAt: new Date('2026-11-24T23:10:00Z'),
+        status: 'received',
+        source: 'test',
+        sourceRecordId: 'late',
+      },
+    ]);
+    await db.insert(consentEvents).values([
+      {
+        patientId: madridId,
+        channel: 'whatsapp',
+        purpose: 'reminders',
+        granted: true,
+        source: 'import',
+        effectiveAt: new Date('2026-11-01T00:00:00Z'),
+      },
+      {
+        patientId: madridId,
+        channel: 'whatsapp',
+        purpose: 'reminders',
+        granted: false,
+        source: 'whatsapp-keyword',
+        effectiveAt: new Date('2026-11-24T07:11:00Z'),
+      },
+    ]);
+    expect(await fillDecisionRewards({ database: db, now: new Date('2026-11-24T23:00:00Z') })).toEqual({ rewarded: 1 });
+    const expected = observedReward({ dosesScheduled: 1, dosesConfirmed: 1, replied: true, optedOut: true, doseObserver: 'app' });
+    expect(expected).not.toBe(
+      observedReward({ dosesScheduled: 1, dosesConfirmed: 1, replied: false, optedOut: false, doseObserver: 'app' }),
+    );
+    expect((await decisionsOf(madridId))[0]!.reward).toBeCloseTo(expected, 12);
   });
 
   it('the hourly tick queues exactly one next tick, also when two instances run it at once', async () => {

@@ -8,12 +8,14 @@ import 'server-only';
  */
 import { dayNumberFromIso } from '@/engine/adherence/day-number';
 import { localClockAt, type LocalClock } from '@/engine/messaging/local-clock';
-import type { PatientFeatures } from '@/engine/policy/contract';
+import type { MessagingPolicy, PatientFeatures } from '@/engine/policy/contract';
 import { messageChannels, type MessageChannel } from '@/engine/policy/message-arms';
 import { planPatientDay, type PlannedPatientDay } from '@/engine/policy/plan-patient-day';
 import { conditions as knownConditions, type Condition } from '@/engine/simulation/conditions';
 import { ageBands, personas, type AgeBand, type Persona } from '@/engine/simulation/personas';
 import { createPolicy, isPolicyName } from '@/engine/simulation/policies/policy-registry';
+import { personalisedPolicyName } from '@/engine/policy/personalised';
+import { loadPersonalisedPolicy } from '@/features/policy-learning';
 import { and, eq, inArray, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { jobs } from '@/db/schema';
@@ -130,6 +132,7 @@ export async function planMessagingDay(options: {
   // At most one batch's write in flight while the next batch is read (two connections of the pool busy).
   let writing: Promise<void> = Promise.resolve();
   let afterId: string | null = null;
+  let personalised: MessagingPolicy | null = null;
   const alreadyDecided: { patientId: string; localDate: string }[] = [];
   for (;;) {
     const batch = await readEnrolledPatients({ database, afterId, limit: batchSize, patientIds: options.patientIds });
@@ -155,9 +158,19 @@ export async function planMessagingDay(options: {
     if (due.length === 0) continue;
 
     const histories = await readPatientHistories({ database, patientIds: due.map(({ patient }) => patient.id), now });
+    // The learning policy decides from its latest stored version (read once a run: a nightly update that lands
+    // mid-run takes effect at the next tick), not from the fresh prior the simulator's registry would make.
+    if (personalised === null && due.some(({ patient }) => patient.programme === personalisedPolicyName))
+      personalised = await loadPersonalisedPolicy({ database, now });
     const plans: { patientId: string; plan: PlannedPatientDay }[] = [];
     for (const { patient, timeZone } of due) {
-      if (!isPolicyName(patient.programme)) continue;
+      const policy =
+        patient.programme === personalisedPolicyName
+          ? personalised
+          : isPolicyName(patient.programme)
+            ? createPolicy(patient.programme)
+            : null;
+      if (policy === null) continue;
       const history = histories.get(patient.id)!;
       const live = decided.get(patient.id);
       const { persona, features, missing } = featuresOf(patient, history);
@@ -189,7 +202,7 @@ export async function planMessagingDay(options: {
             repliesLast28Days: history.replies28,
           },
           recentSendTimes: [...(live?.sendTimes ?? []), ...history.otherSendTimes],
-          policy: createPolicy(patient.programme),
+          policy,
           devSendNow,
           missingFeatures: missing,
         }),
@@ -214,6 +227,7 @@ export async function planMessagingDay(options: {
         template_id: plan.templateId,
         minute_of_day: plan.minuteOfDay,
         propensity: plan.propensity,
+        arm_probabilities: plan.armProbabilities,
         random_seed: plan.randomSeed,
         scheduled_for: plan.scheduledFor === null ? null : new Date(plan.scheduledFor).toISOString(),
         status: plan.status,
@@ -222,13 +236,15 @@ export async function planMessagingDay(options: {
       const inserted = rowsOf<{ id: string; status: string; scheduled_for: string | Date | null }>(
         await transaction.execute(sql`
           insert into policy_decisions (patient_id, source, local_date, decided_at, policy_name, policy_version, context, action,
-            category, framing, template_id, minute_of_day, propensity, random_seed, scheduled_for, status, status_reason)
+            category, framing, template_id, minute_of_day, propensity, arm_probabilities, random_seed, scheduled_for, status,
+            status_reason)
           select patient_id, 'live', local_date, ${now.toISOString()}::timestamptz, policy_name, policy_version, context, action,
-            category, framing, template_id, minute_of_day, propensity, random_seed, scheduled_for, status, status_reason
+            category, framing, template_id, minute_of_day, propensity, arm_probabilities, random_seed, scheduled_for, status,
+            status_reason
           from jsonb_to_recordset(${param(JSON.stringify(rows))}::jsonb) as planned (patient_id uuid, local_date date,
             policy_name text, policy_version text, context jsonb, action text, category text, framing text, template_id text,
-            minute_of_day integer, propensity double precision, random_seed text, scheduled_for timestamptz, status text,
-            status_reason text)
+            minute_of_day integer, propensity double precision, arm_probabilities jsonb, random_seed text, scheduled_for timestamptz,
+            status text, status_reason text)
           on conflict (patient_id, source, local_date) do nothing
           returning id, status, scheduled_for`),
       );

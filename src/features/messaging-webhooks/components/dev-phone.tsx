@@ -143,7 +143,7 @@ function describeDecision(decision: PhoneViewDto['latestDecision']): string {
   const what = decision.templateId === null ? 'no message' : `message ${decision.templateId}`;
   const outcome =
     decision.status === 'not-sent' ? `not sent (${decision.reason ?? 'no reason recorded'})` : decision.status.replace('-', ' ');
-  return `Latest decision of the daily loop, for ${decision.localDate}: ${what}, ${outcome}.`;
+  return `Latest decision of the daily loop, for ${decision.localDate}: ${what}, ${outcome}. Decided by the ${decision.policyName} policy, version ${decision.policyVersion}.`;
 }
 
 /**

@@ -81,6 +81,8 @@ export async function getPhoneView(options: {
       reason: policyDecisions.statusReason,
       templateId: policyDecisions.templateId,
       scheduledFor: policyDecisions.scheduledFor,
+      policyName: policyDecisions.policyName,
+      policyVersion: policyDecisions.policyVersion,
     })
     .from(policyDecisions)
     .where(and(eq(policyDecisions.patientId, patient.id), eq(policyDecisions.source, 'live')))
