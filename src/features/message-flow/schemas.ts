@@ -38,8 +38,10 @@ export type FlowEdge = {
   id: string;
   from: FlowStep;
   to: FlowStep;
-  /** What is counted, e.g. "decisions made". */
+  /** What is counted, e.g. "decisions made (one context each)". */
   what: string;
+  /** The same in a word or two, for the diagram's edge label ("decisions"). */
+  short: string;
   count: ShownCount;
 };
 

@@ -63,16 +63,16 @@ export async function getMessageFlow(options: { database: Database; actor: Sessi
         });
 
   const edges: FlowEdge[] = [
-    edge('patient-data', 'context', 'patients decided for', shown(figures.patientsDecided)),
-    edge('context', 'posterior', 'decisions made (one context each)', shown(figures.decisions)),
-    edge('posterior', 'probabilities', 'decisions with every action’s probability logged', shown(figures.withProbabilities)),
-    edge('probabilities', 'choice', 'choices of a message (the rest chose no message)', shown(figures.messagesChosen)),
-    edge('choice', 'message', 'messages sent', shown(figures.messagesSent)),
-    edge('message', 'reply', 'messages replied to', shown(figures.replied)),
-    edge('reply', 'reward', 'decisions rewarded (doses confirmed that day)', shown(figures.rewarded)),
-    edge('reward', 'update', 'rewarded decisions learned from', shown(figures.learnedFrom)),
+    edge('patient-data', 'context', 'patients decided for', 'patients', shown(figures.patientsDecided)),
+    edge('context', 'posterior', 'decisions made (one context each)', 'decisions', shown(figures.decisions)),
+    edge('posterior', 'probabilities', 'decisions with every action’s probability logged', 'logged', shown(figures.withProbabilities)),
+    edge('probabilities', 'choice', 'choices of a message (the rest chose no message)', 'chose a message', shown(figures.messagesChosen)),
+    edge('choice', 'message', 'messages sent', 'sent', shown(figures.messagesSent)),
+    edge('message', 'reply', 'messages replied to', 'replied', shown(figures.replied)),
+    edge('reply', 'reward', 'decisions rewarded (doses confirmed that day)', 'rewarded', shown(figures.rewarded)),
+    edge('reward', 'update', 'rewarded decisions learned from', 'learned from', shown(figures.learnedFrom)),
     // Versions are about the model, not about patients: not a count of people, never suppressed.
-    edge('update', 'posterior', 'posterior versions stored', suppressCount(versions, 0)),
+    edge('update', 'posterior', 'posterior versions stored', 'new versions', suppressCount(versions, 0)),
   ];
 
   const trace =
@@ -100,8 +100,8 @@ function scopeKind(scope: Exclude<CohortScope, { kind: 'no-company' }>): 'organi
   return scope.kind;
 }
 
-function edge(from: FlowEdge['from'], to: FlowEdge['to'], what: string, value: ShownCount): FlowEdge {
-  return { id: `${from}-${to}`, from, to, what, count: value };
+function edge(from: FlowEdge['from'], to: FlowEdge['to'], what: string, short: string, value: ShownCount): FlowEdge {
+  return { id: `${from}-${to}`, from, to, what, short, count: value };
 }
 
 type FlowFigures = {
