@@ -10,7 +10,7 @@ const prices = { smsPrice: 0.04, whatsappPrice: 0.02 };
 describe('comparePolicies', () => {
   it('runs the compared policies, and only those, on the same cohort and reports the simulator’s own figures', { timeout: 60_000 }, () => {
     const comparison = comparePolicies({ settings: { patients: 300, seed: 11, ...prices } });
-    expect(comparison.policies.map((policy) => policy.policy)).toEqual(['none', 'fixed-daily', 'fixed-weekly']);
+    expect(comparison.policies.map((policy) => policy.policy)).toEqual(['none', 'fixed-daily', 'fixed-weekly', 'personalised']);
     expect(comparison).toMatchObject({ patients: 300, days: 365, startDate: '2025-01-01' });
     for (const compared of comparison.policies) {
       const summary = simulateCohort({
@@ -33,7 +33,7 @@ describe('comparePolicies', () => {
       expect(compared.optOuts / 300).toBeCloseTo(summary.optOutRate, 10);
       expect(compared.meanPdcByMonth).toHaveLength(12);
     }
-    const [none, daily, weekly] = comparison.policies;
+    const [none, daily, weekly, personalised] = comparison.policies;
     expect(none).toMatchObject({
       messagesPerPatient: 0,
       optOuts: 0,
@@ -44,6 +44,9 @@ describe('comparePolicies', () => {
     // Daily reminders help (Thakkar 2016, calibrated in the simulator) and cost the most.
     expect(daily!.meanPdc).toBeGreaterThan(none!.meanPdc);
     expect(daily!.messageCost).toBeGreaterThan(weekly!.messageCost);
+    // The learning policy sends (within its send-probability bounds) and is labelled as what it is.
+    expect(personalised).toMatchObject({ label: 'Personalised (learning policy)' });
+    expect(personalised!.messagesPerPatient).toBeGreaterThan(0);
   });
 
   it('gives the same numbers for the same seed and other numbers for another seed', { timeout: 60_000 }, () => {
@@ -57,11 +60,11 @@ describe('comparePolicies', () => {
     );
   });
 
-  it('reports progress in patient-days across the three runs', { timeout: 60_000 }, () => {
+  it('reports progress in patient-days across the four runs', { timeout: 60_000 }, () => {
     const reports: [number, number][] = [];
     simulatePolicies({ patients: 100, seed: 8, onProgress: (done, total) => reports.push([done, total]) });
-    expect(reports.every(([, total]) => total === 3 * 100 * 365)).toBe(true);
-    expect(reports.at(-1)).toEqual([3 * 100 * 365, 3 * 100 * 365]);
+    expect(reports.every(([, total]) => total === 4 * 100 * 365)).toBe(true);
+    expect(reports.at(-1)).toEqual([4 * 100 * 365, 4 * 100 * 365]);
     expect(reports.map(([done]) => done)).toEqual([...reports.map(([done]) => done)].sort((left, right) => left - right));
   });
 });
@@ -99,7 +102,7 @@ describe('message cost', () => {
       settings: { patients: 100, seed: 1, smsPrice: 0.04, whatsappPrice: 0.02 },
       startDay: comparisonStartDay,
     });
-    const [none, daily, weekly] = comparison.policies;
+    const [none, daily, weekly, personalised] = comparison.policies;
     // 20,000 × 0.04 + 10,000 × 0.02 = 1,000; adherent days 0.6 × 100 × 365 = 21,900; extra 0.1 × 36,500 = 3,650.
     expect(daily).toMatchObject({ messageCost: 1000, adherentPatientDays: 21_900 });
     expect(daily!.costPerAdherentPatientDay).toBeCloseTo(1000 / 21_900, 12);

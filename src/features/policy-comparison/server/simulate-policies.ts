@@ -10,11 +10,12 @@ import { createPolicy, type PolicyName } from '@/engine/simulation/policies/poli
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
 
 /**
- * The arms the page compares, in its order. Named here rather than taken from the registry: the registry also
+ * The arms the page compares, in its order; the personalised policy starts each run from its prior and
+ * learns day by day (about three times the time of a fixed policy). Named here rather than taken from the registry: the registry also
  * holds policies that are not product options (a uniform-random logging policy for off-policy evaluation),
  * which must not join the page unasked.
  */
-export const comparedPolicies = ['none', 'fixed-daily', 'fixed-weekly'] as const satisfies readonly PolicyName[];
+export const comparedPolicies = ['none', 'fixed-daily', 'fixed-weekly', 'personalised'] as const satisfies readonly PolicyName[];
 export type ComparedPolicyName = (typeof comparedPolicies)[number];
 
 /** Twelve months; the simulator's calendar has exactly 12 months in 365 days. */
