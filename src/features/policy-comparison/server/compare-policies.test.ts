@@ -102,7 +102,7 @@ describe('message cost', () => {
       settings: { patients: 100, seed: 1, smsPrice: 0.04, whatsappPrice: 0.02 },
       startDay: comparisonStartDay,
     });
-    const [none, daily, weekly, personalised] = comparison.policies;
+    const [none, daily, weekly] = comparison.policies;
     // 20,000 × 0.04 + 10,000 × 0.02 = 1,000; adherent days 0.6 × 100 × 365 = 21,900; extra 0.1 × 36,500 = 3,650.
     expect(daily).toMatchObject({ messageCost: 1000, adherentPatientDays: 21_900 });
     expect(daily!.costPerAdherentPatientDay).toBeCloseTo(1000 / 21_900, 12);
