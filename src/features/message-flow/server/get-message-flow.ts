@@ -6,6 +6,7 @@ import { seesSuppressedAggregates } from '@/db/queries/suppression';
 import { messages, patients, policyDecisions, policyStates } from '@/db/schema';
 import { type ShownCount, suppressCount } from '@/engine/aggregation/small-cell-suppression';
 import { armCount, messageCategories, messageFramings } from '@/engine/policy/message-arms';
+import { personalisedPolicyName } from '@/engine/policy/personalised';
 import { AppError } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
@@ -19,7 +20,7 @@ import {
 } from '../schemas';
 
 /** The learning policy's name in policy_decisions and policy_states (the programme of the same name). */
-const personalisedPolicy = 'personalised';
+const personalisedPolicy = personalisedPolicyName;
 const dayMs = 86_400_000;
 /** How long after a message an unquoted reply still answers it (the reply handler's rule: WhatsApp's service window). */
 const replyWindow = sql.raw(`interval '24 hours'`);
