@@ -221,9 +221,9 @@ export function MessageFlowView({ flow }: { flow: MessageFlowResult }) {
           <Trace decision={flow.trace.decision} />
         ) : flow.trace.status === 'none-yet' ? (
           <p role="status" data-testid="no-live-decision">
-            No live decision of the personalised policy exists yet for {scopeText[flow.scope]}: there is nothing to trace, and the counts of
-            patients and decisions above are zero. Decisions appear once a patient is enrolled in the personalised programme and the daily
-            loop has planned their day.
+            No live decision of the personalised policy exists yet among {scopeText[flow.scope]}: there is nothing to trace, and the counts
+            of patients and decisions above are zero. Decisions appear once a patient is enrolled in the personalised programme and the
+            daily loop has planned their day.
           </p>
         ) : (
           <p role="status" data-testid="trace-not-shown">
