@@ -150,9 +150,14 @@ describe('cli simulate', () => {
     }
     for (const band of ['0.50–0.62', '0.40–0.60', '0.50–0.70', '1.30–2.20', '0.040–0.080']) expect(report).toContain(band);
     expect(report).not.toContain('OUT OF BAND');
+    // The personalised policy against daily reminders, with its targets judged either way.
+    expect(report).toMatch(/Personalised policy vs fixed daily reminders: the same 4000 synthetic patients × 365 days, seed 2/);
+    expect(report).toMatch(/personalised\s+PDC ≥ 0\.8: \d\.\d{3}/);
+    expect(report).toMatch(/Target: the best arm for at least 5 of 6 personas: \d of 6, (met|NOT MET)/);
     expect(code).toBe(0);
     expect(fs.readdirSync(workDirectory)).toEqual([]);
-  });
+    // Three year-long cohorts of 4000 patients, one of them day by day under a learning policy.
+  }, 180_000);
 
   it('prints help', async () => {
     const io = captureIo();

@@ -13,7 +13,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
-import { proximalEffectByWeek, runCalibration, type CalibrationCheck, type CalibrationReport } from '@/engine/simulation/calibration';
+import { arms, runPolicyResults } from '@/engine/policy/personalised';
+import {
+  calibrationDays,
+  proximalEffectByWeek,
+  runCalibration,
+  type CalibrationCheck,
+  type CalibrationReport,
+} from '@/engine/simulation/calibration';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { findDemoProduct } from '@/engine/simulation/demo-catalogue';
 import { personas } from '@/engine/simulation/personas';
@@ -37,7 +44,8 @@ Options:
   --policy P       ${policyNames.join(' | ')} (default ${defaults.policy})
   --start DATE     first simulated day, YYYY-MM-DD (default ${defaults.start})
   --out DIR        folder for patients.csv, dispensings.csv, dose_events.csv, messages.csv, summary.json
-  --report         print the calibration report (a year, without messages and with daily reminders) instead
+  --report         print the calibration report (a year, without messages and with daily reminders) and the
+                   personalised policy against daily reminders on the same cohort, instead
   --help           show this help
 `;
 
@@ -215,8 +223,45 @@ function printReport(command: Extract<SimulateCommand, { kind: 'report' }>, io: 
     'By persona, no messages (lapse: 90 days or more without a dose taken; unexplained: no life event before it):',
     ...personaLines(report),
   ];
-  io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(`${[...lines, '', ...policyResultLines(command)].join('\n')}\n`);
+  // The exit status is the calibration's: a policy that misses its targets is a finding, not a broken simulator.
   return report.checks.every((check) => check.passed) ? 0 : 1;
+}
+
+/** The personalised policy against fixed daily reminders on the same cohort (issue 13's targets). */
+function policyResultLines(command: Extract<SimulateCommand, { kind: 'report' }>): string[] {
+  const results = runPolicyResults({ patients: command.patients, days: calibrationDays, seed: command.seed, startDay: command.startDay });
+  const { fixedDaily, personalised, targets } = results;
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT MET');
+  const outcomeLine = (label: string, outcome: typeof fixedDaily) =>
+    `  ${label.padEnd(14)} PDC ≥ 0.8: ${outcome.shareAdherent.toFixed(3)}   mean PDC: ${outcome.meanPdc.toFixed(3)}   messages per patient: ${outcome.messagesPerPatient.toFixed(1)}   opted out: ${outcome.optOutRate.toFixed(3)}`;
+  const armLabel = (arm: number) => {
+    const { category, framing } = arms[arm - 1]!;
+    return `${category}.${framing}`;
+  };
+  const armRows = results.arms.map((result) => [
+    result.persona,
+    result.mostChosenArm === null ? 'none sent' : `${armLabel(result.mostChosenArm)} (${(result.share * 100).toFixed(0)}%)`,
+    result.truthBestArms.map(armLabel).join(' or '),
+    result.matches ? 'match' : 'differs',
+  ]);
+  const header = ['Persona', 'Most chosen, week 12', 'Simulator best', ''];
+  const widths = header.map((title, column) => Math.max(title.length, ...armRows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [
+    `Personalised policy vs fixed daily reminders: the same ${results.patients} synthetic patients × ${results.days} days, seed ${results.seed} (PDC over the whole period)`,
+    outcomeLine('fixed-daily', fixedDaily),
+    outcomeLine('personalised', personalised),
+    `Target: PDC ≥ 0.8 share at least fixed daily's: ${verdict(targets.adherence)}; at most half its messages (${(personalised.messagesPerPatient / fixedDaily.messagesPerPatient).toFixed(2)} of them): ${verdict(targets.messages)}`,
+    `Most-chosen arm per persona in week ${results.armWeek.endDayIndex / 7} (days ${results.armWeek.startDayIndex + 1}–${results.armWeek.endDayIndex}; share of that persona's messages) vs the simulator's best-fitting arm (evaluation only):`,
+    line(header),
+    ...armRows.map(line),
+    `Target: the best arm for at least 5 of 6 personas: ${targets.matchingPersonas} of ${results.arms.length}, ${verdict(targets.armsMatch)}`,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,7 +5,13 @@ import { featureCount } from './model';
 /** Days of supply at or below which a refill is near (the product's estimate, which assumes every dose was taken). */
 const lowSupplyDays = 7;
 
-export const featureNames = ['intercept', 'message load (last 7 days ÷ 7)', 'supply ≤ 7 days', 'weekend'] as const;
+export const featureNames = [
+  'intercept',
+  'message load (last 7 days ÷ 7)',
+  'supply ≤ 7 days',
+  'weekend',
+  'share of doses confirmed (last 7 days)',
+] as const;
 
 /** Writes the features of `context` into `out` (length `featureCount`), without allocating. */
 export function contextFeatures(context: DecisionContext, out: Float64Array): Float64Array {
@@ -13,6 +19,8 @@ export function contextFeatures(context: DecisionContext, out: Float64Array): Fl
   out[1] = Math.min(1, context.messageCounts.last7Days / 7);
   out[2] = context.recentHistory.estimatedDaysOfSupplyLeft <= lowSupplyDays ? 1 : 0;
   out[3] = context.weekday === 0 || context.weekday === 6 ? 1 : 0;
+  const { dosesScheduledLast7Days: scheduled, dosesConfirmedLast7Days: confirmed } = context.recentHistory;
+  out[4] = scheduled > 0 ? Math.min(1, confirmed / scheduled) : 0;
   return out;
 }
 

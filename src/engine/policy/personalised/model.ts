@@ -6,7 +6,7 @@
  *
  *   r = x·β + Σ_c u_c·κ_c + Σ_f v_f·φ_f + (S − π)·(x₋·γ) + Σ_c u_c·δ_{patient,c} + ε,   ε ~ N(0, σ²)
  *
- * where S = 1{A ≠ 0}, π = 1 − p_0, x₋ is x without its intercept, and u_c = Σ_{a of category c}(1{A=a} − p_a),
+ * where S = 1{A ≠ 0}, π = 1 − p_0, x₋ are the modulating features (load, low supply, weekend), and u_c = Σ_{a of category c}(1{A=a} − p_a),
  * v_f = Σ_{a of framing f}(1{A=a} − p_a) are the centred indicators of the message's category and framing.
  * The advantage of arm (c, f) over no message for a patient in context x is κ_c + φ_f + x₋·γ + δ_{patient,c}.
  *
@@ -16,8 +16,8 @@
  * - Content as main effects: an arm's advantage is its category's plus its framing's, so each of the 9
  *   effects learns from a quarter to a fifth of all messages instead of each of 20 arms from a twentieth.
  *   This assumes the framing works alike across categories (no interaction).
- * - Partial pooling: (β, κ, φ, γ) has a Gaussian posterior per persona (conjugate, known noise variance
- *   σ²). A patient's offsets δ_{patient,c} (one per category: 10 numbers per patient) have prior N(0, τ²)
+ * - Partial pooling: (β, κ, φ, γ) has a Gaussian posterior per persona (conjugate given the noise variance
+ *   σ², which is estimated from the residuals). A patient's offsets δ_{patient,c} (one per category: 10 numbers per patient) have prior N(0, τ²)
  *   around the persona — a new patient decides exactly as their persona — and a diagonal Gaussian
  *   posterior fitted to the residuals against the persona's mean (a mean-field, backfitting
  *   approximation that keeps 100,000 patients cheap). τ² is re-estimated from the patients' offsets
@@ -25,8 +25,15 @@
  */
 import { armCount, messageCategories, messageFramings } from '@/engine/policy/message-arms';
 
-/** Baseline features: intercept, message load, supply running low, weekend. */
-export const featureCount = 4;
+/**
+ * Features (features.ts): intercept, message load, supply running low, weekend, and the share of doses
+ * confirmed in the last 7 days. All five enter the baseline x·β; the three in between (1 … modulationCount)
+ * also modulate the advantage of sending (γ). The confirmed share is baseline only: it soaks up how much
+ * each patient logs and takes, which cuts the noise the content effects are learned through, but for
+ * patients confirmed only by replies it depends on past messages, so the advantage must not lean on it.
+ */
+export const featureCount = 5;
+export const modulationCount = 3;
 export const categoryCount = messageCategories.length;
 export const framingCount = messageFramings.length;
 /** κ (categories) then φ (framings): the content effects, drawn jointly. */
@@ -34,8 +41,8 @@ export const contentCount = categoryCount + framingCount;
 export const categoryOffset = featureCount;
 export const framingOffset = featureCount + categoryCount;
 export const gammaOffset = featureCount + contentCount;
-/** β (featureCount) + κ + φ + γ (featureCount − 1). */
-export const parameterCount = gammaOffset + featureCount - 1;
+/** β (featureCount) + κ + φ + γ (modulationCount). */
+export const parameterCount = gammaOffset + modulationCount;
 
 /** Category and framing of each arm (arm index → index). */
 export const armCategory: readonly number[] = Array.from({ length: armCount }, (_, arm) => Math.floor(arm / framingCount));
@@ -47,10 +54,14 @@ export const armFraming: readonly number[] = Array.from({ length: armCount }, (_
  * starts at 0 ± 0.05 (category and framing ± 0.035 each) — wide enough to learn from, narrow enough not
  * to chase noise in the first days.
  */
-export const priorScale = { baseline: 1, content: 0.035, modulation: 0.05, patientOffset: 0.03 } as const;
+export const priorScale = { baseline: 1, content: 0.035, modulation: 0.05, patientOffset: 0.01 } as const;
 
-/** Variance of a day's observed reward around the model: a share of 1–4 doses confirmed is noisy. */
-export const noiseVariance = 0.1;
+/**
+ * Noise variance σ² is estimated per persona from the residuals; until there are many, it is pulled
+ * towards a prior guess (a share of 1–4 doses confirmed is noisy: about 0.1) worth this many days.
+ */
+export const priorNoiseVariance = 0.1;
+export const noiseVariancePriorWeight = 100;
 
 /** Smallest patient-offset variance empirical Bayes may settle on (keeps a patient from being frozen to the persona). */
 export const minimumOffsetVariance = 0.0001;

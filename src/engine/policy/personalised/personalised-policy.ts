@@ -18,7 +18,7 @@ import {
   categoryCount,
   categoryOffset,
   contentCount,
-  featureCount,
+  modulationCount,
   framingCount,
   framingOffset,
   gammaOffset,
@@ -92,8 +92,8 @@ function createScratch(): Scratch {
     offsetMeans: new Float64Array(categoryCount),
     offsetVariances: new Float64Array(categoryCount),
     contentDraws: new Float64Array(contentCount),
-    weights: new Float64Array(2 + featureCount),
-    indices: new Int32Array(2 + featureCount),
+    weights: new Float64Array(2 + modulationCount),
+    indices: new Int32Array(2 + modulationCount),
   };
 }
 
@@ -119,9 +119,10 @@ export function actionProbabilities(
   // The patient's offsets: posterior around the persona (prior N(0, τ²)).
   const record = model.patients.get(context.patientId);
   const priorPrecision = 1 / posterior.offsetVariance;
+  const inverseNoise = 1 / posterior.noiseVariance;
   for (let category = 0; category < categoryCount; category += 1) {
-    const precision = (record?.[1 + category] ?? 0) + priorPrecision;
-    offsetMeans[category] = (record?.[1 + categoryCount + category] ?? 0) / precision;
+    const precision = (record?.[1 + category] ?? 0) * inverseNoise + priorPrecision;
+    offsetMeans[category] = ((record?.[1 + categoryCount + category] ?? 0) * inverseNoise) / precision;
     offsetVariances[category] = 1 / precision;
   }
 
@@ -158,7 +159,7 @@ export function actionProbabilities(
   weights[1] = 1;
   indices[1] = framingIndex;
   let terms = 2;
-  for (let index = 1; index < featureCount; index += 1) {
+  for (let index = 1; index <= modulationCount; index += 1) {
     if (features[index] === 0) continue;
     weights[terms] = features[index]!;
     indices[terms] = gammaOffset + index - 1;

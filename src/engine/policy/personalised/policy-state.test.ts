@@ -67,7 +67,11 @@ describe('policy state', () => {
         for (const persona of personas) {
           const posterior = model.personas[persona];
           expect(isPositiveDefinite(posterior.covariance, parameterCount)).toBe(true);
-          expect(isPositiveDefinite(posterior.precision, parameterCount)).toBe(true);
+          const precision = posterior.gram.map(
+            (value, index) => value / posterior.noiseVariance + (index % (parameterCount + 1) === 0 ? 1 : 0),
+          );
+          expect(isPositiveDefinite(precision, parameterCount)).toBe(true);
+          expect(posterior.noiseVariance).toBeGreaterThan(0);
           expect(posterior.offsetVariance).toBeGreaterThan(0);
         }
         for (const record of model.patients.values())

@@ -17,20 +17,30 @@ import {
   framingOffset,
   gammaOffset,
   minimumOffsetVariance,
-  noiseVariance,
+  modulationCount,
+  noiseVariancePriorWeight,
+  priorNoiseVariance,
   parameterCount,
   priorScale,
 } from './model';
 import { confirmationsNeedMessage } from './observed-reward';
 import { resolveSettings, type PersonalisedSettings } from './settings';
 
-/** 2: content as category + framing effects (1 had one effect per arm). */
-export const policyStateVersionFormat = 2;
+/** 4: unscaled statistics and an estimated noise variance; 3: five baseline features; 2: content as category + framing effects (1 had one effect per arm). */
+export const policyStateVersionFormat = 4;
 
-/** One persona's posterior in natural parameters: precision Λ (row-major D×D) and Λμ. */
+/**
+ * One persona's data as sufficient statistics: the Gram matrix XᵀX (row-major D×D) and Xᵀr, unscaled,
+ * so the posterior (precision Λ₀ + XᵀX/σ², mean Λ⁻¹Xᵀr/σ²) follows the noise variance as it is estimated.
+ */
 export type PersonaPosteriorState = {
-  precision: number[];
-  precisionMean: number[];
+  gram: number[];
+  moment: number[];
+  /** σ²: the observed reward's variance around the model (residual mean square, with a prior guess). */
+  noiseVariance: number;
+  /** Squared residuals and their count, behind `noiseVariance`. */
+  residualSquares: number;
+  residualCount: number;
   /** Decisions learned from, by action (index 0 = no message, 1 + arm). */
   observations: number[];
   /** τ²: variance of patients' offsets around the persona (empirical Bayes). */
@@ -48,8 +58,8 @@ export type PolicyState = {
   decisionsSkipped: number;
   personas: Record<Persona, PersonaPosteriorState>;
   /**
-   * Per patient: [persona index, then per message category the offset's data precision, then per
-   * category the data precision × mean]. 11 numbers; patients with no learned day are absent.
+   * Per patient: [persona index, then per message category Σu², then per category Σu·residual]
+   * (model.ts). 11 numbers; patients with no learned day are absent.
    */
   patients: Record<string, number[]>;
 };
@@ -68,14 +78,10 @@ export type LoggedDecision = {
 
 export const patientRecordLength = 1 + 2 * categoryCount;
 
-function priorPrecision(): number[] {
-  const precision = new Array<number>(parameterCount * parameterCount).fill(0);
-  for (let index = 0; index < parameterCount; index += 1) {
-    const scale = index < categoryOffset ? priorScale.baseline : index < gammaOffset ? priorScale.content : priorScale.modulation;
-    precision[index * parameterCount + index] = 1 / (scale * scale);
-  }
-  return precision;
-}
+const priorPrecisionDiagonal = Float64Array.from({ length: parameterCount }, (_, index) => {
+  const scale = index < categoryOffset ? priorScale.baseline : index < gammaOffset ? priorScale.content : priorScale.modulation;
+  return 1 / (scale * scale);
+});
 
 /** The prior: every persona's arms at 0 ± 0.05 (category and framing ± 0.035 each), no patient learned yet. Settings are validated (they do not change the prior). */
 export function createPolicyState(options: { settings?: Partial<PersonalisedSettings> } = {}): PolicyState {
@@ -83,8 +89,11 @@ export function createPolicyState(options: { settings?: Partial<PersonalisedSett
   const personaStates = {} as Record<Persona, PersonaPosteriorState>;
   for (const persona of personas) {
     personaStates[persona] = {
-      precision: priorPrecision(),
-      precisionMean: new Array<number>(parameterCount).fill(0),
+      gram: new Array<number>(parameterCount * parameterCount).fill(0),
+      moment: new Array<number>(parameterCount).fill(0),
+      noiseVariance: priorNoiseVariance,
+      residualSquares: 0,
+      residualCount: 0,
       observations: new Array<number>(armCount + 1).fill(0),
       offsetVariance: priorScale.patientOffset ** 2,
     };
@@ -97,8 +106,11 @@ export function createPolicyState(options: { settings?: Partial<PersonalisedSett
 // ---------------------------------------------------------------------------------------------------------
 
 export type PersonaPosterior = {
-  precision: Float64Array;
-  precisionMean: Float64Array;
+  gram: Float64Array;
+  moment: Float64Array;
+  noiseVariance: number;
+  residualSquares: number;
+  residualCount: number;
   observations: Float64Array;
   offsetVariance: number;
   mean: Float64Array;
@@ -122,7 +134,7 @@ export type PolicyModel = {
 export class PosteriorError extends Error {}
 
 /** Solves the posterior mean and covariance from the natural parameters. */
-export function solvePosterior(posterior: Pick<PersonaPosterior, 'precision' | 'precisionMean'>): {
+export function solvePosterior(posterior: Pick<PersonaPosterior, 'gram' | 'moment' | 'noiseVariance'>): {
   mean: Float64Array;
   covariance: Float64Array;
   contentCholesky: Float64Array;
@@ -130,11 +142,16 @@ export function solvePosterior(posterior: Pick<PersonaPosterior, 'precision' | '
   const size = parameterCount;
   const precision = new Matrix(size, size);
   for (let row = 0; row < size; row += 1)
-    for (let column = 0; column < size; column += 1) precision.set(row, column, posterior.precision[row * size + column]!);
+    for (let column = 0; column < size; column += 1)
+      precision.set(
+        row,
+        column,
+        posterior.gram[row * size + column]! / posterior.noiseVariance + (row === column ? priorPrecisionDiagonal[row]! : 0),
+      );
   const cholesky = new CholeskyDecomposition(precision);
   if (!cholesky.isPositiveDefinite()) throw new PosteriorError('the posterior precision is not positive definite');
   const covarianceMatrix = cholesky.solve(Matrix.eye(size));
-  const meanMatrix = cholesky.solve(Matrix.columnVector(Array.from(posterior.precisionMean)));
+  const meanMatrix = cholesky.solve(Matrix.columnVector(Array.from(posterior.moment, (value) => value / posterior.noiseVariance)));
   const covariance = new Float64Array(size * size);
   // Symmetrise: the solve leaves rounding asymmetry that Cholesky of a block would trip on.
   for (let row = 0; row < size; row += 1)
@@ -163,16 +180,21 @@ export function modelFromState(state: PolicyState): PolicyModel {
   for (const persona of personas) {
     const stored = state.personas[persona];
     if (stored === undefined) throw new RangeError(`policy state has no posterior for persona ${persona}`);
-    if (stored.precision.length !== parameterCount * parameterCount || stored.precisionMean.length !== parameterCount)
+    if (stored.gram.length !== parameterCount * parameterCount || stored.moment.length !== parameterCount)
       throw new RangeError(`policy state posterior for ${persona} has the wrong size`);
-    const precision = Float64Array.from(stored.precision);
-    const precisionMean = Float64Array.from(stored.precisionMean);
+    if (!(stored.noiseVariance > 0)) throw new RangeError(`policy state noise variance for ${persona} must be positive`);
+    const gram = Float64Array.from(stored.gram);
+    const moment = Float64Array.from(stored.moment);
+    const { noiseVariance, residualSquares, residualCount } = stored;
     personaModels[persona] = {
-      precision,
-      precisionMean,
+      gram,
+      moment,
+      noiseVariance,
+      residualSquares,
+      residualCount,
       observations: Float64Array.from(stored.observations),
       offsetVariance: stored.offsetVariance,
-      ...solvePosterior({ precision, precisionMean }),
+      ...solvePosterior({ gram, moment, noiseVariance }),
       pending: false,
     };
   }
@@ -197,8 +219,11 @@ export function stateFromModel(model: PolicyModel): PolicyState {
   for (const persona of personas) {
     const posterior = model.personas[persona];
     personaStates[persona] = {
-      precision: Array.from(posterior.precision),
-      precisionMean: Array.from(posterior.precisionMean),
+      gram: Array.from(posterior.gram),
+      moment: Array.from(posterior.moment),
+      noiseVariance: posterior.noiseVariance,
+      residualSquares: posterior.residualSquares,
+      residualCount: posterior.residualCount,
       observations: Array.from(posterior.observations),
       offsetVariance: posterior.offsetVariance,
     };
@@ -257,7 +282,7 @@ function designRow(decision: LoggedDecision): { design: Float64Array; categoryDe
   }
   for (let category = 0; category < categoryCount; category += 1) design[categoryOffset + category] = categoryDesign[category]!;
   const sendCentred = (decision.action === 0 ? 0 : 1) - (1 - probabilities[0]!);
-  for (let index = 1; index < featureCount; index += 1) design[gammaOffset + index - 1] = sendCentred * features[index]!;
+  for (let index = 1; index <= modulationCount; index += 1) design[gammaOffset + index - 1] = sendCentred * features[index]!;
   return { design, categoryDesign };
 }
 
@@ -290,24 +315,24 @@ export function accumulateDecision(model: PolicyModel, decision: LoggedDecision)
   const posterior = model.personas[decision.persona];
   if (posterior === undefined) throw new RangeError(`unknown persona ${decision.persona}`);
   const size = parameterCount;
-  const inverseNoise = 1 / noiseVariance;
   const { design, categoryDesign } = designRow(decision);
-  const { precision, precisionMean, mean } = posterior;
+  const { gram, moment, mean } = posterior;
   const reward = decision.observedReward;
   let prediction = 0;
   for (let row = 0; row < size; row += 1) {
     const value = design[row]!;
     if (value === 0) continue;
     prediction += value * mean[row]!;
-    const scaled = value * inverseNoise;
-    precisionMean[row]! += scaled * reward;
+    moment[row]! += value * reward;
     const offset = row * size;
-    for (let column = row; column < size; column += 1) precision[offset + column]! += scaled * design[column]!;
+    for (let column = row; column < size; column += 1) gram[offset + column]! += value * design[column]!;
   }
   posterior.observations[decision.action]! += 1;
   posterior.pending = true;
 
   const residual = reward - prediction;
+  posterior.residualSquares += residual * residual;
+  posterior.residualCount += 1;
   let record = model.patients.get(decision.patientId);
   if (record === undefined) {
     record = new Float64Array(patientRecordLength);
@@ -316,8 +341,8 @@ export function accumulateDecision(model: PolicyModel, decision: LoggedDecision)
   }
   for (let category = 0; category < categoryCount; category += 1) {
     const value = categoryDesign[category]!;
-    record[1 + category]! += value * value * inverseNoise;
-    record[1 + categoryCount + category]! += value * residual * inverseNoise;
+    record[1 + category]! += value * value;
+    record[1 + categoryCount + category]! += value * residual;
   }
   model.decisionsUsed += 1;
   model.pendingDecisions += 1;
@@ -330,9 +355,11 @@ export function finishBatch(model: PolicyModel): void {
   for (const persona of personas) {
     const posterior = model.personas[persona];
     if (!posterior.pending) continue;
-    const { precision } = posterior;
+    const { gram } = posterior;
     for (let row = 0; row < size; row += 1)
-      for (let column = row + 1; column < size; column += 1) precision[column * size + row] = precision[row * size + column]!;
+      for (let column = row + 1; column < size; column += 1) gram[column * size + row] = gram[row * size + column]!;
+    posterior.noiseVariance =
+      (priorNoiseVariance * noiseVariancePriorWeight + posterior.residualSquares) / (noiseVariancePriorWeight + posterior.residualCount);
     Object.assign(posterior, solvePosterior(posterior));
     posterior.pending = false;
   }
@@ -345,12 +372,12 @@ export function finishBatch(model: PolicyModel): void {
       const index = record[0]!;
       const persona = personas[index];
       if (persona === undefined) continue;
-      const prior = 1 / model.personas[persona].offsetVariance;
+      const { offsetVariance, noiseVariance } = model.personas[persona];
       for (let category = 0; category < categoryCount; category += 1) {
-        const dataPrecision = record[1 + category]!;
+        const dataPrecision = record[1 + category]! / noiseVariance;
         if (dataPrecision === 0) continue;
-        const posteriorPrecision = dataPrecision + prior;
-        const offsetMean = record[1 + categoryCount + category]! / posteriorPrecision;
+        const posteriorPrecision = dataPrecision + 1 / offsetVariance;
+        const offsetMean = record[1 + categoryCount + category]! / noiseVariance / posteriorPrecision;
         sums[index]! += offsetMean * offsetMean + 1 / posteriorPrecision;
         counts[index]! += 1;
       }
@@ -359,7 +386,7 @@ export function finishBatch(model: PolicyModel): void {
       const count = counts[index]!;
       if (count < minimumPatientsForSpread) return;
       const estimate = sums[index]! / count;
-      model.personas[persona].offsetVariance = Math.min(4 * priorScale.patientOffset ** 2, Math.max(minimumOffsetVariance, estimate));
+      model.personas[persona].offsetVariance = Math.min(priorScale.patientOffset ** 2, Math.max(minimumOffsetVariance, estimate));
     });
   }
   model.pendingDecisions = 0;
