@@ -1,7 +1,7 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
 
 const comparisonPath = '/algorithms/patient-engagement/medaptive-comparison';
-const policyNames = ['No messages', 'Standard daily reminder (08:00)', 'Weekly check-in (Mondays 10:00)'];
+const policyNames = ['No messages', 'Standard daily reminder (08:00)', 'Weekly check-in (Mondays 10:00)', 'Personalised (learning policy)'];
 
 test.describe('Medaptive Comparison', () => {
   test('runs one synthetic cohort under each policy, re-runs with another seed, and passes axe', async ({ page, signIn }) => {
@@ -31,7 +31,7 @@ test.describe('Medaptive Comparison', () => {
     const table = page.getByRole('table');
     for (const name of policyNames) await expect(table.getByRole('rowheader', { name, exact: true })).toBeVisible();
     await expect(table.getByRole('columnheader', { name: 'Cost per adherent patient-day' })).toBeVisible();
-    await expect(page.getByText('It joins this comparison, on the same cohort, when it lands.')).toBeVisible();
+    await expect(page.getByText('In this comparison it starts from its prior, knowing nothing about the cohort')).toBeVisible();
     // The charts are drawn (SVG) and say what they show.
     await expect(
       page

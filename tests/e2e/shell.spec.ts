@@ -27,6 +27,7 @@ const builtPages = new Set([
   'compliance-journey',
   'medaptive-comparison',
   'persona-based-message-examples',
+  'personalised-message-flow',
 ]);
 
 const memberRoutes: [string, string, boolean][] = [

@@ -7,8 +7,6 @@ export const pagePlans: Record<string, string> = {
     'The connected data sources (FHIR, pharmacy dispensing files, the dose-event API, WhatsApp and SMS) with their status, volume and last activity, and the importers with live progress and error reports.',
   'national-healthcare-impact':
     'Hospitalisations, deaths and costs avoided nationally by better adherence, by condition, with low and high scenarios and every parameter sourced.',
-  'personalised-message-flow':
-    'The pipeline from patient data to persona, decision, message, reply and learning, with live counts and one decision traced end to end.',
   'product-comparison':
     'Personalised messages against fixed reminders and against no messages on the same simulated cohort: adherence, cost per adherent day and message burden.',
   'patient-profile':

@@ -6,7 +6,19 @@ import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echa
 import { formatCount, formatDate, formatDecimal, formatPercent, formatPounds } from '@/lib/format';
 
 /** One colour per policy, dark enough for 3:1 against the page (WCAG 1.4.11), told apart by lightness too. */
-const policyColours: Record<string, string> = { none: '#52525b', 'fixed-daily': '#1d4ed8', 'fixed-weekly': '#b45309' };
+const policyColours: Record<string, string> = {
+  none: '#52525b',
+  'fixed-daily': '#1d4ed8',
+  'fixed-weekly': '#b45309',
+  personalised: '#7e22ce',
+};
+/** And one marker shape each, so the lines are told apart without colour (WCAG 1.4.1). */
+const policySymbols: Record<string, string> = {
+  none: 'circle',
+  'fixed-daily': 'rect',
+  'fixed-weekly': 'triangle',
+  personalised: 'diamond',
+};
 const fallbackColour = '#0f766e';
 /** Grid lines are guides, not content: light. */
 const gridLineColour = '#e4e4e7';
@@ -34,7 +46,7 @@ function MonthlyPdcChart({ comparison }: { comparison: PolicyComparison }) {
         name: policy.label,
         data: policy.meanPdcByMonth,
         color: policyColours[policy.policy] ?? fallbackColour,
-        symbol: policy.policy === 'none' ? 'circle' : policy.policy === 'fixed-daily' ? 'rect' : 'triangle',
+        symbol: policySymbols[policy.policy] ?? 'emptyCircle',
         symbolSize: 7,
         lineStyle: { width: 2, type: policy.policy === 'none' ? 'dashed' : 'solid' },
       })),

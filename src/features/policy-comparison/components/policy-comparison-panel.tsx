@@ -342,8 +342,9 @@ export function PolicyComparisonPanel({
       {shownComparison !== null ? <ComparisonResults comparison={shownComparison} /> : null}
 
       <p className="rounded-2xl border border-dashed border-separator bg-surface p-4 text-sm">
-        {productName}’s personalised policy (messages chosen per patient by the learning algorithm) is not built yet. It joins this
-        comparison, on the same cohort, when it lands.
+        {productName}’s personalised policy chooses for each patient and day whether to send a message and which kind, by Thompson sampling
+        over what it has learned. In this comparison it starts from its prior, knowing nothing about the cohort, and learns day by day from
+        what the product can observe (confirmed doses, replies, opt-outs), never from the simulator’s hidden truth.
       </p>
     </div>
   );

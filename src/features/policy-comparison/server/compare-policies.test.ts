@@ -3,14 +3,14 @@ import { createPolicy } from '@/engine/simulation/policies/policy-registry';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
 import { comparePolicies } from './compare-policies';
 import { adherentPatientDays, messageCost, priceComparison } from './price-comparison';
-import { comparisonDays, comparisonStartDay, type PolicySimulation, simulatePolicies } from './simulate-policies';
+import { comparedPolicies, comparisonDays, comparisonStartDay, type PolicySimulation, simulatePolicies } from './simulate-policies';
 
 const prices = { smsPrice: 0.04, whatsappPrice: 0.02 };
 
 describe('comparePolicies', () => {
-  it('runs every available policy on the same cohort and reports the simulator’s own figures', { timeout: 60_000 }, () => {
+  it('runs the compared policies, and only those, on the same cohort and reports the simulator’s own figures', { timeout: 60_000 }, () => {
     const comparison = comparePolicies({ settings: { patients: 300, seed: 11, ...prices } });
-    expect(comparison.policies.map((policy) => policy.policy)).toEqual(['none', 'fixed-daily', 'fixed-weekly']);
+    expect(comparison.policies.map((policy) => policy.policy)).toEqual(['none', 'fixed-daily', 'fixed-weekly', 'personalised']);
     expect(comparison).toMatchObject({ patients: 300, days: 365, startDate: '2025-01-01' });
     for (const compared of comparison.policies) {
       const summary = simulateCohort({
@@ -18,7 +18,7 @@ describe('comparePolicies', () => {
         days: comparisonDays,
         seed: 11,
         startDay: comparisonStartDay,
-        policy: createPolicy(compared.policy as 'none'),
+        policy: createPolicy(compared.policy as (typeof comparedPolicies)[number]),
       });
       expect(compared).toMatchObject({
         meanPdc: summary.meanPdc,
@@ -33,7 +33,7 @@ describe('comparePolicies', () => {
       expect(compared.optOuts / 300).toBeCloseTo(summary.optOutRate, 10);
       expect(compared.meanPdcByMonth).toHaveLength(12);
     }
-    const [none, daily, weekly] = comparison.policies;
+    const [none, daily, weekly, personalised] = comparison.policies;
     expect(none).toMatchObject({
       messagesPerPatient: 0,
       optOuts: 0,
@@ -44,6 +44,9 @@ describe('comparePolicies', () => {
     // Daily reminders help (Thakkar 2016, calibrated in the simulator) and cost the most.
     expect(daily!.meanPdc).toBeGreaterThan(none!.meanPdc);
     expect(daily!.messageCost).toBeGreaterThan(weekly!.messageCost);
+    // The learning policy sends (within its send-probability bounds) and is labelled as what it is.
+    expect(personalised).toMatchObject({ label: 'Personalised (learning policy)' });
+    expect(personalised!.messagesPerPatient).toBeGreaterThan(0);
   });
 
   it('gives the same numbers for the same seed and other numbers for another seed', { timeout: 60_000 }, () => {
@@ -57,11 +60,11 @@ describe('comparePolicies', () => {
     );
   });
 
-  it('reports progress in patient-days across the three runs', { timeout: 60_000 }, () => {
+  it('reports progress in patient-days across the four runs', { timeout: 60_000 }, () => {
     const reports: [number, number][] = [];
     simulatePolicies({ patients: 100, seed: 8, onProgress: (done, total) => reports.push([done, total]) });
-    expect(reports.every(([, total]) => total === 3 * 100 * 365)).toBe(true);
-    expect(reports.at(-1)).toEqual([3 * 100 * 365, 3 * 100 * 365]);
+    expect(reports.every(([, total]) => total === 4 * 100 * 365)).toBe(true);
+    expect(reports.at(-1)).toEqual([4 * 100 * 365, 4 * 100 * 365]);
     expect(reports.map(([done]) => done)).toEqual([...reports.map(([done]) => done)].sort((left, right) => left - right));
   });
 });

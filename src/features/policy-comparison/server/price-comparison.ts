@@ -18,6 +18,7 @@ export const policyLabels: Record<string, string> = {
   none: 'No messages',
   'fixed-daily': 'Standard daily reminder (08:00)',
   'fixed-weekly': 'Weekly check-in (Mondays 10:00)',
+  personalised: 'Personalised (learning policy)',
 };
 
 export function messageCost(

@@ -77,7 +77,7 @@ describe.each(testDatabaseBackends())('startPolicyComparison on $name', (backend
       input: { patients: '200', seed: '3', smsPrice: '0.04', whatsappPrice: '0.02' },
     });
     expect(small.kind).toBe('result');
-    if (small.kind === 'result') expect(small.comparison.policies).toHaveLength(3);
+    if (small.kind === 'result') expect(small.comparison.policies).toHaveLength(4);
 
     const large = await startPolicyComparison({
       database: database.database,
@@ -104,7 +104,7 @@ describe.each(testDatabaseBackends())('startPolicyComparison on $name', (backend
     expect(claimed?.id).toBe(id);
     await runClaimedJob({ database: database.database, job: claimed! });
     const job = await getJob({ database: database.database, id });
-    expect(job).toMatchObject({ status: 'succeeded', error: null, progressDone: 3 * 120 * 365, progressTotal: 3 * 120 * 365 });
+    expect(job).toMatchObject({ status: 'succeeded', error: null, progressDone: 4 * 120 * 365, progressTotal: 4 * 120 * 365 });
     const expected: PolicyComparison = priceComparison({ simulations: simulatePolicies(settings), settings, startDay: comparisonStartDay });
     expect(job?.result).toEqual(expected);
   });

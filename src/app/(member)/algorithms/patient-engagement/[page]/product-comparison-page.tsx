@@ -81,9 +81,9 @@ export async function ProductComparisonPage({ searchParams }: Props) {
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">{productName} Comparison</h1>
       <p className="max-w-3xl text-muted">
-        The simulator runs one synthetic cohort, with the same patients and the same seed, under each messaging policy available today: no
-        messages, the standard daily reminder, and a weekly check-in. Differences between the rows are the policies’ doing. Change the
-        cohort size, the seed or the message prices and run it again.
+        The simulator runs one synthetic cohort, with the same patients and the same seed, under each messaging policy: no messages, the
+        standard daily reminder, a weekly check-in, and the personalised learning policy. Differences between the rows are the policies’
+        doing. Change the cohort size, the seed or the message prices and run it again.
       </p>
       <PolicyComparisonPanel
         productName={productName}
