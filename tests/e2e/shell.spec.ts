@@ -27,6 +27,9 @@ const builtPages = new Set([
   'compliance-journey',
   'medaptive-comparison',
   'persona-based-message-examples',
+  'learning-journey',
+  'learning-visualization',
+  'adherence-optimization',
 ]);
 
 const memberRoutes: [string, string, boolean][] = [

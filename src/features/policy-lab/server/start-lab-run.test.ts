@@ -5,12 +5,13 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { defaultPersonalisedSettings } from '@/engine/policy/personalised';
 import { claimNextJob, enqueueJob, getJob, runClaimedJob } from '@/lib/server/jobs';
 import type { SessionUser } from '@/lib/server/session';
-import { labRunJobKind, type LabSummary } from '../schemas';
+import { defaultLabRunInput, labFormValuesOf, labRunJobKind, type LabSummary } from '../schemas';
 import { getLabRun } from './get-lab-run';
 import { getLabRunProgress } from './get-lab-run-progress';
 import './register-lab-job';
 import { simulateLab } from './simulate-lab';
 import { failedRunRetryMilliseconds, startLabRun } from './start-lab-run';
+import { startWhatIfRun } from './start-what-if-run';
 
 const user = (id: string, role: SessionUser['role']): SessionUser => ({
   id,
@@ -68,6 +69,38 @@ describe.each(testDatabaseBackends())('lab runs on $name', (backend) => {
     const retried = await startLabRun({ database: database.database, actor: clinician, input, now: later });
     expect(retried.id).not.toBe(first.id);
     expect(retried.status).toBe('queued');
+  });
+
+  it('starts a what-if on the default cohort, naming the form fields at fault', async () => {
+    await expect(
+      startWhatIfRun({
+        database: database.database,
+        actor: clinician,
+        input: { ...labFormValuesOf(defaultPersonalisedSettings), burdenWeight: '-1' },
+      }),
+    ).rejects.toMatchObject({
+      code: 'validation',
+      fieldErrors: { burdenWeight: 'Burden weight must be a number from 0 to 5, such as 0.5.' },
+    });
+    const standard = await startLabRun({ database: database.database, actor: official, input: defaultLabRunInput });
+    const same = await startWhatIfRun({
+      database: database.database,
+      actor: clinician,
+      input: labFormValuesOf(defaultPersonalisedSettings),
+    });
+    expect(same.id).toBe(standard.id);
+    expect(same).not.toHaveProperty('summary');
+    const other = await startWhatIfRun({
+      database: database.database,
+      actor: clinician,
+      input: { ...labFormValuesOf(defaultPersonalisedSettings), messagesPerWeekCap: '2' },
+    });
+    expect(other.id).not.toBe(standard.id);
+    expect(other.input).toMatchObject({
+      patients: defaultLabRunInput.patients,
+      seed: defaultLabRunInput.seed,
+      settings: { messagesPerWeekCap: 2 },
+    });
   });
 
   it('runs a lab run in a worker thread with progress and stores the summary', { timeout: 180_000 }, async () => {

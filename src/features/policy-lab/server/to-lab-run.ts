@@ -27,3 +27,10 @@ export function toLabRunProgress(job: JobRecord): LabRunProgress {
 export function toLabRun(job: JobRecord): LabRun {
   return { ...toLabRunProgress(job), summary: summaryOf(job) };
 }
+
+/** The run without its (large) summary, for what only follows its progress. */
+export function omitSummary(run: LabRun): LabRunProgress {
+  const progress: Partial<LabRun> = { ...run };
+  delete progress.summary;
+  return progress as LabRunProgress;
+}
