@@ -14,7 +14,7 @@ async function openWhenRun(page: Page, path: string, title: string, figures: str
   await expect(page.getByTestId(figures)).toBeVisible({ timeout: runTimeout });
   await expect(page.getByTestId('synthetic-label').first()).toHaveText('synthetic · simulated');
   await expect(page.getByTestId('lab-cohort').first()).toContainText(
-    /\d[\d,]* simulated patients over 52 weeks from 1 Jan(uary)? 2025 \(seed 1\)/,
+    /\d[\d,]* simulated patients over 52 weeks \(1 January – 30 December 2025\), seed 1,/,
   );
 }
 

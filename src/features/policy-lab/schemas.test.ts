@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPersonalisedSettings } from '@/engine/policy/personalised';
 import { fieldErrorsOf } from '@/lib/parse-input';
-import { actionLabel, actionOf, labFormSchema, labFormValuesOf, labRunInputSchema, labRunKey, sameLabSettings } from './schemas';
+import {
+  actionLabel,
+  actionOf,
+  labEndDateOf,
+  labFormSchema,
+  labFormValuesOf,
+  labRunInputSchema,
+  labRunKey,
+  sameLabSettings,
+} from './schemas';
 
 const form = { messagesPerWeekCap: '3', quietStart: '21:00', quietEnd: '07:30', explorationFloor: '25', burdenWeight: '0.5' };
 
@@ -73,5 +82,11 @@ describe('actions', () => {
     expect(actionLabel(0)).toBe('No message');
     expect(actionOf('reminder', 'neutral')).toBe(1);
     expect(actionLabel(actionOf('education', 'loss'))).toBe('education · loss');
+  });
+});
+
+describe('labEndDateOf', () => {
+  it('is the last of the simulated days', () => {
+    expect(labEndDateOf({ startDate: '2025-01-01', days: 364 })).toBe('2025-12-30');
   });
 });

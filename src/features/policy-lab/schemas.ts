@@ -308,6 +308,13 @@ export type LabRunProgress = Omit<LabRun, 'summary'>;
 /** The adherence-optimization page's address names a what-if run as `?run=<id>`. */
 export const labRunParameter = 'run';
 
+/** The last simulated day of a run, YYYY-MM-DD. */
+export function labEndDateOf(run: { startDate: string; days: number }): string {
+  const end = new Date(`${run.startDate}T00:00:00Z`);
+  end.setUTCDate(end.getUTCDate() + run.days - 1);
+  return end.toISOString().slice(0, 10);
+}
+
 export function personaLabel(persona: string): string {
   const words = persona.replace(/-/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);

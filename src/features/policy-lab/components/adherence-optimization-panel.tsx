@@ -4,11 +4,12 @@ import { Button, Description, FieldError, Form, Input, Label, TextField } from '
 import { usePathname, useRouter } from 'next/navigation';
 import { type FormEvent, useState, useTransition } from 'react';
 import type { PersonalisedSettings } from '@/engine/policy/personalised';
-import { formatCount, formatDate, formatDecimal, formatPercent } from '@/lib/format';
+import { formatCount, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
 import { fieldErrorsOf } from '@/lib/parse-input';
 import type { ActionResult } from '@/lib/server/action-result';
 import {
   labDays,
+  labEndDateOf,
   labFormFieldLabels,
   labFormSchema,
   type LabFormValues,
