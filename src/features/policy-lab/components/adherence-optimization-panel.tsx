@@ -67,8 +67,9 @@ function OutcomeTable({ defaultRun, whatIf }: { defaultRun: LabRunView; whatIf: 
       <div className="overflow-x-auto" role="region" aria-label="Expected adherence and message load" tabIndex={0}>
         <table className="w-full text-left text-sm" data-testid="what-if-table">
           <caption className="pb-2 text-left text-sm text-muted">
-            Expected adherence and message load over {labWeeks} weeks from {formatDate(labStartDate)}, {formatCount(defaultRun.patients)}{' '}
-            simulated patients (seed {defaultRun.seed}), the same cohort in every row (synthetic · simulated).
+            Expected adherence and message load over {labWeeks} weeks (
+            {formatPeriod(labStartDate, labEndDateOf({ startDate: labStartDate, days: labDays }))}), {formatCount(defaultRun.patients)}{' '}
+            simulated patients, seed {defaultRun.seed}, the same cohort in every row (synthetic · simulated).
           </caption>
           <thead>
             <tr className="border-b border-separator align-bottom">
