@@ -60,8 +60,14 @@ export type DecisionContext = {
   messageCounts: MessageCounts;
 };
 
+/**
+ * `armProbabilities`, when the policy randomises over several actions: every action's probability at
+ * this decision (index 0 = no message, 1 + armIndex(category, framing) = that arm), logged for off-policy
+ * evaluation; `propensity` is the chosen action's entry.
+ */
 export type PolicyChoice =
-  { kind: 'no-message'; propensity: number } | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number };
+  | { kind: 'no-message'; propensity: number; armProbabilities?: number[] }
+  | { kind: 'message'; arm: MessageArm; minuteOfDay: number; propensity: number; armProbabilities?: number[] };
 
 export type DecisionOutcome = {
   dosesScheduled: number;
@@ -78,8 +84,13 @@ export type DecisionOutcome = {
 export type PolicyFeedback = {
   context: DecisionContext;
   choice: PolicyChoice;
-  /** Share of the day's scheduled doses taken (simulation truth; 0 when none were scheduled). */
+  /**
+   * Share of the day's scheduled doses taken (simulation truth; 0 when none were scheduled). For evaluation
+   * only: a policy must not learn from it, because the product never sees it.
+   */
   reward: number;
+  /** What the product observed, as `observedReward` (personalised/observed-reward.ts) scores it: what a policy learns from. */
+  observedReward: number;
   outcome: DecisionOutcome;
 };
 
@@ -91,4 +102,6 @@ export type MessagingPolicy = {
   readonly version: string;
   decide(context: DecisionContext, random: RandomSource): PolicyChoice;
   learn?(feedback: PolicyFeedback): void;
+  /** Called once every patient's day `dayIndex` is over (simulator: after each simulated day; live: nightly): the batch update. */
+  endDay?(dayIndex: number): void;
 };

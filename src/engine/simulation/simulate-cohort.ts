@@ -88,7 +88,7 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
   // A policy that does not learn decides from the context and its random source alone, so each patient
   // can run through all days in turn: identical records, and several times faster because the patient's
   // state stays in the processor's cache.
-  const daysPerBlock = policy.learn === undefined ? days : 1;
+  const daysPerBlock = policy.learn === undefined && policy.endDay === undefined ? days : 1;
   const totalPatientDays = patientCount * days;
   for (let blockStart = 0; blockStart < days; blockStart += daysPerBlock) {
     const blockEnd = Math.min(days, blockStart + daysPerBlock);
@@ -96,7 +96,11 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
       for (let dayIndex = blockStart; dayIndex < blockEnd; dayIndex += 1) simulatePatientDay(state, calendar[dayIndex]!, run);
       if (daysPerBlock > 1) options.onProgress?.((index + 1) * days, totalPatientDays);
     });
-    if (daysPerBlock === 1) options.onProgress?.(blockEnd * patientCount, totalPatientDays);
+    // The day is over for every patient: a learning policy's batch update (daily here, nightly live).
+    if (daysPerBlock === 1) {
+      policy.endDay?.(blockStart);
+      options.onProgress?.(blockEnd * patientCount, totalPatientDays);
+    }
   }
 
   return summariseCohort({ states, policy, seed, startDay, days, monthBoundaries: boundaries });

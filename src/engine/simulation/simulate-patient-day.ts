@@ -39,6 +39,7 @@ import {
 import type { PatientState, ProductState } from './patient-state';
 import { newUserStopMultiplier, newUserStopWindowDays } from './personas';
 import type { DecisionContext, MessagingPolicy, PolicyChoice } from '@/engine/policy/contract';
+import { observedReward } from '@/engine/policy/personalised/observed-reward';
 import { nextUniform } from './random';
 import type { DoseStatus, Message, MessageStatusChange, ReplyIntent, SimulationSink } from './records';
 import { addOnDay, totalUpTo } from './rolling-count';
@@ -304,16 +305,25 @@ export function simulatePatientDay(state: PatientState, today: SimulationDay, ru
     else sink.message?.(sent.record);
   }
   if (context !== null && choice !== null && run.policy.learn !== undefined) {
+    const replied = reply !== null;
     run.policy.learn({
       context,
       choice,
       reward: dosesScheduled === 0 ? 0 : dosesTaken / dosesScheduled,
+      // Only what the product sees: the same function scores live decisions.
+      observedReward: observedReward({
+        dosesScheduled,
+        dosesConfirmed,
+        replied,
+        optedOut: state.optedOut,
+        doseObserver: patient.doseObserver,
+      }),
       outcome: {
         dosesScheduled,
         dosesTaken,
         dosesConfirmed,
         delivered: sent === null ? null : !sent.statusHistory.some((change) => change.status === 'failed'),
-        replied: reply !== null,
+        replied,
         optedOut: state.optedOut,
       },
     });

@@ -3,8 +3,9 @@ import { createFixedDailyPolicy } from './fixed-daily-policy';
 import { createFixedWeeklyPolicy } from './fixed-weekly-policy';
 import type { MessagingPolicy } from '@/engine/policy/contract';
 import { createNoMessagePolicy } from './no-message-policy';
+import { createPersonalisedPolicy } from '@/engine/policy/personalised/personalised-policy';
 
-export const policyNames = ['none', 'fixed-daily', 'fixed-weekly'] as const;
+export const policyNames = ['none', 'fixed-daily', 'fixed-weekly', 'personalised'] as const;
 export type PolicyName = (typeof policyNames)[number];
 
 export function isPolicyName(name: string): name is PolicyName {
@@ -19,5 +20,8 @@ export function createPolicy(name: PolicyName): MessagingPolicy {
       return createFixedDailyPolicy();
     case 'fixed-weekly':
       return createFixedWeeklyPolicy();
+    case 'personalised':
+      // A fresh prior with the default settings: it learns from the run's own days.
+      return createPersonalisedPolicy();
   }
 }
