@@ -109,7 +109,7 @@ test('adherence optimisation: a what-if runs in the background with progress and
   await page.goto(`${base}/adherence-optimization`);
   const form = page.getByRole('form', { name: 'Policy settings' });
   await form.getByLabel('Messages per week cap', { exact: true }).fill('2');
-  await form.getByLabel('Burden weight', { exact: true }).fill('1');
+  await form.getByLabel('Burden weight', { exact: true }).fill('0.05');
   await form.getByLabel('Quiet hours start', { exact: true }).fill('');
   await form.getByLabel('Quiet hours end', { exact: true }).fill('');
   // Submitted from the keyboard.

@@ -41,7 +41,7 @@ describe('labFormSchema', () => {
       quietStart: 'Quiet hours start must be a time such as 21:00 (leave both quiet-hours fields empty for none).',
       quietEnd: 'Quiet hours end must be a time such as 21:00 (leave both quiet-hours fields empty for none).',
       explorationFloor: 'Exploration floor must be a percentage from 0 to 50, such as 20.',
-      burdenWeight: 'Burden weight must be a number from 0 to 5, such as 0.5.',
+      burdenWeight: 'Burden weight must be a number from 0 to 0.5, such as 0.02.',
     });
     const same = labFormSchema.safeParse({ ...form, quietEnd: '21:00' });
     expect(same.success ? {} : fieldErrorsOf(same.error)).toEqual({ quietEnd: 'Quiet hours end must differ from the start.' });
@@ -58,7 +58,7 @@ describe('labRunInputSchema and labRunKey', () => {
 
   it('bounds the cohort and refuses unknown keys', () => {
     expect(labRunInputSchema.safeParse(input).success).toBe(true);
-    expect(labRunInputSchema.safeParse({ ...input, patients: 3001 }).success).toBe(false);
+    expect(labRunInputSchema.safeParse({ ...input, patients: 5001 }).success).toBe(false);
     expect(labRunInputSchema.safeParse({ ...input, patients: 59 }).success).toBe(false);
     expect(labRunInputSchema.safeParse({ ...input, days: 10 }).success).toBe(false);
     expect(

@@ -25,19 +25,19 @@ export const labStartDate = '2025-01-01';
 
 export const labLimits = {
   minimumPatients: 60,
-  maximumPatients: 3000,
+  maximumPatients: 5000,
   maximumSeed: 0xffffffff,
   maximumMessagesPerWeek: 14,
   /** The floor is the least chance of sending on a day (exploration); at most half, so the policy can still hold back. */
   maximumSendProbabilityFloor: 0.5,
-  maximumBurdenWeight: 5,
+  maximumBurdenWeight: 0.5,
 } as const;
 
 /**
  * The default run every lab page shows first: the policy's default settings on a cohort that takes about a
  * minute to simulate under the three policies on the server (measured: see decision 024).
  */
-export const labDefaults = { patients: 600, seed: 1 } as const;
+export const labDefaults = { patients: 3000, seed: 1 } as const;
 
 const minutesPerDay = 24 * 60;
 
@@ -169,7 +169,7 @@ export const labFormSchema = z
       context.addIssue({
         code: 'custom',
         path: ['burdenWeight'],
-        message: `${labFormFieldLabels.burdenWeight} must be a number from 0 to ${labLimits.maximumBurdenWeight}, such as 0.5.`,
+        message: `${labFormFieldLabels.burdenWeight} must be a number from 0 to ${labLimits.maximumBurdenWeight}, such as 0.02.`,
       });
     const startText = form.quietStart.trim();
     const endText = form.quietEnd.trim();
@@ -250,7 +250,7 @@ export type LabPersonaArmShares = {
   patients: number;
   /** [week][action]: the share of that week's decisions for this persona's patients that chose the action. */
   sharesByWeek: number[][];
-  /** The simulator's best action(s) for the persona (its truth, for evaluation only). */
+  /** The simulator's best action(s) for the persona (its truth, for evaluation only); empty when not reported. */
   truthBestActions: number[];
 };
 

@@ -118,6 +118,7 @@ function regretSentence(value: number, baseline: string): string {
 export function LearningJourneyView({ summary }: { summary: LabSummary }) {
   const regret = finalRegret(summary);
   const earlyWeeks = Math.min(12, summary.weeks);
+  const withTruth = summary.armShares.some((shares) => shares.truthBestActions.length > 0);
   const matches = summary.armShares.filter((shares) => {
     const chosen = mostChosenArm(shares, earlyWeeks - 4, earlyWeeks);
     return chosen !== null && shares.truthBestActions.includes(chosen.action);
@@ -147,9 +148,10 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
         <div className="overflow-x-auto" role="region" aria-label="Most chosen arm per persona" tabIndex={0}>
           <table className="w-full text-left text-sm" data-testid="most-chosen-table">
             <caption className="pb-2 text-left text-sm text-muted">
-              The message arm chosen most often in weeks {earlyWeeks - 3}–{earlyWeeks} and in the last 4 weeks, against the simulator’s best
-              arm for the persona (its hidden truth, shown for evaluation only). Matches after {earlyWeeks} weeks: {matches} of{' '}
-              {summary.armShares.length} personas.
+              The message arm chosen most often in weeks {earlyWeeks - 3}–{earlyWeeks} and in the last 4 weeks
+              {withTruth
+                ? `, against the simulator’s best arm for the persona (its hidden truth, shown for evaluation only). Matches after ${earlyWeeks} weeks: ${matches} of ${summary.armShares.length} personas.`
+                : '. The simulator does not report its best arm per persona yet, so no match with the truth is claimed here.'}
             </caption>
             <thead>
               <tr className="border-b border-separator">
@@ -162,9 +164,11 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
                 <th scope="col" className="py-2 pr-4">
                   Weeks {summary.weeks - 3}–{summary.weeks}
                 </th>
-                <th scope="col" className="py-2">
-                  Simulator’s best arm
-                </th>
+                {withTruth ? (
+                  <th scope="col" className="py-2">
+                    Simulator’s best arm
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -178,7 +182,7 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
                     </th>
                     <td className="py-2 pr-4">{early === null ? '—' : `${actionLabel(early.action)} (${formatPercent(early.share)})`}</td>
                     <td className="py-2 pr-4">{late === null ? '—' : `${actionLabel(late.action)} (${formatPercent(late.share)})`}</td>
-                    <td className="py-2">{shares.truthBestActions.map(actionLabel).join(', ') || '—'}</td>
+                    {withTruth ? <td className="py-2">{shares.truthBestActions.map(actionLabel).join(', ') || '—'}</td> : null}
                   </tr>
                 );
               })}

@@ -22,7 +22,7 @@ function PosteriorChart({ series, week, persona }: { series: LabPosteriorSeries[
       grid: { left: 150, right: 24, top: 16, bottom: 48 },
       xAxis: {
         type: 'value',
-        name: 'Advantage over no message (share of doses taken)',
+        name: 'Advantage over no message (share of doses confirmed)',
         nameLocation: 'middle',
         nameGap: 30,
         nameTextStyle: { color: theme.text },

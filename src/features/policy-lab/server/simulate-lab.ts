@@ -9,13 +9,7 @@ import 'server-only';
 import { dayNumberFromCivil } from '@/engine/adherence/day-number';
 import type { DecisionContext, MessagingPolicy, PolicyChoice, PolicyFeedback, RandomSource } from '@/engine/policy/contract';
 import { armIndex } from '@/engine/policy/message-arms';
-import {
-  createPersonalisedPolicy,
-  createPolicyState,
-  type PersonalisedPolicy,
-  summarisePosterior,
-  truthBestArms,
-} from '@/engine/policy/personalised';
+import { createPersonalisedPolicy, createPolicyState, type PersonalisedPolicy, summarisePosterior } from '@/engine/policy/personalised';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { personas, type Persona } from '@/engine/simulation/personas';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
@@ -40,8 +34,8 @@ export type LabProgress = (patientDaysDone: number, totalPatientDays: number) =>
 const [startYear, startMonth, startDayOfMonth] = labStartDate.split('-').map(Number) as [number, number, number];
 const labStartDay = dayNumberFromCivil(startYear, startMonth, startDayOfMonth);
 
-/** Four decimals: enough for shares and posterior means, and keeps the stored result small. */
-const round = (value: number) => Math.round(value * 10_000) / 10_000;
+/** Four decimals: enough for shares and posterior means, and keeps the stored result small (−0 is stored as 0, as JSON does). */
+const round = (value: number) => Math.round(value * 10_000) / 10_000 || 0;
 
 function actionOfChoice(choice: PolicyChoice): number {
   return choice.kind === 'message' ? 1 + armIndex(choice.arm.category, choice.arm.framing) : 0;
@@ -84,7 +78,7 @@ function watchPolicy(policy: PersonalisedPolicy, watch: Watch): MessagingPolicy 
       policy.learn?.(feedback);
     },
     endDay(dayIndex: number) {
-      (policy as { endDay?: (dayIndex: number) => void }).endDay?.(dayIndex);
+      policy.endDay(dayIndex);
     },
   };
 }
@@ -165,12 +159,12 @@ export function simulateLab(options: { input: LabRunInput; onProgress?: LabProgr
     outcomeOf('fixed-daily', fixedDaily),
   ];
   const [mine, random, daily] = outcomes.map((outcome) => outcome.doseTakenShareByWeek) as [number[], number[], number[]];
-  const truth = truthBestArms();
   const armShares: LabPersonaArmShares[] = personas.map((persona, index) => ({
     persona,
     patients: personaPatients.get(persona) ?? 0,
     sharesByWeek: armSharesOf(watch.decisions[index]!, labWeeks),
-    truthBestActions: [...(truth[persona] ?? [])],
+    // The engine does not report the simulator's best arm per persona yet: nothing is claimed until it does.
+    truthBestActions: [],
   }));
   return {
     labVersion: labResultVersion,

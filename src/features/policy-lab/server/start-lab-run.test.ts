@@ -80,7 +80,7 @@ describe.each(testDatabaseBackends())('lab runs on $name', (backend) => {
       }),
     ).rejects.toMatchObject({
       code: 'validation',
-      fieldErrors: { burdenWeight: 'Burden weight must be a number from 0 to 5, such as 0.5.' },
+      fieldErrors: { burdenWeight: 'Burden weight must be a number from 0 to 0.5, such as 0.02.' },
     });
     const standard = await startLabRun({ database: database.database, actor: official, input: defaultLabRunInput });
     const same = await startWhatIfRun({
