@@ -4,3 +4,4 @@ export { observedReward, observedRewardWeights, confirmationsNeedMessage, type O
 export { createPolicyState, updatePolicyState, type LoggedDecision, type PolicyState } from './policy-state';
 export { arms, createPersonalisedPolicy, personalisedPolicyName, type PersonalisedPolicy } from './personalised-policy';
 export { summarisePosterior, type PosteriorSummary, type PosteriorSummaryRow } from './summarise-posterior';
+export { runPolicyResults, truthBestArms, type PersonaArmResult, type PolicyOutcome, type PolicyResults } from './policy-results';

@@ -2,9 +2,9 @@
  * The personalised policy: contextual Thompson sampling over the message arms and "no message", with
  * smooth allocation so that every action's probability is known exactly and logged (decision record 021).
  *
- * Per decision: one joint draw of the arms' advantages from the persona's posterior plus the patient's
+ * Per decision: one joint draw of the content effects from the persona's posterior plus the patient's
  * offsets (normal draws are the policy's seeded uniforms through the normal quantile, so the same seed
- * gives the same decisions) picks the candidate arm b. The chance of sending is the posterior probability
+ * gives the same decisions) picks the candidate arm b: the best category with the best framing. The chance of sending is the posterior probability
  * that b's advantage in this context beats the burden of recent messages, kept within [floor, ceiling].
  * If sending, b gets most of the mass and every arm a little (arm exploration). The action is then drawn
  * from these probabilities with one more uniform, so the logged propensity is exactly the probability
@@ -14,13 +14,22 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import type { DecisionContext, MessagingPolicy, PolicyChoice, PolicyFeedback, RandomSource } from '@/engine/policy/contract';
 import { armCount, armIndex, messageCategories, messageFramings, type MessageArm } from '@/engine/policy/message-arms';
 import { contextFeatures, createFeatureBuffer } from './features';
-import { alphaOffset, armCategory, categoryCount, featureCount, gammaOffset, parameterCount } from './model';
-import { confirmationsNeedMessage } from './observed-reward';
 import {
+  categoryCount,
+  categoryOffset,
+  contentCount,
+  featureCount,
+  framingCount,
+  framingOffset,
+  gammaOffset,
+  parameterCount,
+} from './model';
+import {
+  accumulateDecision,
   createPolicyState,
+  finishBatch,
   modelFromState,
   stateFromModel,
-  updateModel,
   type LoggedDecision,
   type PolicyModel,
   type PolicyState,
@@ -71,16 +80,20 @@ type Scratch = {
   normals: Float64Array;
   offsetMeans: Float64Array;
   offsetVariances: Float64Array;
-  offsetDraws: Float64Array;
+  contentDraws: Float64Array;
+  weights: Float64Array;
+  indices: Int32Array;
 };
 
 function createScratch(): Scratch {
   return {
     features: createFeatureBuffer(),
-    normals: new Float64Array(armCount),
+    normals: new Float64Array(contentCount),
     offsetMeans: new Float64Array(categoryCount),
     offsetVariances: new Float64Array(categoryCount),
-    offsetDraws: new Float64Array(categoryCount),
+    contentDraws: new Float64Array(contentCount),
+    weights: new Float64Array(2 + featureCount),
+    indices: new Int32Array(2 + featureCount),
   };
 }
 
@@ -99,9 +112,9 @@ export function actionProbabilities(
   }
   const posterior = model.personas[context.persona];
   if (posterior === undefined) throw new RangeError(`unknown persona ${context.persona}`);
-  const { features, normals, offsetMeans, offsetVariances, offsetDraws } = scratch;
+  const { features, normals, offsetMeans, offsetVariances, contentDraws, weights, indices } = scratch;
   contextFeatures(context, features);
-  const { mean, covariance, alphaCholesky } = posterior;
+  const { mean, covariance, contentCholesky } = posterior;
 
   // The patient's offsets: posterior around the persona (prior N(0, τ²)).
   const record = model.patients.get(context.patientId);
@@ -112,36 +125,52 @@ export function actionProbabilities(
     offsetVariances[category] = 1 / precision;
   }
 
-  // Thompson draw of the arms' advantages: joint over arms from the persona, plus the patient's offset per
-  // category. The context term x₋·γ is common to all arms, so it does not change which arm is best.
-  for (let arm = 0; arm < armCount; arm += 1) normals[arm] = standardNormal(random);
-  for (let category = 0; category < categoryCount; category += 1)
-    offsetDraws[category] = offsetMeans[category]! + Math.sqrt(offsetVariances[category]!) * standardNormal(random);
-  let best = 0;
-  let bestValue = -Infinity;
-  for (let arm = 0; arm < armCount; arm += 1) {
-    let value = mean[alphaOffset + arm]! + offsetDraws[armCategory[arm]!]!;
-    const row = arm * armCount;
-    for (let column = 0; column <= arm; column += 1) value += alphaCholesky[row + column]! * normals[column]!;
-    if (value > bestValue) {
-      bestValue = value;
-      best = arm;
+  // Thompson draw of the arms' advantages: the content effects jointly from the persona's posterior, plus
+  // the patient's offset per category. The context term x₋·γ is common to all arms, so it does not change
+  // which arm is best.
+  for (let index = 0; index < contentCount; index += 1) normals[index] = standardNormal(random);
+  for (let index = 0; index < contentCount; index += 1) {
+    let value = mean[categoryOffset + index]!;
+    const row = index * contentCount;
+    for (let column = 0; column <= index; column += 1) value += contentCholesky[row + column]! * normals[column]!;
+    contentDraws[index] = value;
+  }
+  let bestCategory = 0;
+  let bestCategoryValue = -Infinity;
+  for (let category = 0; category < categoryCount; category += 1) {
+    const value = contentDraws[category]! + offsetMeans[category]! + Math.sqrt(offsetVariances[category]!) * standardNormal(random);
+    if (value > bestCategoryValue) {
+      bestCategoryValue = value;
+      bestCategory = category;
     }
   }
+  let bestFraming = 0;
+  for (let framing = 1; framing < framingCount; framing += 1)
+    if (contentDraws[categoryCount + framing]! > contentDraws[categoryCount + bestFraming]!) bestFraming = framing;
+  const best = bestCategory * framingCount + bestFraming;
 
-  // Posterior probability that the candidate's advantage here beats the burden of recent messages.
-  const alphaIndex = alphaOffset + best;
-  const category = armCategory[best]!;
-  let advantageMean = mean[alphaIndex]! + offsetMeans[category]!;
-  let advantageVariance = covariance[alphaIndex * parameterCount + alphaIndex]! + offsetVariances[category]!;
+  // Posterior probability that the candidate's advantage here beats the burden of recent messages:
+  // the advantage is linear in the parameters, weights w on (κ_c, φ_f, γ), plus the patient's offset.
+  const categoryIndex = categoryOffset + bestCategory;
+  const framingIndex = framingOffset + bestFraming;
+  weights[0] = 1;
+  indices[0] = categoryIndex;
+  weights[1] = 1;
+  indices[1] = framingIndex;
+  let terms = 2;
   for (let index = 1; index < featureCount; index += 1) {
-    const feature = features[index]!;
-    if (feature === 0) continue;
-    const gammaIndex = gammaOffset + index - 1;
-    advantageMean += feature * mean[gammaIndex]!;
-    advantageVariance += 2 * feature * covariance[alphaIndex * parameterCount + gammaIndex]!;
-    for (let other = 1; other < featureCount; other += 1)
-      advantageVariance += feature * features[other]! * covariance[gammaIndex * parameterCount + gammaOffset + other - 1]!;
+    if (features[index] === 0) continue;
+    weights[terms] = features[index]!;
+    indices[terms] = gammaOffset + index - 1;
+    terms += 1;
+  }
+  let advantageMean = offsetMeans[bestCategory]!;
+  let advantageVariance = offsetVariances[bestCategory]!;
+  for (let term = 0; term < terms; term += 1) {
+    const row = indices[term]!;
+    advantageMean += weights[term]! * mean[row]!;
+    for (let other = 0; other < terms; other += 1)
+      advantageVariance += weights[term]! * weights[other]! * covariance[row * parameterCount + indices[other]!]!;
   }
   const burden = (settings.burdenWeight * context.messageCounts.last7Days) / 7;
   const sendProbability = Math.min(
@@ -173,7 +202,16 @@ export function createPersonalisedPolicy(
   const settings = resolveSettings(options.settings);
   const model = modelFromState(options.state ?? createPolicyState());
   const scratch = createScratch();
-  let buffer: LoggedDecision[] = [];
+  // One reused record: learn() reads the feedback into it, so a day's feedback allocates nothing.
+  const logged: LoggedDecision = {
+    patientId: '',
+    persona: 'busy-professional',
+    context: null as unknown as DecisionContext,
+    action: 0,
+    propensity: 1,
+    observedReward: 0,
+    armProbabilities: null,
+  };
 
   return {
     name: personalisedPolicyName,
@@ -193,27 +231,22 @@ export function createPersonalisedPolicy(
         armProbabilities: probabilities,
       };
     },
+    // Feedback goes straight into the batch's sufficient statistics (nothing is buffered); the posterior
+    // that decisions draw from moves only when the day ends, so this is the same daily batch update as
+    // `updatePolicyState` over the day's decisions.
     learn(feedback: PolicyFeedback): void {
-      // Not buffered at all when the update would skip it anyway (observed-reward.ts).
-      if (confirmationsNeedMessage(feedback.context.features.doseObserver)) {
-        model.decisionsSkipped += 1;
-        return;
-      }
-      const { choice } = feedback;
-      buffer.push({
-        patientId: feedback.context.patientId,
-        persona: feedback.context.persona,
-        context: feedback.context,
-        action: choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing),
-        propensity: choice.propensity,
-        observedReward: feedback.observedReward,
-        armProbabilities: choice.armProbabilities ?? null,
-      });
+      const { choice, context } = feedback;
+      logged.patientId = context.patientId;
+      logged.persona = context.persona;
+      logged.context = context;
+      logged.action = choice.kind === 'no-message' ? 0 : 1 + armIndex(choice.arm.category, choice.arm.framing);
+      logged.propensity = choice.propensity;
+      logged.observedReward = feedback.observedReward;
+      logged.armProbabilities = choice.armProbabilities ?? null;
+      accumulateDecision(model, logged);
     },
     endDay(): void {
-      if (buffer.length === 0) return;
-      updateModel(model, buffer);
-      buffer = [];
+      finishBatch(model);
     },
     state: () => stateFromModel(model),
   };

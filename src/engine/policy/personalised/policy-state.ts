@@ -8,10 +8,13 @@ import { armCount } from '@/engine/policy/message-arms';
 import { personas, type Persona } from '@/engine/simulation/personas';
 import { contextFeatures, createFeatureBuffer } from './features';
 import {
-  alphaOffset,
   armCategory,
+  armFraming,
   categoryCount,
+  categoryOffset,
+  contentCount,
   featureCount,
+  framingOffset,
   gammaOffset,
   minimumOffsetVariance,
   noiseVariance,
@@ -21,7 +24,8 @@ import {
 import { confirmationsNeedMessage } from './observed-reward';
 import { resolveSettings, type PersonalisedSettings } from './settings';
 
-export const policyStateVersionFormat = 1;
+/** 2: content as category + framing effects (1 had one effect per arm). */
+export const policyStateVersionFormat = 2;
 
 /** One persona's posterior in natural parameters: precision Λ (row-major D×D) and Λμ. */
 export type PersonaPosteriorState = {
@@ -67,13 +71,13 @@ export const patientRecordLength = 1 + 2 * categoryCount;
 function priorPrecision(): number[] {
   const precision = new Array<number>(parameterCount * parameterCount).fill(0);
   for (let index = 0; index < parameterCount; index += 1) {
-    const scale = index < alphaOffset ? priorScale.baseline : index < gammaOffset ? priorScale.advantage : priorScale.modulation;
+    const scale = index < categoryOffset ? priorScale.baseline : index < gammaOffset ? priorScale.content : priorScale.modulation;
     precision[index * parameterCount + index] = 1 / (scale * scale);
   }
   return precision;
 }
 
-/** The prior: every persona's arms at 0 ± 0.05, no patient learned yet. Settings are validated (they do not change the prior). */
+/** The prior: every persona's arms at 0 ± 0.05 (category and framing ± 0.035 each), no patient learned yet. Settings are validated (they do not change the prior). */
 export function createPolicyState(options: { settings?: Partial<PersonalisedSettings> } = {}): PolicyState {
   resolveSettings(options.settings);
   const personaStates = {} as Record<Persona, PersonaPosteriorState>;
@@ -99,14 +103,18 @@ export type PersonaPosterior = {
   offsetVariance: number;
   mean: Float64Array;
   covariance: Float64Array;
-  /** Lower Cholesky factor of the covariance of α (armCount × armCount), for joint Thompson draws. */
-  alphaCholesky: Float64Array;
+  /** Lower Cholesky factor of the covariance of the content effects κ, φ (contentCount²), for joint Thompson draws. */
+  contentCholesky: Float64Array;
+  /** Decisions were added since the posterior was last solved. */
+  pending: boolean;
 };
 
 export type PolicyModel = {
   version: number;
   decisionsUsed: number;
   decisionsSkipped: number;
+  /** Decisions added in the batch under way. */
+  pendingDecisions: number;
   personas: Record<Persona, PersonaPosterior>;
   patients: Map<string, Float64Array>;
 };
@@ -117,7 +125,7 @@ export class PosteriorError extends Error {}
 export function solvePosterior(posterior: Pick<PersonaPosterior, 'precision' | 'precisionMean'>): {
   mean: Float64Array;
   covariance: Float64Array;
-  alphaCholesky: Float64Array;
+  contentCholesky: Float64Array;
 } {
   const size = parameterCount;
   const precision = new Matrix(size, size);
@@ -134,17 +142,18 @@ export function solvePosterior(posterior: Pick<PersonaPosterior, 'precision' | '
       covariance[row * size + column] = (covarianceMatrix.get(row, column) + covarianceMatrix.get(column, row)) / 2;
   const mean = new Float64Array(size);
   for (let row = 0; row < size; row += 1) mean[row] = meanMatrix.get(row, 0);
-  const alpha = new Matrix(armCount, armCount);
-  for (let row = 0; row < armCount; row += 1)
-    for (let column = 0; column < armCount; column += 1)
-      alpha.set(row, column, covariance[(alphaOffset + row) * size + alphaOffset + column]!);
-  const alphaDecomposition = new CholeskyDecomposition(alpha);
-  if (!alphaDecomposition.isPositiveDefinite()) throw new PosteriorError('the covariance of the arm advantages is not positive definite');
-  const lower = alphaDecomposition.lowerTriangularMatrix;
-  const alphaCholesky = new Float64Array(armCount * armCount);
-  for (let row = 0; row < armCount; row += 1)
-    for (let column = 0; column <= row; column += 1) alphaCholesky[row * armCount + column] = lower.get(row, column);
-  return { mean, covariance, alphaCholesky };
+  const content = new Matrix(contentCount, contentCount);
+  for (let row = 0; row < contentCount; row += 1)
+    for (let column = 0; column < contentCount; column += 1)
+      content.set(row, column, covariance[(categoryOffset + row) * size + categoryOffset + column]!);
+  const contentDecomposition = new CholeskyDecomposition(content);
+  if (!contentDecomposition.isPositiveDefinite())
+    throw new PosteriorError('the covariance of the content effects is not positive definite');
+  const lower = contentDecomposition.lowerTriangularMatrix;
+  const contentCholesky = new Float64Array(contentCount * contentCount);
+  for (let row = 0; row < contentCount; row += 1)
+    for (let column = 0; column <= row; column += 1) contentCholesky[row * contentCount + column] = lower.get(row, column);
+  return { mean, covariance, contentCholesky };
 }
 
 export function modelFromState(state: PolicyState): PolicyModel {
@@ -164,6 +173,7 @@ export function modelFromState(state: PolicyState): PolicyModel {
       observations: Float64Array.from(stored.observations),
       offsetVariance: stored.offsetVariance,
       ...solvePosterior({ precision, precisionMean }),
+      pending: false,
     };
   }
   const patients = new Map<string, Float64Array>();
@@ -176,6 +186,7 @@ export function modelFromState(state: PolicyState): PolicyModel {
     version: state.version,
     decisionsUsed: state.decisionsUsed,
     decisionsSkipped: state.decisionsSkipped,
+    pendingDecisions: 0,
     personas: personaModels,
     patients,
   };
@@ -238,11 +249,13 @@ function designRow(decision: LoggedDecision): { design: Float64Array; categoryDe
   centringProbabilities(decision, probabilities);
   for (let index = 0; index < featureCount; index += 1) design[index] = features[index]!;
   categoryDesign.fill(0);
+  for (let index = categoryOffset; index < gammaOffset; index += 1) design[index] = 0;
   for (let arm = 0; arm < armCount; arm += 1) {
     const centred = (decision.action === arm + 1 ? 1 : 0) - probabilities[arm + 1]!;
-    design[alphaOffset + arm] = centred;
     categoryDesign[armCategory[arm]!]! += centred;
+    design[framingOffset + armFraming[arm]!]! += centred;
   }
+  for (let category = 0; category < categoryCount; category += 1) design[categoryOffset + category] = categoryDesign[category]!;
   const sendCentred = (decision.action === 0 ? 0 : 1) - (1 - probabilities[0]!);
   for (let index = 1; index < featureCount; index += 1) design[gammaOffset + index - 1] = sendCentred * features[index]!;
   return { design, categoryDesign };
@@ -260,68 +273,72 @@ function isLearnable(decision: LoggedDecision): boolean {
 
 const personaIndex = new Map<Persona, number>(personas.map((persona, index) => [persona, index]));
 
-/** Updates `model` in place with a batch of decisions (the nightly or daily update). */
-export function updateModel(model: PolicyModel, decisions: readonly LoggedDecision[]): void {
+/** Fewer patients with data than this, and τ² stays where it is: too few to estimate a spread from. */
+const minimumPatientsForSpread = 50;
+
+/**
+ * Adds one decision to the batch under way: the persona's sufficient statistics (upper triangle,
+ * mirrored when the batch ends) and the patient's offset statistics, from the residual against the
+ * persona's mean as it was when the batch began (the posterior decisions were drawn from). The solved
+ * posterior that decisions use changes only in `finishBatch`. Returns whether the decision was learnable.
+ */
+export function accumulateDecision(model: PolicyModel, decision: LoggedDecision): boolean {
+  if (!isLearnable(decision)) {
+    model.decisionsSkipped += 1;
+    return false;
+  }
+  const posterior = model.personas[decision.persona];
+  if (posterior === undefined) throw new RangeError(`unknown persona ${decision.persona}`);
   const size = parameterCount;
   const inverseNoise = 1 / noiseVariance;
-  let used = 0;
-  let skipped = 0;
-  const touched = new Set<Persona>();
-
-  // Pass 1: the personas' sufficient statistics (upper triangle; mirrored below).
-  for (const decision of decisions) {
-    if (!isLearnable(decision)) {
-      skipped += 1;
-      continue;
-    }
-    const posterior = model.personas[decision.persona];
-    if (posterior === undefined) throw new RangeError(`unknown persona ${decision.persona}`);
-    const { design } = designRow(decision);
-    const { precision, precisionMean } = posterior;
-    const reward = decision.observedReward;
-    for (let row = 0; row < size; row += 1) {
-      const value = design[row]!;
-      if (value === 0) continue;
-      const scaled = value * inverseNoise;
-      precisionMean[row]! += scaled * reward;
-      const offset = row * size;
-      for (let column = row; column < size; column += 1) precision[offset + column]! += scaled * design[column]!;
-    }
-    posterior.observations[decision.action]! += 1;
-    touched.add(decision.persona);
-    used += 1;
+  const { design, categoryDesign } = designRow(decision);
+  const { precision, precisionMean, mean } = posterior;
+  const reward = decision.observedReward;
+  let prediction = 0;
+  for (let row = 0; row < size; row += 1) {
+    const value = design[row]!;
+    if (value === 0) continue;
+    prediction += value * mean[row]!;
+    const scaled = value * inverseNoise;
+    precisionMean[row]! += scaled * reward;
+    const offset = row * size;
+    for (let column = row; column < size; column += 1) precision[offset + column]! += scaled * design[column]!;
   }
-  for (const persona of touched) {
+  posterior.observations[decision.action]! += 1;
+  posterior.pending = true;
+
+  const residual = reward - prediction;
+  let record = model.patients.get(decision.patientId);
+  if (record === undefined) {
+    record = new Float64Array(patientRecordLength);
+    record[0] = personaIndex.get(decision.persona) ?? 0;
+    model.patients.set(decision.patientId, record);
+  }
+  for (let category = 0; category < categoryCount; category += 1) {
+    const value = categoryDesign[category]!;
+    record[1 + category]! += value * value * inverseNoise;
+    record[1 + categoryCount + category]! += value * residual * inverseNoise;
+  }
+  model.decisionsUsed += 1;
+  model.pendingDecisions += 1;
+  return true;
+}
+
+/** Ends a batch: solves the personas' posteriors, re-estimates τ², and moves to the next version. */
+export function finishBatch(model: PolicyModel): void {
+  const size = parameterCount;
+  for (const persona of personas) {
     const posterior = model.personas[persona];
+    if (!posterior.pending) continue;
     const { precision } = posterior;
     for (let row = 0; row < size; row += 1)
       for (let column = row + 1; column < size; column += 1) precision[column * size + row] = precision[row * size + column]!;
     Object.assign(posterior, solvePosterior(posterior));
-  }
-
-  // Pass 2: patients' offsets from their residuals against the updated persona mean.
-  for (const decision of decisions) {
-    if (!isLearnable(decision)) continue;
-    const posterior = model.personas[decision.persona];
-    const { design, categoryDesign } = designRow(decision);
-    let prediction = 0;
-    for (let index = 0; index < size; index += 1) prediction += design[index]! * posterior.mean[index]!;
-    const residual = decision.observedReward - prediction;
-    let record = model.patients.get(decision.patientId);
-    if (record === undefined) {
-      record = new Float64Array(patientRecordLength);
-      record[0] = personaIndex.get(decision.persona) ?? 0;
-      model.patients.set(decision.patientId, record);
-    }
-    for (let category = 0; category < categoryCount; category += 1) {
-      const value = categoryDesign[category]!;
-      record[1 + category]! += value * value * inverseNoise;
-      record[1 + categoryCount + category]! += value * residual * inverseNoise;
-    }
+    posterior.pending = false;
   }
 
   // Empirical Bayes: one EM step for τ² per persona, from the patients with data.
-  if (used > 0) {
+  if (model.pendingDecisions > 0) {
     const sums = new Float64Array(personas.length);
     const counts = new Float64Array(personas.length);
     for (const record of model.patients.values()) {
@@ -333,22 +350,26 @@ export function updateModel(model: PolicyModel, decisions: readonly LoggedDecisi
         const dataPrecision = record[1 + category]!;
         if (dataPrecision === 0) continue;
         const posteriorPrecision = dataPrecision + prior;
-        const mean = record[1 + categoryCount + category]! / posteriorPrecision;
-        sums[index]! += mean * mean + 1 / posteriorPrecision;
+        const offsetMean = record[1 + categoryCount + category]! / posteriorPrecision;
+        sums[index]! += offsetMean * offsetMean + 1 / posteriorPrecision;
         counts[index]! += 1;
       }
     }
     personas.forEach((persona, index) => {
       const count = counts[index]!;
-      if (count < 50) return; // too few patients to estimate a spread from
+      if (count < minimumPatientsForSpread) return;
       const estimate = sums[index]! / count;
       model.personas[persona].offsetVariance = Math.min(4 * priorScale.patientOffset ** 2, Math.max(minimumOffsetVariance, estimate));
     });
   }
-
+  model.pendingDecisions = 0;
   model.version += 1;
-  model.decisionsUsed += used;
-  model.decisionsSkipped += skipped;
+}
+
+/** Updates `model` in place with a batch of decisions (the nightly or daily update). */
+export function updateModel(model: PolicyModel, decisions: readonly LoggedDecision[]): void {
+  for (const decision of decisions) accumulateDecision(model, decision);
+  finishBatch(model);
 }
 
 /** The nightly batch update: a new state, version + 1. Pure: `state` is not changed. */

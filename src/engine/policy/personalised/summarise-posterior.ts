@@ -1,7 +1,7 @@
 /** Per persona and arm, the posterior of the arm's advantage over no message (for the pages). */
 import { armCount, type MessageCategory, type MessageFraming } from '@/engine/policy/message-arms';
 import { personas, type Persona } from '@/engine/simulation/personas';
-import { alphaOffset, parameterCount } from './model';
+import { armCategory, armFraming, categoryOffset, framingOffset, parameterCount } from './model';
 import { arms } from './personalised-policy';
 import { modelFromState, type PolicyState } from './policy-state';
 
@@ -30,9 +30,16 @@ export function summarisePosterior(state: PolicyState): PosteriorSummary {
   for (const persona of personas) {
     const posterior = model.personas[persona];
     for (let arm = 0; arm < armCount; arm += 1) {
-      const index = alphaOffset + arm;
-      const mean = posterior.mean[index]!;
-      const halfWidth = z95 * Math.sqrt(posterior.covariance[index * parameterCount + index]!);
+      // Advantage of arm (c, f) = κ_c + φ_f.
+      const categoryIndex = categoryOffset + armCategory[arm]!;
+      const framingIndex = framingOffset + armFraming[arm]!;
+      const { mean: means, covariance } = posterior;
+      const mean = means[categoryIndex]! + means[framingIndex]!;
+      const variance =
+        covariance[categoryIndex * parameterCount + categoryIndex]! +
+        covariance[framingIndex * parameterCount + framingIndex]! +
+        2 * covariance[categoryIndex * parameterCount + framingIndex]!;
+      const halfWidth = z95 * Math.sqrt(variance);
       const { category, framing } = arms[arm]!;
       rows.push({
         persona,
