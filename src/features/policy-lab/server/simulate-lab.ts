@@ -9,7 +9,13 @@ import 'server-only';
 import { dayNumberFromCivil } from '@/engine/adherence/day-number';
 import type { DecisionContext, MessagingPolicy, PolicyChoice, PolicyFeedback, RandomSource } from '@/engine/policy/contract';
 import { armIndex } from '@/engine/policy/message-arms';
-import { createPersonalisedPolicy, createPolicyState, type PersonalisedPolicy, summarisePosterior } from '@/engine/policy/personalised';
+import {
+  createPersonalisedPolicy,
+  createPolicyState,
+  type PersonalisedPolicy,
+  summarisePosterior,
+  truthBestArms,
+} from '@/engine/policy/personalised';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
 import { personas, type Persona } from '@/engine/simulation/personas';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
@@ -159,12 +165,12 @@ export function simulateLab(options: { input: LabRunInput; onProgress?: LabProgr
     outcomeOf('fixed-daily', fixedDaily),
   ];
   const [mine, random, daily] = outcomes.map((outcome) => outcome.doseTakenShareByWeek) as [number[], number[], number[]];
+  const truth = truthBestArms();
   const armShares: LabPersonaArmShares[] = personas.map((persona, index) => ({
     persona,
     patients: personaPatients.get(persona) ?? 0,
     sharesByWeek: armSharesOf(watch.decisions[index]!, labWeeks),
-    // The engine does not report the simulator's best arm per persona yet: nothing is claimed until it does.
-    truthBestActions: [],
+    truthBestActions: [...(truth[persona] ?? [])],
   }));
   return {
     labVersion: labResultVersion,
