@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { armCount, armIndex, messageCategories, messageFramings } from '@/engine/policy/message-arms';
 import { defaultPersonalisedSettings, type PersonalisedSettings } from '@/engine/policy/personalised';
 import type { Persona } from '@/engine/simulation/personas';
-import { formatCount } from '@/lib/format';
+import { formatCount, formatDate } from '@/lib/format';
 
 export const labRunJobKind = 'policy-lab-run';
 
@@ -313,6 +313,14 @@ export function labEndDateOf(run: { startDate: string; days: number }): string {
   const end = new Date(`${run.startDate}T00:00:00Z`);
   end.setUTCDate(end.getUTCDate() + run.days - 1);
   return end.toISOString().slice(0, 10);
+}
+
+/**
+ * "1 January 2025 – 30 December 2025": both dates in full. Not Intl's formatRange, whose spacing differs between
+ * the server's ICU and the browser's, so a page rendered on the server would not hydrate.
+ */
+export function labPeriodText(run: { startDate: string; days: number }): string {
+  return `${formatDate(run.startDate)} – ${formatDate(labEndDateOf(run))}`;
 }
 
 export function personaLabel(persona: string): string {

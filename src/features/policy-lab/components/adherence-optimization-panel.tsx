@@ -4,12 +4,12 @@ import { Button, Description, FieldError, Form, Input, Label, TextField } from '
 import { usePathname, useRouter } from 'next/navigation';
 import { type FormEvent, useState, useTransition } from 'react';
 import type { PersonalisedSettings } from '@/engine/policy/personalised';
-import { formatCount, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
+import { formatCount, formatDecimal, formatPercent } from '@/lib/format';
 import { fieldErrorsOf } from '@/lib/parse-input';
 import type { ActionResult } from '@/lib/server/action-result';
 import {
   labDays,
-  labEndDateOf,
+  labPeriodText,
   labFormFieldLabels,
   labFormSchema,
   type LabFormValues,
@@ -67,9 +67,9 @@ function OutcomeTable({ defaultRun, whatIf }: { defaultRun: LabRunView; whatIf: 
       <div className="overflow-x-auto" role="region" aria-label="Expected adherence and message load" tabIndex={0}>
         <table className="w-full text-left text-sm" data-testid="what-if-table">
           <caption className="pb-2 text-left text-sm text-muted">
-            Expected adherence and message load over {labWeeks} weeks (
-            {formatPeriod(labStartDate, labEndDateOf({ startDate: labStartDate, days: labDays }))}), {formatCount(defaultRun.patients)}{' '}
-            simulated patients, seed {defaultRun.seed}, the same cohort in every row (synthetic · simulated).
+            Expected adherence and message load over {labWeeks} weeks ({labPeriodText({ startDate: labStartDate, days: labDays })}),{' '}
+            {formatCount(defaultRun.patients)} simulated patients, seed {defaultRun.seed}, the same cohort in every row (synthetic ·
+            simulated).
           </caption>
           <thead>
             <tr className="border-b border-separator align-bottom">

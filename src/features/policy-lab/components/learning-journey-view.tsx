@@ -2,7 +2,7 @@
 
 import { useCallback, useMemo } from 'react';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
-import { formatDecimal, formatPercent } from '@/lib/format';
+import { formatCount, formatDecimal, formatPercent } from '@/lib/format';
 import { actionLabel, type LabPersonaArmShares, type LabSummary, personaLabel } from '../schemas';
 import { armShareSeries, finalRegret, mostChosenArm } from './lab-figures';
 import { LabCohortNote } from './lab-cohort-note';
@@ -54,7 +54,7 @@ function ArmShareChart({ shares }: { shares: LabPersonaArmShares }) {
   const first = mostChosenArm(shares, 0, 1);
   const last = mostChosenArm(shares, shares.sharesByWeek.length - 4, shares.sharesByWeek.length);
   const label =
-    `Stacked area chart of the share of each week's decisions by action for ${personaLabel(shares.persona)} (${shares.patients} simulated patients): ` +
+    `Stacked area chart of the share of each week's decisions by action for ${personaLabel(shares.persona)} (${formatCount(shares.patients)} simulated patients): ` +
     `no message ${formatPercent(shares.sharesByWeek[0]?.[0] ?? 0)} in week 1 and ${formatPercent(shares.sharesByWeek.at(-1)?.[0] ?? 0)} in week ${shares.sharesByWeek.length}` +
     (first !== null && last !== null
       ? `; the most chosen arm was ${actionLabel(first.action)} in week 1 and ${actionLabel(last.action)} (${formatPercent(last.share)}) over the last 4 weeks.`
@@ -139,7 +139,7 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
           {summary.armShares.map((shares) => (
             <figure key={shares.persona} className="flex flex-col gap-2" data-testid={`arm-share-${shares.persona}`}>
               <figcaption className="font-medium">
-                {personaLabel(shares.persona)} ({shares.patients} simulated patients) — share of decisions by week
+                {personaLabel(shares.persona)} ({formatCount(shares.patients)} simulated patients) — share of decisions by week
               </figcaption>
               <ArmShareChart shares={shares} />
             </figure>
@@ -207,7 +207,7 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
         </figure>
         <p className="text-sm" data-testid="regret-summary">
           After {summary.weeks} weeks the personalised policy is {regretSentence(regret.vsUniformRandom, 'uniform random')} and{' '}
-          {regretSentence(regret.vsFixedDaily, 'the fixed daily reminder')} ({summary.patients} simulated patients).
+          {regretSentence(regret.vsFixedDaily, 'the fixed daily reminder')} ({formatCount(summary.patients)} simulated patients).
         </p>
       </section>
     </div>
