@@ -28,6 +28,9 @@ const builtPages = new Set([
   'medaptive-comparison',
   'persona-based-message-examples',
   'personalised-message-flow',
+  'learning-journey',
+  'learning-visualization',
+  'adherence-optimization',
 ]);
 
 const memberRoutes: [string, string, boolean][] = [

@@ -7,6 +7,7 @@
 export async function registerJobHandlers(): Promise<void> {
   await import('@/features/data-import/server/import-job-handlers');
   await import('@/features/policy-comparison/server/register-comparison-job');
+  await import('@/features/policy-lab/server/register-lab-job');
   await import('@/features/message-replies/server/register-reply-jobs');
   // The send path takes each template's current stored version (admins edit them on the message examples page).
   const [{ registerMessageSendingJobs }, { getCurrentTemplate }] = await Promise.all([

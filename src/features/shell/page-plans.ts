@@ -13,9 +13,6 @@ export const pagePlans: Record<string, string> = {
     'One patient’s regimen, a calendar of doses, the PDC trend, messages, survey answers and risk score — your own, your patients’ if you are a clinician, otherwise a de-identified example.',
   'whatsapp-analysis':
     'Reply rates, time to reply, an hour-by-weekday heatmap, reply intents, template performance and opt-outs, also for an uploaded chat export.',
-  'learning-journey':
-    'How the message policy learned: the share of each message type over time per persona, and cumulative regret against random and fixed baselines.',
-  'learning-visualization': 'The policy’s current beliefs: the posterior of each message type per persona, explorable over time.',
   'message-data-collection': 'What is collected with each message and why (consent), a live feed, data quality and a CSV export.',
   'patient-outcomes': 'The clinical outcomes expected from better adherence — events avoided per 1,000 patients — by group.',
   'messaging-overview': 'Message volumes, channels, delivery, read and failure rates, and the active schedules.',
@@ -25,7 +22,6 @@ export const pagePlans: Record<string, string> = {
   'persona-based-message-examples': 'The message template library by persona and category, rendered as the patient sees it.',
   'survey-evolution': 'How the micro-surveys adapt: versions, response rates and the information each question adds.',
   'lifestyle-surveys': 'Short lifestyle surveys (activity, sleep, alcohol, smoking, diet, stress): take one and see the results.',
-  'adherence-optimization': 'The optimisation loop end to end, with a what-if simulation from policy settings to expected adherence.',
   login:
     'Sign-in by e-mail and password, by an OpenID Connect provider (popup or redirect) and by phone with an SMS code, with two-factor authentication.',
   profile: 'Your profile document: name, phone, time zone, language and role.',
