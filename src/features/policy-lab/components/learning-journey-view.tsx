@@ -198,8 +198,8 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
           Regret needs the truth, which only the simulator knows: each week, the share of doses the simulated patients actually took (among
           doses due with medicine at hand) under a baseline minus that share under the personalised policy, in percentage points, summed
           over the weeks so far. Below zero the personalised policy is ahead. The baselines run on the same cohort and seed: uniform random
-          (no message or any arm, each equally likely, every day) and the fixed daily reminder (the same neutral reminder at 08:00 every
-          day).
+          (a message on half the days, at random, its arm any of the 20 with equal probability) and the fixed daily reminder (the same
+          neutral reminder at 08:00 every day).
         </p>
         <figure className="flex flex-col gap-2">
           <figcaption className="font-medium">Cumulative regret by week, percentage points × weeks (simulated)</figcaption>

@@ -1,7 +1,7 @@
 'use client';
 
 import { Label, Slider, Tabs } from '@heroui/react';
-import { useCallback, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import type { Persona } from '@/engine/simulation/personas';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatDecimal } from '@/lib/format';
@@ -101,7 +101,7 @@ function PosteriorTable({ series, week, persona }: { series: LabPosteriorSeries[
 }
 
 /** /algorithms/patient-engagement/learning-visualization: the policy's beliefs, explorable week by week. */
-export function LearningVisualizationView({ summary, livePolicyNote }: { summary: LabSummary; livePolicyNote: string }) {
+export function LearningVisualizationView({ summary, livePolicy }: { summary: LabSummary; livePolicy: ReactNode }) {
   const [week, setWeek] = useState(summary.weeks);
   const personas = useMemo(() => [...new Set(summary.posterior.map((entry) => entry.persona))], [summary]);
   const byPersona = useMemo(
@@ -162,9 +162,7 @@ export function LearningVisualizationView({ summary, livePolicyNote }: { summary
         <h2 id="live-policy-heading" className="text-lg font-semibold">
           The live policy
         </h2>
-        <p className="text-sm" data-testid="live-policy-note">
-          {livePolicyNote}
-        </p>
+        {livePolicy}
       </section>
     </div>
   );

@@ -4,7 +4,6 @@ import { defaultPersonalisedSettings } from '@/engine/policy/personalised';
 import { personas } from '@/engine/simulation/personas';
 import { labActionCount, labWeeks } from '../schemas';
 import { armSharesOf, cumulativeRegret, posteriorSeriesOf, simulateLab } from './simulate-lab';
-import { createUniformRandomPolicy } from './uniform-random-policy';
 
 describe('cumulativeRegret', () => {
   it('sums the baseline’s weekly lead in percentage points', () => {
@@ -34,20 +33,6 @@ describe('posteriorSeriesOf', () => {
     expect(series).toEqual([
       { persona: 'busy-professional', action: 2, mean: [0, 0.1], lower: [-0.5, 0.05], upper: [0.5, 0.15], observations: [0, 40] },
     ]);
-  });
-});
-
-describe('createUniformRandomPolicy', () => {
-  it('chooses every action with the same propensity', () => {
-    const policy = createUniformRandomPolicy();
-    const seen = new Set<string>();
-    let draw = 0;
-    for (let index = 0; index < labActionCount; index += 1) {
-      const choice = policy.decide({} as never, () => (draw++ + 0.5) / labActionCount);
-      expect(choice.propensity).toBeCloseTo(1 / (armCount + 1));
-      seen.add(choice.kind === 'message' ? `${choice.arm.category}.${choice.arm.framing}` : 'none');
-    }
-    expect(seen.size).toBe(labActionCount);
   });
 });
 

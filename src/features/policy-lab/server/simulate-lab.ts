@@ -33,7 +33,7 @@ import {
   type LabSummary,
   labWeeks,
 } from '../schemas';
-import { createUniformRandomPolicy } from './uniform-random-policy';
+import { createUniformRandomPolicy } from '@/engine/simulation/policies/uniform-random-policy';
 
 export type LabProgress = (patientDaysDone: number, totalPatientDays: number) => void;
 
