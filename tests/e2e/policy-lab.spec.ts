@@ -40,6 +40,10 @@ for (const role of ['clinician', 'government'] as const) {
         /the fixed daily reminder by [\d.]+ percentage-point-weeks of doses taken \(\d[\d,]* simulated patients\)|level with the fixed daily reminder \(/,
       );
       await expect(page.getByTestId('most-chosen-table').getByRole('rowheader')).toHaveCount(6);
+      // The targets are stated with their verdict and figures, met or not.
+      await expect(page.getByTestId('policy-targets').getByRole('listitem')).toHaveCount(2);
+      await expect(page.getByTestId('policy-targets')).toContainText(/messages per patient per week/);
+      await expect(page.getByTestId('policy-targets')).toContainText(/: (met|not met) — \d+ of 6/);
       // The table's region scrolls and is reachable from the keyboard.
       await page.getByRole('region', { name: 'Most chosen arm per persona' }).focus();
       await expect(page.getByRole('region', { name: 'Most chosen arm per persona' })).toBeFocused();

@@ -123,9 +123,42 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
     const chosen = mostChosenArm(shares, earlyWeeks - 4, earlyWeeks);
     return chosen !== null && shares.truthBestActions.includes(chosen.action);
   }).length;
+  const personalised = summary.outcomes.find((outcome) => outcome.policy === 'personalised');
+  const daily = summary.outcomes.find((outcome) => outcome.policy === 'fixed-daily');
+  const verdict = (met: boolean) => (met ? 'met' : 'not met');
   return (
     <div className="flex flex-col gap-8" data-testid="learning-journey">
       <LabCohortNote summary={summary} />
+      {personalised === undefined || daily === undefined ? null : (
+        <section aria-labelledby="targets-heading" className="flex flex-col gap-2" data-testid="policy-targets">
+          <h2 id="targets-heading" className="text-xl font-semibold">
+            The policy’s targets on this simulated cohort
+          </h2>
+          <ul className="max-w-3xl list-disc pl-6 text-sm">
+            <li>
+              At least the fixed daily reminder’s share of patients at PDC ≥ 0.8 with at most half its messages:{' '}
+              <strong>
+                {verdict(
+                  personalised.shareAdherent >= daily.shareAdherent &&
+                    personalised.messagesPerPatientPerWeek <= daily.messagesPerPatientPerWeek / 2,
+                )}
+              </strong>{' '}
+              — {formatPercent(personalised.shareAdherent, 1)} against {formatPercent(daily.shareAdherent, 1)}, with{' '}
+              {formatDecimal(personalised.messagesPerPatientPerWeek, 2)} against {formatDecimal(daily.messagesPerPatientPerWeek, 2)}{' '}
+              messages per patient per week.
+            </li>
+            {withTruth ? (
+              <li>
+                The most-chosen arm in weeks {earlyWeeks - 3}–{earlyWeeks} is the simulator’s best for at least 5 of the{' '}
+                {summary.armShares.length} personas: <strong>{verdict(matches >= 5)}</strong> — {matches} of {summary.armShares.length}.
+                {matches >= 5
+                  ? null
+                  : ' Framings differ by about a tenth of a message’s effect, too little for 12 weeks of data to resolve, and much of what makes an arm best (education easing a sceptic’s concerns, support against stopping) acts after the day the reward is observed (decision 021). The simulator was not changed to suit the policy.'}
+              </li>
+            ) : null}
+          </ul>
+        </section>
+      )}
       <section aria-labelledby="arm-share-heading" className="flex flex-col gap-4">
         <h2 id="arm-share-heading" className="text-xl font-semibold">
           What the policy chose, week by week, per persona
