@@ -7,7 +7,7 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consentEvents, doseEvents, messages, policyDecisions } from '@/db/schema';
+import { consentEvents, doseEvents, messages, patients, policyDecisions } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-templates';
 import { planMessagingDay } from '@/features/messaging-loop';
@@ -78,6 +78,23 @@ describe.each(testDatabaseBackends())('live messaging on $name', (backend) => {
   afterAll(async () => {
     server.restore();
     await database.dispose();
+  });
+
+  it('enrols a test patient in fixed-daily unless told, in the chosen programme when told, and refuses an unknown one', async () => {
+    const db = database.database;
+    const programmeOf = async (id: string) =>
+      (await db.select({ programme: patients.messagingProgramme }).from(patients).where(eq(patients.id, id)))[0]?.programme;
+    expect(await programmeOf(patientId)).toBe('fixed-daily');
+    const personalised = await createTestPatient({
+      database: db,
+      environment: getEnvironment(),
+      input: { programme: 'personalised' },
+      now: new Date(),
+    });
+    expect(await programmeOf(personalised.id)).toBe('personalised');
+    await expect(
+      createTestPatient({ database: db, environment: getEnvironment(), input: { programme: 'hourly' }, now: new Date() }),
+    ).rejects.toThrow(/programme must be one of/);
   });
 
   it('sends the day’s message on WhatsApp, and "Taken" becomes a dose confirmed by WhatsApp reply', async () => {

@@ -3,6 +3,7 @@
  * a typed reply sends. Browser-safe: the component imports these types.
  */
 import { z } from 'zod';
+import { messagingProgrammes } from '@/lib/domain/messaging-programmes';
 import { replyActions } from '@/engine/messaging/reply-options';
 
 export type PhoneMessageDto = {
@@ -59,8 +60,9 @@ export type PhoneReplyInput = z.input<typeof phoneReplySchema>;
 
 export const phonePatientSchema = z.object({ patientId: z.guid({ error: 'patientId must be a patient id' }) });
 
-/** /dev/phone's "New test patient": the language and time zone of the patient it makes. */
+/** /dev/phone's "New test patient": the language, time zone and messaging programme of the patient it makes. */
 export const testPatientSchema = z.object({
+  programme: z.enum(messagingProgrammes, { error: `programme must be one of ${messagingProgrammes.join(', ')}` }).default('fixed-daily'),
   language: z.enum(['en', 'es'], { error: 'language must be en or es' }).default('en'),
   timezone: z
     .string()

@@ -7,6 +7,14 @@
 export const messagingProgrammes = ['none', 'fixed-daily', 'fixed-weekly', 'personalised'] as const;
 export type MessagingProgramme = (typeof messagingProgrammes)[number];
 
+/** What a screen calls each programme (the /dev/phone form and the patient profile). */
+export const messagingProgrammeLabels: Record<MessagingProgramme, string> = {
+  none: 'Usual care (no messages)',
+  'fixed-daily': 'Fixed daily reminder',
+  'fixed-weekly': 'Fixed weekly check-in',
+  personalised: 'Personalised (learning policy)',
+};
+
 /** Where a policy decision was made: the live daily loop, or the simulator writing the demo history. */
 export const policyDecisionSources = ['live', 'simulation'] as const;
 export type PolicyDecisionSource = (typeof policyDecisionSources)[number];

@@ -16,7 +16,7 @@ const demoClinicId = 'demo-clinic';
 /**
  * Development and end-to-end tests only (where the local outbox is served): a new patient the local phone can
  * play from the start — an account (no password: nobody signs in as it) with a verified number in the fictional
- * +1 555 range, WhatsApp and SMS reminder opt-ins, enrolled in the fixed daily programme, taking one medicine
+ * +1 555 range, WhatsApp and SMS reminder opt-ins, enrolled in the chosen programme (fixed daily unless told), taking one medicine
  * once a day at 08:00 from a 30-day fill made ten days ago (so a message has its medicine, dose time and days
  * left). Each call makes a new one, so a test that opts its patient out or confirms its doses changes nobody else's.
  */
@@ -28,7 +28,7 @@ export async function createTestPatient(options: {
 }): Promise<{ id: string; pseudonym: string; phoneNumber: string }> {
   const { database, now } = options;
   if (!outboxIsAvailable(options.environment)) throw new AppError('not_found', 'There is no phone here.');
-  const { language, timezone } = parseInput(testPatientSchema, options.input ?? {}, { label: 'The test-patient request' });
+  const { language, timezone, programme } = parseInput(testPatientSchema, options.input ?? {}, { label: 'The test-patient request' });
   const suffix = randomBytes(4).toString('hex');
   // 7 random digits after +1 555: unique enough for a development database; the unique index refuses a repeat.
   const phoneNumber = `+1555${String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0')}`;
@@ -53,7 +53,7 @@ export async function createTestPatient(options: {
         language,
         timezone,
         preferredChannel: 'whatsapp',
-        messagingProgramme: 'fixed-daily',
+        messagingProgramme: programme,
         synthetic: true,
       })
       .returning({ id: patients.id, pseudonym: patients.pseudonym });

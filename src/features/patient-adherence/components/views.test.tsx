@@ -25,6 +25,7 @@ const profile: PatientProfile = {
     persona: 'routine',
     synthetic: true,
     conditions: ['hypertension'],
+    messagingProgramme: null,
   },
   period,
   regimens: [

@@ -28,6 +28,7 @@ import { compareDosesAndRefills, type DosesAndRefills } from '../doses-and-refil
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
+import type { MessagingProgramme } from '@/lib/domain/messaging-programmes';
 
 export type { DayStatus };
 export type CalendarDay = { date: string; status: DayStatus; takenDoses: number; scheduledDoses: number };
@@ -35,7 +36,15 @@ export type PatientChoice = { id: string; pseudonym: string; synthetic: boolean 
 export type ProfileAccess = 'self' | 'organisation' | 'example';
 
 export type PatientProfileDetails = {
-  patient: { id: string; pseudonym: string; persona: string | null; synthetic: boolean; conditions: string[] };
+  patient: {
+    id: string;
+    pseudonym: string;
+    persona: string | null;
+    synthetic: boolean;
+    conditions: string[];
+    /** The live messaging programme (null: not enrolled); shown to the care team and to the patient. */
+    messagingProgramme: MessagingProgramme | null;
+  };
   period: PeriodView;
   regimens: {
     medication: string;
@@ -226,6 +235,7 @@ async function loadPatientDetails(options: {
         synthetic: patients.synthetic,
         conditions: patients.conditions,
         timezone: patients.timezone,
+        messagingProgramme: patients.messagingProgramme,
       })
       .from(patients)
       .where(eq(patients.id, patientId)),
@@ -280,6 +290,7 @@ async function loadPatientDetails(options: {
       persona: patient.persona,
       synthetic: patient.synthetic,
       conditions: patient.conditions,
+      messagingProgramme: patient.messagingProgramme,
     },
     period: periodView(period),
     regimens: regimenRows.map((row) => ({

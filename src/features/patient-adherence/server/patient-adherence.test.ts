@@ -344,6 +344,7 @@ describe.each(testDatabaseBackends())('patient adherence on $name', (backend) =>
       if (profile.status !== 'ok') throw new Error(`expected a profile, got ${profile.status}`);
       expect(profile.access).toBe('self');
       expect(profile.patient.pseudonym).toBe('A-0001');
+      expect(profile.patient.messagingProgramme).toBeNull();
       expect(profile.choices).toEqual([]);
       expect(profile.period).toMatchObject({ start: '2025-03-01', end: '2026-02-28', asOf: '2026-02-28', days: 365, notice: null });
 

@@ -7,6 +7,8 @@ import { getPatientProfile } from '@/features/patient-adherence/server/get-patie
 import { listRepliesToRead } from '@/features/message-replies';
 import { RepliesToRead } from '@/features/message-replies/components/replies-to-read';
 import { markReplyReadAction } from '@/app/_actions/reply-actions';
+import { setMessagingProgrammeAction } from '@/app/_actions/messaging-programme-actions';
+import { MessagingProgrammeForm } from '@/features/messaging-loop/components/messaging-programme-form';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { getSignedInUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
@@ -34,6 +36,11 @@ export default async function PatientProfilePage({ searchParams }: Props) {
     profile.status === 'ok' && (actor.role === 'clinician' || actor.role === 'admin')
       ? await listRepliesToRead({ database: getDatabase(), actor, patientId: profile.patient.id, request })
       : null;
+  // The programme: changed by an admin or the patient's clinician (the use case checks again), read by the
+  // patient themself, not shown to other roles (they see a de-identified example).
+  const mayChangeProgramme =
+    profile.status === 'ok' && (actor.role === 'admin' || (actor.role === 'clinician' && profile.access === 'organisation'));
+  const mayReadProgramme = mayChangeProgramme || (profile.status === 'ok' && profile.access === 'self');
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Patient Profile</h1>
@@ -44,6 +51,14 @@ export default async function PatientProfilePage({ searchParams }: Props) {
         clinicians the patients of their organisations, everyone else a de-identified example. Patients are shown by pseudonym only.
       </p>
       <PatientProfileView profile={profile} periodProblem={period.problem} />
+      {profile.status === 'ok' && mayReadProgramme ? (
+        <MessagingProgrammeForm
+          key={`${profile.patient.id}:${profile.patient.messagingProgramme ?? ''}`}
+          patientId={profile.patient.id}
+          programme={profile.patient.messagingProgramme}
+          save={mayChangeProgramme ? setMessagingProgrammeAction : undefined}
+        />
+      ) : null}
       {replies === null ? null : <RepliesToRead replies={replies} markRead={markReplyReadAction} />}
     </article>
   );
