@@ -7,7 +7,7 @@ import { type FormEvent, useState, useTransition } from 'react';
 import { formatCount, formatPounds } from '@/lib/format';
 import { useJobProgress } from '@/lib/hooks/use-job-progress';
 import { isJobFinished, type JobDto } from '@/lib/jobs-dto';
-import { fieldErrorsOf } from '@/lib/parse-input';
+import { submitChecked } from '@/lib/components/submit-checked';
 import type { ActionResult } from '@/lib/server/action-result';
 import {
   type ComparisonOutcome,
@@ -223,29 +223,24 @@ export function PolicyComparisonPanel({
       smsPrice: String(data.get('smsPrice') ?? ''),
       whatsappPrice: String(data.get('whatsappPrice') ?? ''),
     };
-    setMessage(null);
-    // The same rules as the server, checked here first so a typo needs no round trip.
-    const checked = comparisonSettingsSchema.safeParse(input);
-    if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    const result = await runComparison(input).catch(() => null);
-    setBusy(false);
-    if (result === null) setMessage('We could not reach the server. Nothing was run; please try again.');
-    else if (!result.ok) {
-      setErrors(result.error.fieldErrors ?? {});
-      setMessage(result.error.message);
-    }
+    const submitted = await submitChecked({
+      schema: comparisonSettingsSchema,
+      input,
+      send: runComparison,
+      unreachableMessage: 'We could not reach the server. Nothing was run; please try again.',
+      setErrors,
+      setMessage,
+      setBusy,
+    });
+    if (submitted === null) return;
+    const { checked, data: result } = submitted;
     // Either way the address changes, so the result (computed now, or the background run) can be left and found again.
-    else if (result.data.kind === 'job') {
-      setStartedHere(result.data.jobId);
-      go(runHref(result.data.jobId));
+    if (result.kind === 'job') {
+      setStartedHere(result.jobId);
+      go(runHref(result.jobId));
     } else {
       setStartedHere('none');
-      const settings = Object.fromEntries(Object.entries(checked.data).map(([key, value]) => [key, String(value)]));
+      const settings = Object.fromEntries(Object.entries(checked).map(([key, value]) => [key, String(value)]));
       go(`${pathname}?${new URLSearchParams(settings).toString()}`);
     }
   };

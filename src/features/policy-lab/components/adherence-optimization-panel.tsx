@@ -5,7 +5,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { type FormEvent, useState, useTransition } from 'react';
 import type { PersonalisedSettings } from '@/engine/policy/personalised';
 import { formatCount, formatDecimal, formatPercent } from '@/lib/format';
-import { fieldErrorsOf } from '@/lib/parse-input';
+import { submitChecked } from '@/lib/components/submit-checked';
 import type { ActionResult } from '@/lib/server/action-result';
 import {
   labDays,
@@ -128,24 +128,18 @@ export function AdherenceOptimizationPanel({ defaultRun, whatIf, runProblem, sta
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const input = Object.fromEntries(fieldNames.map((name) => [name, String(data.get(name) ?? '')])) as LabFormValues;
-    setMessage(null);
-    // The same rules as the server, checked here first so a typo needs no round trip.
-    const checked = labFormSchema.safeParse(input);
-    if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    const result = await startWhatIf(input).catch(() => null);
-    setBusy(false);
-    if (result === null) setMessage('We could not reach the server. Nothing was started; please try again.');
-    else if (!result.ok) {
-      setErrors(result.error.fieldErrors ?? {});
-      setMessage(result.error.message);
-    } else
+    const submitted = await submitChecked({
+      schema: labFormSchema,
+      input,
+      send: startWhatIf,
+      unreachableMessage: 'We could not reach the server. Nothing was started; please try again.',
+      setErrors,
+      setMessage,
+      setBusy,
+    });
+    if (submitted !== null)
       startNavigation(() =>
-        router.push(`${pathname}?${new URLSearchParams({ [labRunParameter]: result.data.id }).toString()}`, { scroll: false }),
+        router.push(`${pathname}?${new URLSearchParams({ [labRunParameter]: submitted.data.id }).toString()}`, { scroll: false }),
       );
   };
 
