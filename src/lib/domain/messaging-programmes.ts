@@ -26,3 +26,10 @@ export type PolicyDecisionSource = (typeof policyDecisionSources)[number];
  */
 export const policyDecisionStatuses = ['planned', 'sent', 'not-sent', 'no-message'] as const;
 export type PolicyDecisionStatus = (typeof policyDecisionStatuses)[number];
+
+/**
+ * A decision's reward is filled at the first hourly tick after its local day ends; for a week after the
+ * decision, to leave room for a long outage. Older decisions never get one, so the nightly policy update must not
+ * wait for them. One constant for both, so the two cannot drift.
+ */
+export const decisionRewardWindowDays = 7;

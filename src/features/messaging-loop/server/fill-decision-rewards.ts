@@ -14,13 +14,11 @@ import { firstInstantAtLocalTime } from '@/engine/messaging/local-clock';
 import { observedReward } from '@/engine/policy/personalised';
 import { patients, policyDecisions } from '@/db/schema';
 import type { DoseObserver } from '@/engine/simulation/records';
-import { messagingProgrammes } from '@/lib/domain/messaging-programmes';
+import { decisionRewardWindowDays, messagingProgrammes } from '@/lib/domain/messaging-programmes';
 
 const doseObservers: readonly string[] = ['app', 'whatsapp', 'smart-bottle'] satisfies DoseObserver[];
 
 const defaultBatchSize = 1000;
-/** A day is rewarded at the first tick after it ends; a week leaves room for a long outage. */
-const rewardWindowDays = 7;
 
 export async function fillDecisionRewards(options: { database: Database; now: Date; batchSize?: number }): Promise<{ rewarded: number }> {
   const { database, now } = options;
@@ -47,7 +45,7 @@ export async function fillDecisionRewards(options: { database: Database; now: Da
           // Bounded by the (policy name, decided at) index: only the last week's decisions are looked at, so the
           // hourly tick never scans the whole history for the few unrewarded rows.
           inArray(policyDecisions.policyName, [...messagingProgrammes]),
-          gte(policyDecisions.decidedAt, new Date(now.getTime() - rewardWindowDays * 86_400_000)),
+          gte(policyDecisions.decidedAt, new Date(now.getTime() - decisionRewardWindowDays * 86_400_000)),
           isNull(policyDecisions.rewardedAt),
           lte(policyDecisions.localDate, latestDate),
           afterId === null ? undefined : gt(policyDecisions.id, afterId),

@@ -14,6 +14,7 @@ import { armIndex, messageCategories, messageFramings, type MessageCategory, typ
 import { personalisedPolicyName, updatePolicyState, type LoggedDecision } from '@/engine/policy/personalised';
 import { personas, type Persona } from '@/engine/simulation/personas';
 import { readLatestPolicyState } from './policy-state-rows';
+import { decisionRewardWindowDays } from '@/lib/domain/messaging-programmes';
 
 const defaultPageSize = 5000;
 /**
@@ -22,11 +23,6 @@ const defaultPageSize = 5000;
  * the bound keeps memory at a batch of decisions (with their contexts) whatever the night's volume.
  */
 const defaultDecisionsPerUpdate = 100_000;
-/**
- * The daily loop gives a decision's reward up a week after it was decided (messaging-loop's reward window):
- * an older decision still without one never gets one, and must not hold the update back.
- */
-const rewardWindowDays = 7;
 const dayMs = 86_400_000;
 
 export type UpdateLivePolicyResult = {
@@ -102,7 +98,7 @@ export async function updateLivePolicy(options: {
     await database.execute(sql`
       select min(decided_at) as decided_at from policy_decisions
       where policy_name = ${personalisedPolicyName} and source = 'live' and rewarded_at is null
-        and decided_at >= ${new Date(now.getTime() - rewardWindowDays * dayMs).toISOString()}::timestamptz`),
+        and decided_at >= ${new Date(now.getTime() - decisionRewardWindowDays * dayMs).toISOString()}::timestamptz`),
   );
   const cutoff = pending?.decided_at == null ? now : new Date(pending.decided_at);
   const after = latest.trainedThrough;
