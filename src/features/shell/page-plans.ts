@@ -7,8 +7,6 @@ export const pagePlans: Record<string, string> = {
     'The connected data sources (FHIR, pharmacy dispensing files, the dose-event API, WhatsApp and SMS) with their status, volume and last activity, and the importers with live progress and error reports.',
   'national-healthcare-impact':
     'Hospitalisations, deaths and costs avoided nationally by better adherence, by condition, with low and high scenarios and every parameter sourced.',
-  'product-comparison':
-    'Personalised messages against fixed reminders and against no messages on the same simulated cohort: adherence, cost per adherent day and message burden.',
   'patient-profile':
     'One patient’s regimen, a calendar of doses, the PDC trend, messages, survey answers and risk score — your own, your patients’ if you are a clinician, otherwise a de-identified example.',
   'whatsapp-analysis':
