@@ -3,7 +3,7 @@ import 'server-only';
  * The latest stored versions of the personalised policy, oldest first, each with its posterior summary (each
  * arm's advantage over no message per persona): the learning-visualization page's slider over time.
  */
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { policyStates } from '@/db/schema';
 import { personalisedPolicyName, summarisePosterior, type PolicyState } from '@/engine/policy/personalised';
@@ -18,7 +18,9 @@ export async function listPolicyStates(options: { database: Database; limit: num
     .select({
       version: policyStates.version,
       source: policyStates.source,
-      state: policyStates.state,
+      // Only the personas' posteriors are summarised: the per-patient part (about 200 bytes a patient, every
+      // version) stays in the database instead of being read and parsed on every page view.
+      state: sql<Record<string, unknown>>`(${policyStates.state} - 'patients') || '{"patients":{}}'::jsonb`,
       decisionsUsed: policyStates.decisionsUsed,
       trainedThrough: policyStates.trainedThrough,
       createdAt: policyStates.createdAt,

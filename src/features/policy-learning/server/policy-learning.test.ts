@@ -429,7 +429,12 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
         policyName: 'personalised',
         version: String(version),
         source: 'live',
-        state: { ...prior, version } as unknown as Record<string, unknown>,
+        // Version 2 has learned about one patient: the listing leaves the per-patient part out of what it reads.
+        state: {
+          ...prior,
+          version,
+          patients: version === 2 ? { 'patient-a': [0, 1, 0, 0, 0, 0, 0.01, 0, 0, 0, 0] } : {},
+        } as unknown as Record<string, unknown>,
         settings: {},
         decisionsUsed: version * 10,
       });
@@ -439,6 +444,9 @@ describe.each(testDatabaseBackends())('the live learning policy on $name', (back
       [2, 20, 'live'],
     ]);
     expect(listed[0]!.posterior).toEqual(summarisePosterior({ ...prior, version: 1 }));
+    expect(listed[1]!.posterior).toEqual(
+      summarisePosterior({ ...prior, version: 2, patients: { 'patient-a': [0, 1, 0, 0, 0, 0, 0.01, 0, 0, 0, 0] } }),
+    );
     expect((await listPolicyStates({ database: db, limit: 100 })).map((row) => row.version)).toEqual([0, 1, 2]);
     await expect(listPolicyStates({ database: db, limit: 0 })).rejects.toMatchObject({ code: 'validation' });
     await expect(listPolicyStates({ database: db, limit: 101 })).rejects.toThrow('limit');
