@@ -732,10 +732,62 @@ export const trials = pgTable('trials', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   startDate: date('start_date').notNull(),
+  /** Follow-up of each participant, from their enrolment date. */
   weeks: integer('weeks').notNull(),
-  /** Protocol facts shown on the trial page (allocation, stratification, endpoints). */
+  /** Protocol facts shown on the trial page (objective, arms, eligibility, endpoints). */
   protocol: jsonb('protocol').$type<Record<string, unknown>>().notNull().default({}),
+  /**
+   * The statistical analysis plan, frozen once the first participant is enrolled: a trigger refuses any
+   * change to it (or to its hash) while the trial has an enrolment. The page shows the text and its SHA-256.
+   */
+  analysisPlan: text('analysis_plan').notNull().default(''),
+  analysisPlanSha256: text('analysis_plan_sha256'),
+  /** Recruitment closes when this many are randomised, or on `recruitmentClosedOn`, whichever is first. */
+  targetEnrolment: integer('target_enrolment'),
+  recruitmentClosedOn: date('recruitment_closed_on'),
+  /** Allocation concealment: the seed and the block sizes are never shown or sent to a browser. */
+  randomisationSeed: integer('randomisation_seed')
+    .notNull()
+    .default(sql`(floor(random() * 2147483647))::integer`),
+  blockSizes: integer('block_sizes')
+    .array()
+    .notNull()
+    .default(sql`'{4,6}'::integer[]`),
+  /** Synthetic (demo) trials are labelled "synthetic demo data" wherever shown. */
+  synthetic: boolean('synthetic').notNull().default(false),
+  createdBy: text('created_by').references(() => authUsers.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const trialExclusionReasons = ['not-eligible', 'declined', 'other'] as const;
+
+/**
+ * Everyone assessed for eligibility (CONSORT "assessed"): excluded with a reason, or enrolled. One row a
+ * patient and trial; assessing again replaces the outcome.
+ */
+export const trialScreenings = pgTable(
+  'trial_screenings',
+  {
+    trialId: text('trial_id')
+      .notNull()
+      .references(() => trials.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    assessedOn: date('assessed_on').notNull(),
+    assessedBy: text('assessed_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    outcome: text('outcome', { enum: ['enrolled', 'excluded'] }).notNull(),
+    exclusionReason: text('exclusion_reason', { enum: trialExclusionReasons }),
+    /** The criteria not met, or the clinician's words. */
+    exclusionDetail: text('exclusion_detail'),
+    /** The checklist as answered: criterion id → met. */
+    eligibility: jsonb('eligibility').$type<Record<string, boolean>>().notNull().default({}),
+  },
+  (table) => [
+    primaryKey({ columns: [table.trialId, table.patientId] }),
+    index('trial_screenings_outcome_idx').on(table.trialId, table.outcome),
+  ],
+);
 
 export const trialEnrolments = pgTable(
   'trial_enrolments',
@@ -749,8 +801,28 @@ export const trialEnrolments = pgTable(
     arm: text('arm', { enum: ['control', 'intervention'] }).notNull(),
     stratum: text('stratum'),
     block: integer('block'),
+    /** Place in the stratum's allocation sequence (0-based): the next enrolment in the stratum takes the next. */
+    stratumPosition: integer('stratum_position'),
     enrolledOn: date('enrolled_on').notNull(),
+    enrolledBy: text('enrolled_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    consentRecordedAt: timestamp('consent_recorded_at', { withTimezone: true }),
+    /** The messaging programme before enrolment, restored when the participant withdraws. */
+    previousProgramme: text('previous_programme', { enum: messagingProgrammes }),
+    /** False when the participant never received the allocated intervention (CONSORT "did not receive"). */
+    receivedAllocation: boolean('received_allocation').notNull().default(true),
+    notReceivedReason: text('not_received_reason'),
+    /** Stopped the allocated intervention but still followed up (CONSORT "discontinued intervention"). */
+    discontinuedOn: date('discontinued_on'),
+    discontinuedReason: text('discontinued_reason'),
+    /** Withdrew from the trial (no further follow-up). */
     withdrawnOn: date('withdrawn_on'),
+    withdrawalReason: text('withdrawal_reason'),
+    lostToFollowUpOn: date('lost_to_follow_up_on'),
+    lostToFollowUpReason: text('lost_to_follow_up_reason'),
   },
-  (table) => [primaryKey({ columns: [table.trialId, table.patientId] }), index('trial_enrolments_arm_idx').on(table.trialId, table.arm)],
+  (table) => [
+    primaryKey({ columns: [table.trialId, table.patientId] }),
+    index('trial_enrolments_arm_idx').on(table.trialId, table.arm),
+    uniqueIndex('trial_enrolments_stratum_position_idx').on(table.trialId, table.stratum, table.stratumPosition),
+  ],
 );

@@ -20,6 +20,7 @@ export const tablesReferringToPatients = [
   'policy_decisions',
   'regimens',
   'trial_enrolments',
+  'trial_screenings',
   'webhook_events',
 ] as const;
 export const tablesReferringToProducts = ['dispensings', 'dose_events', 'regimens'] as const;
