@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,4 +167,17 @@ describe('cli trial analyse', () => {
     expect(await run(['report'], unknown)).toBe(2);
     expect(unknown.err()).toContain('unknown subcommand "report"');
   });
+
+  // Spawns tsx (a few seconds on a loaded machine).
+  it('is registered in the command line: npm run cli -- trial analyse --json prints the same JSON', async () => {
+    const file = writeCsv('outcomes.csv', referenceCsv());
+    const inProcess = captureIo();
+    expect(await run(['analyse', '--input', file, '--json'], inProcess)).toBe(0);
+    const spawned = spawnSync(path.resolve('node_modules/.bin/tsx'), ['src/cli/main.ts', 'trial', 'analyse', '--input', file, '--json'], {
+      encoding: 'utf8',
+    });
+    expect(spawned.stderr).toBe('');
+    expect(spawned.status).toBe(0);
+    expect(spawned.stdout).toBe(inProcess.out());
+  }, 30_000);
 });
