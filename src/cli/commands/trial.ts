@@ -95,18 +95,18 @@ function readInput(file: string): string {
 
 const number = (value: number, digits = 4) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const pValue = (value: number) => (!Number.isFinite(value) ? 'n/a' : value < 0.0001 ? '< 0.0001' : value.toFixed(4));
-const interval = (value: Interval | null, digits = 4, whyNull = '') =>
+const interval = (value: Interval | null, digits = 4, whyNull = ''): [string, string] =>
   value === null
     ? ['not estimable', whyNull]
     : [number(value.estimate, digits), `${number(value.ciLow, digits)} to ${number(value.ciHigh, digits)}`];
 
 function formatTable(analysis: TrialAnalysis): string {
   const rows: [string, string, string, string][] = [
-    ['Mean outcome difference (Welch)', ...(interval(analysis.meanDifference) as [string, string]), pValue(analysis.meanDifference.p)],
-    ['Adjusted for baseline (ANCOVA)', ...(interval(analysis.ancova) as [string, string]), pValue(analysis.ancova.p)],
-    ['Adherent ≥ 0.8: risk difference (Newcombe)', ...(interval(analysis.riskDifference) as [string, string]), ''],
-    ['Adherent ≥ 0.8: risk ratio (Katz)', ...(interval(analysis.riskRatio, 3, 'no one adherent in an arm') as [string, string]), ''],
-    ['Adherent ≥ 0.8: odds ratio (Woolf)', ...(interval(analysis.oddsRatio, 3, 'a 2 × 2 cell is 0') as [string, string]), ''],
+    ['Mean outcome difference (Welch)', ...interval(analysis.meanDifference), pValue(analysis.meanDifference.p)],
+    ['Adjusted for baseline (ANCOVA)', ...interval(analysis.ancova), pValue(analysis.ancova.p)],
+    ['Adherent ≥ 0.8: risk difference (Newcombe)', ...interval(analysis.riskDifference), ''],
+    ['Adherent ≥ 0.8: risk ratio (Katz)', ...interval(analysis.riskRatio, 3, 'no one adherent in an arm'), ''],
+    ['Adherent ≥ 0.8: odds ratio (Woolf)', ...interval(analysis.oddsRatio, 3, 'a 2 × 2 cell is 0'), ''],
     ["Adherent ≥ 0.8: Fisher's exact test", '', '', pValue(analysis.fisherP)],
     ['Adherent ≥ 0.8: Pearson χ² (no correction)', '', '', pValue(analysis.chiSquareP)],
   ];

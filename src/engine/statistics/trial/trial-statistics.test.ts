@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ancova,
   analyseTrialOutcomes,
   chiSquareTest,
   fisherExactP,
@@ -148,6 +149,48 @@ describe("Welch's t and the mean interval", () => {
     expect(interval.mean).toBeCloseTo(0.5, 12);
     expect(interval.ciHigh - interval.mean).toBeCloseTo(3.182446305284263 * Math.sqrt(0.2 / 3 / 4), 10);
     expect(meanInterval([0.7])).toEqual({ n: 1, mean: 0.7, ciLow: 0.7, ciHigh: 0.7 });
+  });
+});
+
+describe('ANCOVA', () => {
+  const participants = fc.array(
+    fc.record({
+      arm: fc.constantFrom<0 | 1>(0, 1),
+      baseline: fc.integer({ min: 0, max: 1000 }),
+      outcome: fc.integer({ min: 0, max: 1000 }),
+    }),
+    { minLength: 6, maxLength: 40 },
+  );
+
+  it('moves the arm coefficient by exactly a shift added to the intervention arm, and its interval with it', () => {
+    fc.assert(
+      fc.property(participants, fc.double({ min: -0.5, max: 0.5, noNaN: true }), (rows, shift) => {
+        const arm = rows.map((row) => row.arm);
+        const baseline = rows.map((row) => row.baseline / 1000);
+        const outcome = rows.map((row) => row.outcome / 1000);
+        let fitted;
+        try {
+          fitted = ancova({ outcome, arm, baseline });
+        } catch {
+          return; // one arm only, or a baseline that does not vary: refused, as it should be
+        }
+        const shifted = ancova({ outcome: outcome.map((value, index) => value + shift * arm[index]!), arm, baseline });
+        expect(shifted.estimate).toBeCloseTo(fitted.estimate + shift, 9);
+        expect(shifted.se).toBeCloseTo(fitted.se, 9);
+        expect(fitted.ciLow).toBeLessThanOrEqual(fitted.estimate);
+        expect(fitted.ciHigh).toBeGreaterThanOrEqual(fitted.estimate);
+      }),
+    );
+  });
+
+  it('refuses a design without both arms or with a constant baseline', () => {
+    expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4], arm: [1, 1, 1, 1], baseline: [0.1, 0.5, 0.2, 0.3] })).toThrow(/both arms/);
+    for (const constant of [0.5, 0.3, 0.1, 0.7])
+      expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4, 0.9], arm: [0, 1, 0, 1, 1], baseline: Array(5).fill(constant) })).toThrow(
+        /both arms/,
+      );
+    // Baseline a copy of the arm (times a constant): collinear with it.
+    expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4], arm: [0, 1, 0, 1], baseline: [0, 0.3, 0, 0.3] })).toThrow(/both arms/);
   });
 });
 
