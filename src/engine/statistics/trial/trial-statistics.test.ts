@@ -13,6 +13,8 @@ import {
   newcombeDifference,
   oddsRatio,
   riskRatio,
+  sampleSizeTwoMeans,
+  sampleSizeTwoProportions,
   welchTest,
   wilsonInterval,
   type TrialOutcomeRow,
@@ -95,7 +97,8 @@ describe('2 × 2 ratios and χ²', () => {
   it('refuses counts that are not a table', () => {
     expect(() => fisherExactP({ x1: 11, n1: 10, x2: 0, n2: 10 })).toThrow(RangeError);
     expect(() => riskRatio({ x1: 1.5, n1: 10, x2: 0, n2: 10 })).toThrow(/x1/);
-    expect(() => wilsonInterval(0, 0)).toThrow(/n must be/);
+    expect(() => wilsonInterval(0, 0)).toThrow(/^n must be/);
+    expect(() => newcombeDifference({ x1: 0, n1: 5, x2: 0, n2: 0 })).toThrow(/^n2 must be/);
   });
 });
 
@@ -191,6 +194,25 @@ describe('ANCOVA', () => {
       );
     // Baseline a copy of the arm (times a constant): collinear with it.
     expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4], arm: [0, 1, 0, 1], baseline: [0, 0.3, 0, 0.3] })).toThrow(/both arms/);
+  });
+});
+
+describe('sample sizes', () => {
+  it('grow as the difference shrinks, with the continuity correction always larger', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 98 }), fc.integer({ min: 1, max: 40 }), (base, gap) => {
+        const p1 = base / 100;
+        const p2 = Math.min(0.99, p1 + gap / 100);
+        fc.pre(p2 > p1 + 0.005);
+        const near = sampleSizeTwoProportions({ p1, p2: p1 + (p2 - p1) / 2 });
+        const far = sampleSizeTwoProportions({ p1, p2 });
+        expect(near.n).toBeGreaterThan(far.n);
+        expect(far.nContinuityCorrected).toBeGreaterThan(far.n);
+      }),
+    );
+    expect(sampleSizeTwoMeans({ sd: 0.25, delta: 0.05 }).n).toBeCloseTo(4 * sampleSizeTwoMeans({ sd: 0.25, delta: 0.1 }).n, 9);
+    expect(() => sampleSizeTwoProportions({ p1: 0.5, p2: 0.5 })).toThrow(/must differ/);
+    expect(() => sampleSizeTwoMeans({ sd: 0.2, delta: 0.1, power: 1 })).toThrow(/power/);
   });
 });
 
