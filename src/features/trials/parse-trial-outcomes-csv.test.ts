@@ -60,17 +60,15 @@ describe('parseTrialOutcomesCsv', () => {
     expect(problemsOf(text)).toEqual([{ line: 4, field: 'adherent', message: 'line 4, field adherent: "7", expected 0 or 1' }]);
   });
 
-  it('refuses extra, duplicated and missing columns in the header, naming each', () => {
+  it('refuses duplicated and missing columns in the header, naming each, and reads past other columns', () => {
     const problems = problemsOf('patient_id,arm,arm,baseline,outcome,age\nx,control,control,0.5,0.5,40\n');
     expect(problems).toEqual([
       { line: 1, field: 'arm', message: 'line 1, field arm: the column appears twice' },
-      {
-        line: 1,
-        field: 'age',
-        message: 'line 1, field age: unexpected column; the columns are patient_id, arm, baseline, outcome, adherent',
-      },
       { line: 1, field: 'adherent', message: 'line 1, field adherent: the column is missing from the header' },
     ]);
+    // The trial page's export: the five columns, then secondary endpoints the analysis does not read.
+    const parsed = parseTrialOutcomesCsv('patient_id,arm,stratum,baseline,outcome,adherent,week_1\np1,control,planner,0.5,0.75,0,0.6\n');
+    expect(parsed).toEqual({ rows: [{ patientId: 'p1', arm: 'control', baseline: 0.5, outcome: 0.75, adherent: 0 }] });
   });
 
   it('reports an empty file, a header without rows and a CSV syntax error', () => {

@@ -1,6 +1,6 @@
 /**
  * Reads the analysis dataset of `trial analyse` (and of the trial page's CSV export):
- * `patient_id,arm,baseline,outcome,adherent`, a header row first, columns in any order. Browser-safe (no
+ * `patient_id,arm,baseline,outcome,adherent`, a header row first, columns in any order, other columns ignored. Browser-safe (no
  * server-only), so a page could check a file before sending it. Returns every problem at once, each naming
  * its line (1 = the header; a quoted field spanning lines counts them all) and field, never just the first.
  */
@@ -31,18 +31,12 @@ export function parseTrialOutcomesCsv(text: string): ParsedTrialOutcomesCsv {
   if (header.broken) return { problems };
   const names = header.fields.map((name) => name.trim().toLowerCase());
   const columnIndex = new Map<Column, number>();
+  // Other columns are read past, so the trial page's analysis-dataset export (these five first, then the
+  // secondary endpoints and weekly figures) can be analysed as it is.
   names.forEach((name, index) => {
-    if (!(trialOutcomesCsvColumns as readonly string[]).includes(name)) {
-      problem(
-        header.line,
-        name === '' ? `column ${index + 1}` : name,
-        `unexpected column; the columns are ${trialOutcomesCsvColumns.join(', ')}`,
-      );
-    } else if (columnIndex.has(name as Column)) {
-      problem(header.line, name, 'the column appears twice');
-    } else {
-      columnIndex.set(name as Column, index);
-    }
+    if (!(trialOutcomesCsvColumns as readonly string[]).includes(name)) return;
+    if (columnIndex.has(name as Column)) problem(header.line, name, 'the column appears twice');
+    else columnIndex.set(name as Column, index);
   });
   for (const column of trialOutcomesCsvColumns) {
     if (!columnIndex.has(column)) problem(header.line, column, 'the column is missing from the header');
