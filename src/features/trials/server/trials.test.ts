@@ -8,11 +8,13 @@ import {
   organisationMemberships,
   organisations,
   patients,
+  policyDecisions,
   trialEnrolments,
   trialScreenings,
   trials,
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { planMessagingDay } from '@/features/messaging-loop';
 import type { Role } from '@/lib/domain/roles';
 import { addDaysIso, defaultAnalysisPlan } from '../protocol';
 import { createTrial } from './create-trial';
@@ -532,5 +534,36 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
         now,
       }),
     ).rejects.toMatchObject({ code: 'conflict' });
+  });
+  it('puts the intervention arm on the learning policy in the daily loop, and gives the old programme back on withdrawal', async () => {
+    await create();
+    const patientIds = await addPatients('F', 'forgetful', 6);
+    await database.database.update(patients).set({ timezone: 'Europe/Madrid' });
+    const arms = new Map<string, string>();
+    for (const patientId of patientIds) arms.set(patientId, (await enrol(patientId)).arm);
+    const intervention = patientIds.find((patientId) => arms.get(patientId) === 'intervention')!;
+    const control = patientIds.find((patientId) => arms.get(patientId) === 'control')!;
+    const policiesOn = async (localDate: string) =>
+      new Map(
+        (
+          await database.database
+            .select({ patientId: policyDecisions.patientId, policy: policyDecisions.policyName })
+            .from(policyDecisions)
+            .where(eq(policyDecisions.localDate, localDate))
+        ).map((row) => [row.patientId, row.policy]),
+      );
+    // 10:00 UTC is 11:00 in Madrid: past the planning time.
+    await planMessagingDay({ database: database.database, now });
+    const first = await policiesOn(today);
+    expect(first.get(intervention)).toBe('personalised');
+    expect(first.get(control)).toBe('fixed-daily');
+    await recordTrialExit({
+      database: database.database,
+      actor: clinician,
+      input: { trialId, patientId: intervention, kind: 'withdrawn', reason: 'Prefers the daily reminder', on: today },
+      now,
+    });
+    await planMessagingDay({ database: database.database, now: new Date('2026-11-25T10:00:00Z') });
+    expect((await policiesOn('2026-11-25')).get(intervention)).toBe('fixed-daily');
   });
 });
