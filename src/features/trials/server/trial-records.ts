@@ -10,7 +10,9 @@ import type { Database } from '@/db/client';
 import { consentEvents, dispensings, patients, regimens, trialEnrolments, trials } from '@/db/schema';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import type { MessagingProgramme } from '@/lib/domain/messaging-programmes';
-import { AppError } from '@/lib/errors';
+import type { z } from 'zod';
+import { AppError, isAppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { SessionUser } from '@/lib/server/session';
 import type { TrialStatus } from '../contracts';
@@ -242,6 +244,39 @@ export async function refuse(options: {
     details: { ...options.details, reason: options.error.message },
   });
   throw options.error;
+}
+
+const idPatterns: Record<string, RegExp> = {
+  trialId: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  patientId: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+};
+
+/**
+ * parseInput, with a refused input audited too ('denied', naming the fields at fault, never their values:
+ * a reason or detail is the clinician's free text).
+ */
+export async function parseAudited<Schema extends z.ZodType>(options: {
+  schema: Schema;
+  input: unknown;
+  label: string;
+  database: Database;
+  action: string;
+  actor: TrialActor;
+  context: AuditContext;
+}): Promise<z.output<Schema>> {
+  try {
+    return parseInput(options.schema, options.input, { label: options.label });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const input = typeof options.input === 'object' && options.input !== null ? (options.input as Record<string, unknown>) : {};
+    // Only well-formed ids are kept: anything else the caller sent could be text about the patient.
+    const ids = Object.fromEntries(
+      Object.entries(idPatterns)
+        .filter(([key, pattern]) => typeof input[key] === 'string' && pattern.test(input[key]))
+        .map(([key]) => [key, input[key]]),
+    );
+    return refuse({ ...options, details: { ...ids, fields: Object.keys(error.fieldErrors ?? {}) }, error });
+  }
 }
 
 export function auditContextOf(options: { clientAddress?: string | null; requestId?: string | null }): AuditContext {

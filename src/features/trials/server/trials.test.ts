@@ -269,9 +269,17 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
       expect(JSON.stringify(dto)).not.toContain(String(seed));
     }
 
-    // Every step audited (an input the schema rejects is not a step), with no more than ids about the patient.
+    // Every step audited, refusals of an input too, with no more than ids about the patient.
     expect((await audits('trial.enrol')).map((row) => row.outcome)).toEqual([...Array(8).fill('success'), 'denied', 'denied']);
-    expect((await audits('trial.exit')).map((row) => row.outcome)).toEqual(['success', 'success', 'success', 'denied', 'denied', 'denied']);
+    expect((await audits('trial.exit')).map((row) => row.outcome)).toEqual([
+      'success',
+      'success',
+      'success',
+      'denied',
+      'denied',
+      'denied',
+      'denied',
+    ]);
     const exclusion = (await audits('trial.exclude'))[0]!;
     expect(exclusion.details).toEqual({ trialId, patientId: unconsented, reason: 'not-eligible' });
   });
@@ -370,11 +378,17 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
     await expect(
       enrolTrialParticipant({ database: database.database, actor: clinician, input: { ...input, consentRecorded: false }, now }),
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { consentRecorded: expect.any(String) } });
-    expect((await audits('trial.enrol')).map((row) => [row.outcome, row.actor])).toEqual([
+    const enrolAudits = await audits('trial.enrol');
+    expect(enrolAudits.map((row) => [row.outcome, row.actor])).toEqual([
       ['denied', 'patient-user'],
       ['denied', 'maker'],
       ['denied', 'other-clinician'],
+      ['denied', 'clinician'],
+      ['denied', 'clinician'],
     ]);
+    // A refused input names the fields at fault, not what was sent.
+    expect(enrolAudits[3]!.details).toMatchObject({ trialId, patientId, fields: ['clinicianChecks'] });
+    expect(enrolAudits[4]!.details).toMatchObject({ fields: ['consentRecorded'] });
     expect(await database.database.select({ id: trialEnrolments.patientId }).from(trialEnrolments)).toEqual([]);
 
     // The patient sees their own participation only once enrolled; everyone sees the overview.
