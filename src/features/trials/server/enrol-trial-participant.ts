@@ -72,7 +72,7 @@ export async function enrolTrialParticipant(options: {
     const trial = await findTrial(transaction, input.trialId);
     if (trial === null) return new AppError('not_found', unknownTrialMessage);
     const state = await readTrialState(transaction, trial, today);
-    if (state.status !== 'set-up' && state.status !== 'recruiting') return new AppError('conflict', recruitmentClosedMessage);
+    if (!state.recruitmentOpen) return new AppError('conflict', recruitmentClosedMessage);
     if (trial.startDate > today) return new AppError('conflict', `trialId: recruitment opens on ${trial.startDate}.`);
     const patient = await findPatientInScope({ database: transaction, actor, patientId: input.patientId, lock: true });
     if (patient === null) return new AppError('not_found', unknownPatientMessage);

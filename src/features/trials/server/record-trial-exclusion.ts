@@ -61,8 +61,7 @@ export async function recordTrialExclusion(options: {
 
   const trial = await findTrial(database, input.trialId);
   if (trial === null) return refusal(new AppError('not_found', unknownTrialMessage));
-  const { status } = await readTrialState(database, trial, today);
-  if (status !== 'set-up' && status !== 'recruiting') return refusal(new AppError('conflict', recruitmentClosedMessage));
+  if (!(await readTrialState(database, trial, today)).recruitmentOpen) return refusal(new AppError('conflict', recruitmentClosedMessage));
   const patient = await findPatientInScope({ database, actor, patientId: input.patientId });
   if (patient === null) return refusal(new AppError('not_found', unknownPatientMessage));
   const [enrolled] = await database

@@ -18,6 +18,7 @@ import type { SessionUser } from '@/lib/server/session';
 import type { TrialStatus } from '../contracts';
 import {
   addDaysIso,
+  isRecruitmentClosed,
   mergeProtocolFacts,
   onTreatmentWindowDays,
   type SystemCriterionId,
@@ -79,6 +80,8 @@ export function targetEnrolmentOf(trial: Pick<TrialRow, 'targetEnrolment' | 'pro
 
 export type TrialState = {
   status: TrialStatus;
+  /** Enrolment and assessment are possible (recruitment not closed). */
+  recruitmentOpen: boolean;
   enrolments: number;
   /** The last follow-up day of the last participant; null before anyone is enrolled. */
   lastFollowUpDay: string | null;
@@ -95,17 +98,17 @@ export async function readTrialState(database: Database, trial: TrialRow, today:
     })
     .from(trialEnrolments)
     .where(eq(trialEnrolments.trialId, trial.id));
-  const enrolments = row?.enrolments ?? 0;
+  const counts = {
+    enrolments: row?.enrolments ?? 0,
+    targetEnrolment: targetEnrolmentOf(trial),
+    recruitmentClosedOn: trial.recruitmentClosedOn,
+    today,
+  };
   return {
-    enrolments,
+    enrolments: counts.enrolments,
     lastFollowUpDay: row?.lastFollowUpDay ?? null,
-    status: trialStatusOf({
-      enrolments,
-      targetEnrolment: targetEnrolmentOf(trial),
-      recruitmentClosedOn: trial.recruitmentClosedOn,
-      today,
-      stillFollowed: row?.stillFollowed ?? 0,
-    }),
+    recruitmentOpen: !isRecruitmentClosed(counts),
+    status: trialStatusOf({ ...counts, stillFollowed: row?.stillFollowed ?? 0 }),
   };
 }
 

@@ -483,7 +483,10 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
 
   it('closes recruitment on its closing date', async () => {
     await create({ recruitmentClosedOn: '2026-11-30' });
-    const [patientId] = await addPatients('F', 'forgetful', 1);
+    const [patientId, late] = await addPatients('F', 'forgetful', 2);
+    // Nobody enrolled by the closing date: still set up, and closed to enrolment.
+    await expect(enrol(late!, clinician, new Date('2026-11-30T09:00:00Z'))).rejects.toMatchObject({ message: recruitmentClosedMessage });
+    expect((await overview(new Date('2026-11-30T09:00:00Z'))).protocol.status).toBe('set-up');
     await enrol(patientId!);
     expect((await overview(new Date('2026-11-29T23:00:00Z'))).protocol.status).toBe('recruiting');
     expect((await overview(new Date('2026-11-30T00:00:00Z'))).protocol.status).toBe('follow-up');
