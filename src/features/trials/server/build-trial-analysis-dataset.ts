@@ -123,8 +123,8 @@ export async function buildTrialAnalysisDataset(options: {
   // Each participant's window: 12 weeks before enrolment to 12 weeks after, a day wider either side in UTC
   // because local days may start before or after UTC midnight.
   const ofTrial = eq(trialEnrolments.trialId, trialId);
-  const windowStart = sql`((${trialEnrolments.enrolledOn} - ${windowDays + 1})::timestamp at time zone 'UTC')`;
-  const windowEnd = sql`((${trialEnrolments.enrolledOn} + ${windowDays + 1})::timestamp at time zone 'UTC')`;
+  const windowStart = sql`((${trialEnrolments.enrolledOn} - ${windowDays + 1}::integer)::timestamp at time zone 'UTC')`;
+  const windowEnd = sql`((${trialEnrolments.enrolledOn} + ${windowDays + 1}::integer)::timestamp at time zone 'UTC')`;
   const [regimenRows, takenRows, fillRows, messageRows] = await Promise.all([
     database
       .select({ patientId: regimens.patientId, start: regimens.startDate, end: regimens.endDate, dosesPerDay: regimens.dosesPerDay })
@@ -149,8 +149,8 @@ export async function buildTrialAnalysisDataset(options: {
       .innerJoin(trialEnrolments, and(ofTrial, eq(trialEnrolments.patientId, dispensings.patientId)))
       .where(
         and(
-          gte(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} - ${DISPENSING_LOOKBACK_DAYS}`),
-          lt(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} + ${windowDays}`),
+          gte(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} - ${DISPENSING_LOOKBACK_DAYS}::integer`),
+          lt(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} + ${windowDays}::integer`),
         ),
       )
       .orderBy(asc(dispensings.dispensedOn)),
