@@ -1,4 +1,20 @@
-/** What routes, the command line and other features may use of the trials feature (issue 14). */
+/**
+ * The trial feature (issue 14). Server-only use cases; the browser-safe parts (contracts.ts, protocol.ts,
+ * schemas.ts) are imported from their own files by client components.
+ */
+// enrol
+export { createTrial, notAllowedToManageMessage } from './server/create-trial';
+export { enrolTrialParticipant, recruitmentClosedMessage, type TrialEnrolmentResult } from './server/enrol-trial-participant';
+export { getTrialOverview } from './server/get-trial-overview';
+export { getTrialParticipation } from './server/get-trial-participation';
+export { candidateLimit, listTrialCandidates, notAllowedToAssessMessage } from './server/list-trial-candidates';
+export { listTrialParticipants, notAllowedToListMessage } from './server/list-trial-participants';
+export { recordTrialExclusion } from './server/record-trial-exclusion';
+export { recordTrialExit } from './server/record-trial-exit';
+export { analysisPlanFrozenMessage, updateTrialAnalysisPlan } from './server/update-trial-analysis-plan';
+export * from './contracts';
+export * from './protocol';
+export * from './schemas';
 
 // stats
 export {
@@ -9,8 +25,7 @@ export {
 } from './parse-trial-outcomes-csv';
 
 // outcomes
-export { ADHERENT_THRESHOLD, analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
-export { trialStatus, type TrialStatusParticipant } from './trial-status';
+export { analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
 export { buildTrialAnalysisDataset, type TrialAnalysisDataset } from './server/build-trial-analysis-dataset';
 export { getTrialResults } from './server/get-trial-results';
 export { exportTrialAnalysisDataset } from './server/export-trial-analysis-dataset';

@@ -9,15 +9,16 @@ import 'server-only';
 import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { type DispensingRow, medicationEventsFrom } from '@/db/queries/medication-events';
-import { dispensings, doseEvents, messages, patients, regimens, trialEnrolments, trials } from '@/db/schema';
+import { dispensings, doseEvents, messages, patients, regimens, trialEnrolments } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { periodPdc } from '@/engine/aggregation/patient-summary';
 import { computeFollowUpOutcomes, type ActiveRegimen } from '@/engine/trial/follow-up-outcomes';
 import { createLocalDayResolver, utcDayNumber } from '@/engine/time/local-day';
 import { AppError } from '@/lib/errors';
-import { ADHERENT_THRESHOLD, type TrialAnalysisRow } from '../analysis-dataset';
+import type { TrialAnalysisRow } from '../analysis-dataset';
 import type { TrialStatus } from '../contracts';
-import { trialStatus } from '../trial-status';
+import { adherentThreshold, gapDays, isoDayOf } from '../protocol';
+import { findTrial, readTrialState, unknownTrialMessage } from './trial-records';
 
 /** Fills this long before enrolment may still carry supply into the follow-up (PDC carry-in). */
 const DISPENSING_LOOKBACK_DAYS = 180;
@@ -67,19 +68,10 @@ export async function buildTrialAnalysisDataset(options: {
   now: Date;
 }): Promise<TrialAnalysisDataset> {
   const { database, trialId, now } = options;
-  const [trial] = await database
-    .select({
-      id: trials.id,
-      name: trials.name,
-      synthetic: trials.synthetic,
-      startDate: trials.startDate,
-      weeks: trials.weeks,
-      targetEnrolment: trials.targetEnrolment,
-      recruitmentClosedOn: trials.recruitmentClosedOn,
-    })
-    .from(trials)
-    .where(eq(trials.id, trialId));
-  if (trial === undefined) throw new AppError('not_found', `There is no trial "${trialId}".`);
+  const trial = await findTrial(database, trialId);
+  if (trial === null) throw new AppError('not_found', unknownTrialMessage);
+  // The status as the overview and enrolment read it (the same rule, the same query).
+  const { status } = await readTrialState(database, trial, isoDayOf(now));
   const windowDays = 7 * trial.weeks;
 
   const participants = await database
@@ -102,17 +94,6 @@ export async function buildTrialAnalysisDataset(options: {
     .orderBy(asc(patients.pseudonym));
 
   const today = utcDayNumber(now);
-  const exitedOn = (row: { withdrawnOn: string | null; lostToFollowUpOn: string | null }) => {
-    const days = [row.withdrawnOn, row.lostToFollowUpOn].filter((day) => day !== null).map(dayNumberFromIso);
-    return days.length === 0 ? null : Math.min(...days);
-  };
-  const status = trialStatus({
-    participants: participants.map((row) => ({ enrolledOn: dayNumberFromIso(row.enrolledOn), exitedOn: exitedOn(row) })),
-    weeks: trial.weeks,
-    targetEnrolment: trial.targetEnrolment,
-    recruitmentClosedOn: trial.recruitmentClosedOn === null ? null : dayNumberFromIso(trial.recruitmentClosedOn),
-    today,
-  });
   const dataset = (rows: TrialAnalysisRow[]): TrialAnalysisDataset => ({
     trial: { id: trial.id, name: trial.name, synthetic: trial.synthetic, startDate: trial.startDate, weeks: trial.weeks, status },
     asOf: isoFromDayNumber(today),
@@ -221,6 +202,7 @@ export async function buildTrialAnalysisDataset(options: {
       today: localDay(now, own.timezone),
       regimens: own.regimens,
       takenByDay: own.takenByDay,
+      gapDays,
     });
     const reachedEnd = own.enrolledOn + 7 * followUp.weeksReached;
     const pdc =
@@ -248,7 +230,7 @@ export async function buildTrialAnalysisDataset(options: {
       takenDoses: followUp.outcome.taken,
       scheduledDoses: followUp.outcome.scheduled,
       weeksReached: followUp.weeksReached,
-      adherent: outcome === null ? null : outcome >= ADHERENT_THRESHOLD ? 1 : 0,
+      adherent: outcome === null ? null : outcome >= adherentThreshold ? 1 : 0,
       refillPdc: pdc?.value ?? null,
       daysToFirstGap: followUp.daysToFirstGap,
       messages: outbound.size,
