@@ -5,6 +5,7 @@ import {
   defaultSecondaryEndpoints,
   eligibilityCriteria,
   followUpEndsOn,
+  isRecruitmentClosed,
   mergeProtocolFacts,
   participantStatusOf,
   trialStatusOf,
@@ -70,5 +71,8 @@ describe('trial protocol', () => {
       'follow-up',
     );
     expect(trialStatusOf({ ...base, targetEnrolment: null, enrolments: 3, stillFollowed: 0 })).toBe('recruiting');
+    // Closed before anyone enrolled: still set up (nobody to follow; the plan may still change).
+    expect(trialStatusOf({ ...base, recruitmentClosedOn: '2026-04-01', enrolments: 0, stillFollowed: 0 })).toBe('set-up');
+    expect(isRecruitmentClosed({ ...base, recruitmentClosedOn: '2026-04-01', enrolments: 0 })).toBe(true);
   });
 });

@@ -8,11 +8,13 @@ import {
   organisationMemberships,
   organisations,
   patients,
+  policyDecisions,
   trialEnrolments,
   trialScreenings,
   trials,
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { planMessagingDay } from '@/features/messaging-loop';
 import type { Role } from '@/lib/domain/roles';
 import { addDaysIso, defaultAnalysisPlan } from '../protocol';
 import { createTrial } from './create-trial';
@@ -267,9 +269,17 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
       expect(JSON.stringify(dto)).not.toContain(String(seed));
     }
 
-    // Every step audited (an input the schema rejects is not a step), with no more than ids about the patient.
+    // Every step audited, refusals of an input too, with no more than ids about the patient.
     expect((await audits('trial.enrol')).map((row) => row.outcome)).toEqual([...Array(8).fill('success'), 'denied', 'denied']);
-    expect((await audits('trial.exit')).map((row) => row.outcome)).toEqual(['success', 'success', 'success', 'denied', 'denied', 'denied']);
+    expect((await audits('trial.exit')).map((row) => row.outcome)).toEqual([
+      'success',
+      'success',
+      'success',
+      'denied',
+      'denied',
+      'denied',
+      'denied',
+    ]);
     const exclusion = (await audits('trial.exclude'))[0]!;
     expect(exclusion.details).toEqual({ trialId, patientId: unconsented, reason: 'not-eligible' });
   });
@@ -368,11 +378,17 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
     await expect(
       enrolTrialParticipant({ database: database.database, actor: clinician, input: { ...input, consentRecorded: false }, now }),
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { consentRecorded: expect.any(String) } });
-    expect((await audits('trial.enrol')).map((row) => [row.outcome, row.actor])).toEqual([
+    const enrolAudits = await audits('trial.enrol');
+    expect(enrolAudits.map((row) => [row.outcome, row.actor])).toEqual([
       ['denied', 'patient-user'],
       ['denied', 'maker'],
       ['denied', 'other-clinician'],
+      ['denied', 'clinician'],
+      ['denied', 'clinician'],
     ]);
+    // A refused input names the fields at fault, not what was sent.
+    expect(enrolAudits[3]!.details).toMatchObject({ trialId, patientId, fields: ['clinicianChecks'] });
+    expect(enrolAudits[4]!.details).toMatchObject({ fields: ['consentRecorded'] });
     expect(await database.database.select({ id: trialEnrolments.patientId }).from(trialEnrolments)).toEqual([]);
 
     // The patient sees their own participation only once enrolled; everyone sees the overview.
@@ -467,7 +483,10 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
 
   it('closes recruitment on its closing date', async () => {
     await create({ recruitmentClosedOn: '2026-11-30' });
-    const [patientId] = await addPatients('F', 'forgetful', 1);
+    const [patientId, late] = await addPatients('F', 'forgetful', 2);
+    // Nobody enrolled by the closing date: still set up, and closed to enrolment.
+    await expect(enrol(late!, clinician, new Date('2026-11-30T09:00:00Z'))).rejects.toMatchObject({ message: recruitmentClosedMessage });
+    expect((await overview(new Date('2026-11-30T09:00:00Z'))).protocol.status).toBe('set-up');
     await enrol(patientId!);
     expect((await overview(new Date('2026-11-29T23:00:00Z'))).protocol.status).toBe('recruiting');
     expect((await overview(new Date('2026-11-30T00:00:00Z'))).protocol.status).toBe('follow-up');
@@ -532,5 +551,36 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
         now,
       }),
     ).rejects.toMatchObject({ code: 'conflict' });
+  });
+  it('puts the intervention arm on the learning policy in the daily loop, and gives the old programme back on withdrawal', async () => {
+    await create();
+    const patientIds = await addPatients('F', 'forgetful', 6);
+    await database.database.update(patients).set({ timezone: 'Europe/Madrid' });
+    const arms = new Map<string, string>();
+    for (const patientId of patientIds) arms.set(patientId, (await enrol(patientId)).arm);
+    const intervention = patientIds.find((patientId) => arms.get(patientId) === 'intervention')!;
+    const control = patientIds.find((patientId) => arms.get(patientId) === 'control')!;
+    const policiesOn = async (localDate: string) =>
+      new Map(
+        (
+          await database.database
+            .select({ patientId: policyDecisions.patientId, policy: policyDecisions.policyName })
+            .from(policyDecisions)
+            .where(eq(policyDecisions.localDate, localDate))
+        ).map((row) => [row.patientId, row.policy]),
+      );
+    // 10:00 UTC is 11:00 in Madrid: past the planning time.
+    await planMessagingDay({ database: database.database, now });
+    const first = await policiesOn(today);
+    expect(first.get(intervention)).toBe('personalised');
+    expect(first.get(control)).toBe('fixed-daily');
+    await recordTrialExit({
+      database: database.database,
+      actor: clinician,
+      input: { trialId, patientId: intervention, kind: 'withdrawn', reason: 'Prefers the daily reminder', on: today },
+      now,
+    });
+    await planMessagingDay({ database: database.database, now: new Date('2026-11-25T10:00:00Z') });
+    expect((await policiesOn('2026-11-25')).get(intervention)).toBe('fixed-daily');
   });
 });
