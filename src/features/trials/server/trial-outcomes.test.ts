@@ -33,7 +33,7 @@ describe.each(testDatabaseBackends())('trial outcomes on $name', (backend) => {
     expect(a.baseline).toBe(85 / 168);
     expect(a.daysToFirstGap).toBeNull();
     expect(a.refillPdc).toBe(42 / 84);
-    expect(a.messages).toBe(2);
+    expect(a.messages).toBe(3);
     expect(a.replies).toBe(1);
 
     const b = byPseudonym.get('B-002')!;

@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { dispensings, doseEvents, messages, patients, regimens, trialEnrolments, trials } from '@/db/schema';
+import { dispensings, doseEvents, messages, patients, policyDecisions, regimens, trialEnrolments, trials } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import type { SessionUser } from '@/lib/server/session';
 
@@ -170,4 +170,25 @@ export async function insertTrialFixture(database: Database) {
       sent(40, 'outbound', 'm3'),
       sent(90, 'outbound', 'm4'),
     ]);
+  // A WhatsApp message and its SMS fallback carry out one decision: one message sent, not two.
+  const [decision] = await database
+    .insert(policyDecisions)
+    .values({
+      patientId: first,
+      source: 'live',
+      localDate: isoFromDayNumber(enrolledDay + 50),
+      decidedAt: new Date(`${isoFromDayNumber(enrolledDay + 50)}T08:00:00Z`),
+      policyName: 'personalised',
+      policyVersion: 'test',
+      context: {},
+      action: 'message',
+      propensity: 1,
+      randomSeed: 'test',
+      status: 'sent',
+    })
+    .returning({ id: policyDecisions.id });
+  await database.insert(messages).values([
+    { ...sent(50, 'outbound', 'm5'), channel: 'whatsapp', policyDecisionId: decision!.id },
+    { ...sent(50, 'outbound', 'm6'), sentAt: new Date(`${isoFromDayNumber(enrolledDay + 50)}T16:00:00Z`), policyDecisionId: decision!.id },
+  ]);
 }
