@@ -24,3 +24,9 @@ export { analysisPlanFrozenMessage, updateTrialAnalysisPlan } from './server/upd
 export * from './contracts';
 export * from './protocol';
 export * from './schemas';
+
+// outcomes
+export { analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
+export { buildTrialAnalysisDataset, type TrialAnalysisDataset } from './server/build-trial-analysis-dataset';
+export { getTrialResults } from './server/get-trial-results';
+export { exportTrialAnalysisDataset } from './server/export-trial-analysis-dataset';
