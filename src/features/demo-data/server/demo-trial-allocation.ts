@@ -13,29 +13,21 @@ import type { MessageChannel } from '@/engine/policy/message-arms';
 import type { SimulatedPatient } from '@/engine/simulation/records';
 import { allocationSequence } from '@/engine/trial/allocation-sequence';
 import type { TrialArm } from '@/engine/trial/permuted-blocks';
+import { eligibilityCriteria, onTreatmentWindowDays } from '@/features/trials';
 
 /** Block sizes of cohort A's sequences (two, so the last places of a block cannot be guessed). */
 export const demoTrialBlockSizes = [4, 6] as const;
 
-/** Eligible: still supplied within the last 30 days of history (on treatment at enrolment). */
-export const onTreatmentWindowDays = 30;
+/** Languages the messages are written in ('reads-supported-language'). */
+const supportedLanguages = new Set(['en', 'es']);
 
-/** The criteria the demo checks from the records, in the order they are shown. */
-export const demoTrialCriteria = [
-  {
-    id: 'on-treatment',
-    text: `On treatment at enrolment: dispensed supply covering at least one of the last ${onTreatmentWindowDays} days`,
-  },
-  { id: 'no-stop-reply', text: 'Has not replied STOP to any message' },
-  { id: 'messaging-consent', text: 'Consents to SMS or WhatsApp messages' },
-] as const;
-
-export type DemoTrialCriterionId = (typeof demoTrialCriteria)[number]['id'];
+type CriterionId = (typeof eligibilityCriteria)[number]['id'];
 
 export type DemoTrialScreening = {
   /** Patient index in the cohort. */
   patient: number;
-  eligibility: Record<DemoTrialCriterionId, boolean>;
+  /** The checklist as answered (protocol.ts criterion ids): the clinician's part only for those who pass the system's. */
+  eligibility: Partial<Record<CriterionId, boolean>>;
   outcome: 'enrolled' | 'excluded';
   exclusionReason: 'not-eligible' | 'other' | null;
   exclusionDetail: string | null;
@@ -73,14 +65,24 @@ export function allocateDemoTrial(options: {
 }): DemoTrialAllocation {
   const { history, trialStartDay } = options;
   const assessed = history.patients.map((patient, index) => {
-    const eligibility: Record<DemoTrialCriterionId, boolean> = {
-      'on-treatment': (history.suppliedUntilDay[index] ?? -Infinity) > trialStartDay - onTreatmentWindowDays,
-      'no-stop-reply': !history.optedOutChannels.has(index),
-      'messaging-consent': patient.consent.sms || patient.consent.whatsapp,
+    const optedOut = history.optedOutChannels.get(index);
+    const eligibility: Partial<Record<CriterionId, boolean>> = {
+      // Supply covering one of the last 30 days, or an active regimen: every demo regimen starts with a fill
+      // before the trial and has no end date, so the second half holds for every synthetic patient.
+      'on-treatment':
+        (history.suppliedUntilDay[index] ?? -Infinity) > trialStartDay - onTreatmentWindowDays || patient.productIds.length > 0,
+      // The consent ledger the seed writes: reminders on each consented channel not withdrawn by a STOP.
+      'reminder-consent': (['sms', 'whatsapp'] as const).some((channel) => patient.consent[channel] && !(optedOut?.has(channel) ?? false)),
+      'no-opt-out': optedOut === undefined,
+      'not-in-another-trial': true,
     };
+    if (Object.values(eligibility).every(Boolean)) {
+      eligibility.adult = Number.parseInt(patient.ageBand, 10) >= 18;
+      eligibility['reads-supported-language'] = supportedLanguages.has(patient.language.split('-')[0] ?? '');
+    }
     return { patient, index, eligibility };
   });
-  const eligible = assessed.filter(({ eligibility }) => Object.values(eligibility).every(Boolean));
+  const eligible = assessed.filter(({ eligibility }) => eligibility.adult === true && eligibility['reads-supported-language'] === true);
   // Enrolment order: the eligible in a seeded random order (the same shuffle as before the live sequence).
   const order = xoroshiro128plus(options.seed);
   for (let position = eligible.length - 1; position > 0; position -= 1) {
@@ -88,6 +90,8 @@ export function allocateDemoTrial(options: {
     [eligible[position], eligible[other]] = [eligible[other]!, eligible[position]!];
   }
   const enrolled = eligible.slice(0, options.trialSize);
+  // Synthetic: each enrolled patient's informed consent is taken as recorded at enrolment.
+  for (const { eligibility } of enrolled) eligibility['informed-consent'] = true;
 
   const byStratum = new Map<string, number[]>();
   for (const { patient, index } of enrolled) {
@@ -105,7 +109,7 @@ export function allocateDemoTrial(options: {
 
   const screenings = assessed.map(({ index, eligibility }): DemoTrialScreening => {
     if (enrolledSet.has(index)) return { patient: index, eligibility, outcome: 'enrolled', exclusionReason: null, exclusionDetail: null };
-    const unmet = demoTrialCriteria.filter((criterion) => !eligibility[criterion.id]);
+    const unmet = eligibilityCriteria.filter((criterion) => eligibility[criterion.id] === false);
     if (unmet.length > 0)
       return {
         patient: index,
