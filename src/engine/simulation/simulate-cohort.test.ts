@@ -70,12 +70,16 @@ describe('simulateCohort determinism', () => {
 /** The records of a run whose simulated day is before `dayIndex` (a reply belongs to the day of the message it answers). */
 function recordsBefore(collected: Collected, dayIndex: number) {
   const end = startDay + dayIndex;
-  const outboundDay = new Map(collected.messages.filter((message) => message.direction === 'outbound').map((message) => [message.id, message.day]));
+  const outboundDay = new Map(
+    collected.messages.filter((message) => message.direction === 'outbound').map((message) => [message.id, message.day]),
+  );
   return {
     patients: collected.patients,
     dispensings: collected.dispensings.filter((record) => record.day < end),
     doseEvents: collected.doseEvents.filter((record) => record.scheduledDay < end),
-    messages: collected.messages.filter((record) => (record.inReplyToId === null ? record.day : outboundDay.get(record.inReplyToId)!) < end),
+    messages: collected.messages.filter(
+      (record) => (record.inReplyToId === null ? record.day : outboundDay.get(record.inReplyToId)!) < end,
+    ),
   };
 }
 

@@ -190,43 +190,47 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     expect(result.trialAdherence.intervention).toBeGreaterThan(0);
   });
 
-  it('screens every synthetic patient: enrolled, not eligible with the unmet criteria, or beyond the target', { timeout: 120_000 }, async () => {
-    const database = await fresh();
-    await seedDemoDataset({ database, ...small });
-    const outcomes = await rows<{ outcome: string; reason: string | null; detail: string | null; count: number; enrolled: number }>(
-      database,
-      sql`select s.outcome, s.exclusion_reason as reason, case when s.exclusion_reason = 'not-eligible' then null else s.exclusion_detail end as detail,
+  it(
+    'screens every synthetic patient: enrolled, not eligible with the unmet criteria, or beyond the target',
+    { timeout: 120_000 },
+    async () => {
+      const database = await fresh();
+      await seedDemoDataset({ database, ...small });
+      const outcomes = await rows<{ outcome: string; reason: string | null; detail: string | null; count: number; enrolled: number }>(
+        database,
+        sql`select s.outcome, s.exclusion_reason as reason, case when s.exclusion_reason = 'not-eligible' then null else s.exclusion_detail end as detail,
         count(*)::int as count, count(t.patient_id)::int as enrolled
         from trial_screenings s left join trial_enrolments t on t.patient_id = s.patient_id and t.trial_id = s.trial_id
         where s.assessed_on = '2026-01-01' group by 1, 2, 3 order by 1, 2`,
-    );
-    expect(outcomes).toEqual([
-      { outcome: 'enrolled', reason: null, detail: null, count: small.trialSize, enrolled: small.trialSize },
-      expect.objectContaining({ outcome: 'excluded', reason: 'not-eligible', enrolled: 0 }),
-      expect.objectContaining({ outcome: 'excluded', reason: 'other', detail: 'target enrolment reached', enrolled: 0 }),
-    ]);
-    expect(outcomes.reduce((total, row) => total + row.count, 0)).toBe(small.patientCount);
-    // The detail names each unmet criterion, and the checklist says which.
-    const notEligible = await rows<{ detail: string; eligibility: Record<string, boolean> }>(
-      database,
-      sql`select exclusion_detail as detail, eligibility from trial_screenings where exclusion_reason = 'not-eligible'`,
-    );
-    for (const { detail, eligibility } of notEligible) {
-      const unmet = Object.entries(eligibility).filter(([, met]) => !met);
-      expect(unmet.length).toBeGreaterThan(0);
-      expect(detail.split('; ').length).toBe(unmet.length);
-    }
-    const enrolled = await rows<{ eligibility: Record<string, boolean>; consent: boolean; programme: string | null; received: boolean }>(
-      database,
-      sql`select s.eligibility, t.consent_recorded_at is not null as consent, t.previous_programme as programme, t.received_allocation as received
+      );
+      expect(outcomes).toEqual([
+        { outcome: 'enrolled', reason: null, detail: null, count: small.trialSize, enrolled: small.trialSize },
+        expect.objectContaining({ outcome: 'excluded', reason: 'not-eligible', enrolled: 0 }),
+        expect.objectContaining({ outcome: 'excluded', reason: 'other', detail: 'target enrolment reached', enrolled: 0 }),
+      ]);
+      expect(outcomes.reduce((total, row) => total + row.count, 0)).toBe(small.patientCount);
+      // The detail names each unmet criterion, and the checklist says which.
+      const notEligible = await rows<{ detail: string; eligibility: Record<string, boolean> }>(
+        database,
+        sql`select exclusion_detail as detail, eligibility from trial_screenings where exclusion_reason = 'not-eligible'`,
+      );
+      for (const { detail, eligibility } of notEligible) {
+        const unmet = Object.entries(eligibility).filter(([, met]) => !met);
+        expect(unmet.length).toBeGreaterThan(0);
+        expect(detail.split('; ').length).toBe(unmet.length);
+      }
+      const enrolled = await rows<{ eligibility: Record<string, boolean>; consent: boolean; programme: string | null; received: boolean }>(
+        database,
+        sql`select s.eligibility, t.consent_recorded_at is not null as consent, t.previous_programme as programme, t.received_allocation as received
         from trial_screenings s join trial_enrolments t on t.patient_id = s.patient_id`,
-    );
-    for (const row of enrolled) {
-      expect(Object.values(row.eligibility).every(Boolean)).toBe(true);
-      expect(row).toMatchObject({ consent: true, received: true });
-      expect(['none', 'fixed-daily', 'fixed-weekly']).toContain(row.programme);
-    }
-  });
+      );
+      for (const row of enrolled) {
+        expect(Object.values(row.eligibility).every(Boolean)).toBe(true);
+        expect(row).toMatchObject({ consent: true, received: true });
+        expect(['none', 'fixed-daily', 'fixed-weekly']).toContain(row.programme);
+      }
+    },
+  );
 
   it('records an exit only where the simulation made one: a STOP reply during the trial', { timeout: 120_000 }, async () => {
     const database = await fresh();
@@ -249,34 +253,38 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     expect(exits[0]?.matching).toBe(exits[0]?.stops);
   });
 
-  it('sends the intervention arm the personalised policy’s varied messages, and the control arm its programme', { timeout: 120_000 }, async () => {
-    const database = await fresh();
-    await seedDemoDataset({ database, ...small });
-    const arms = await rows<{ arm: string; programme: string; messages: number; kinds: number; categories: number; framings: number }>(
-      database,
-      sql`select t.arm, t.previous_programme as programme, count(m.id)::int as messages,
+  it(
+    'sends the intervention arm the personalised policy’s varied messages, and the control arm its programme',
+    { timeout: 120_000 },
+    async () => {
+      const database = await fresh();
+      await seedDemoDataset({ database, ...small });
+      const arms = await rows<{ arm: string; programme: string; messages: number; kinds: number; categories: number; framings: number }>(
+        database,
+        sql`select t.arm, t.previous_programme as programme, count(m.id)::int as messages,
         count(distinct (m.category, m.framing))::int as kinds, count(distinct m.category)::int as categories, count(distinct m.framing)::int as framings
         from trial_enrolments t join patients p on p.id = t.patient_id
         left join messages m on m.patient_id = t.patient_id and m.direction = 'outbound' and (m.sent_at at time zone p.timezone)::date >= '2026-01-01'
         group by 1, 2 order by 1, 2`,
-    );
-    const of = (arm: string, programme: string) => arms.find((row) => row.arm === arm && row.programme === programme);
-    // Control: the daily reminder stays one kind of message; no programme, no messages.
-    expect(of('control', 'fixed-daily')).toMatchObject({ kinds: 1 });
-    expect(of('control', 'fixed-daily')?.messages).toBeGreaterThan(0);
-    expect(of('control', 'none')?.messages ?? 0).toBe(0);
-    // Intervention: whatever the programme before, the learning policy's choice of category and framing.
-    const intervention = await rows<{ messages: number; categories: number; framings: number }>(
-      database,
-      sql`select count(m.id)::int as messages, count(distinct m.category)::int as categories, count(distinct m.framing)::int as framings
+      );
+      const of = (arm: string, programme: string) => arms.find((row) => row.arm === arm && row.programme === programme);
+      // Control: the daily reminder stays one kind of message; no programme, no messages.
+      expect(of('control', 'fixed-daily')).toMatchObject({ kinds: 1 });
+      expect(of('control', 'fixed-daily')?.messages).toBeGreaterThan(0);
+      expect(of('control', 'none')?.messages ?? 0).toBe(0);
+      // Intervention: whatever the programme before, the learning policy's choice of category and framing.
+      const intervention = await rows<{ messages: number; categories: number; framings: number }>(
+        database,
+        sql`select count(m.id)::int as messages, count(distinct m.category)::int as categories, count(distinct m.framing)::int as framings
         from trial_enrolments t join patients p on p.id = t.patient_id
         join messages m on m.patient_id = t.patient_id and m.direction = 'outbound' and (m.sent_at at time zone p.timezone)::date >= '2026-01-01'
         where t.arm = 'intervention'`,
-    );
-    expect(intervention[0]?.messages).toBeGreaterThan(small.trialSize);
-    expect(intervention[0]?.categories).toBeGreaterThanOrEqual(4);
-    expect(intervention[0]?.framings).toBeGreaterThanOrEqual(3);
-  });
+      );
+      expect(intervention[0]?.messages).toBeGreaterThan(small.trialSize);
+      expect(intervention[0]?.categories).toBeGreaterThanOrEqual(4);
+      expect(intervention[0]?.framings).toBeGreaterThanOrEqual(3);
+    },
+  );
 
   it('leaves the history exactly as it was before the trial was simulated', { timeout: 120_000 }, async () => {
     const database = await fresh();
@@ -294,41 +302,45 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     });
   });
 
-  it('allocates from the live concealed sequences, within every stratum, so live enrolment continues them', { timeout: 120_000 }, async () => {
-    const database = await fresh();
-    await seedDemoDataset({ database, ...small });
-    const [trial] = await rows<{ seed: number; block_sizes: number[] }>(
-      database,
-      sql`select randomisation_seed as seed, block_sizes from trials where id = 'cohort-a'`,
-    );
-    const enrolments = await rows<{ stratum: string; arm: string; block: number; position: number; persona: string }>(
-      database,
-      sql`select e.stratum, e.arm, e.block, e.stratum_position as position, p.persona from trial_enrolments e join patients p on p.id = e.patient_id
+  it(
+    'allocates from the live concealed sequences, within every stratum, so live enrolment continues them',
+    { timeout: 120_000 },
+    async () => {
+      const database = await fresh();
+      await seedDemoDataset({ database, ...small });
+      const [trial] = await rows<{ seed: number; block_sizes: number[] }>(
+        database,
+        sql`select randomisation_seed as seed, block_sizes from trials where id = 'cohort-a'`,
+      );
+      const enrolments = await rows<{ stratum: string; arm: string; block: number; position: number; persona: string }>(
+        database,
+        sql`select e.stratum, e.arm, e.block, e.stratum_position as position, p.persona from trial_enrolments e join patients p on p.id = e.patient_id
         order by e.stratum, e.stratum_position`,
-    );
-    const strata = new Map<string, typeof enrolments>();
-    for (const enrolment of enrolments) strata.set(enrolment.stratum, [...(strata.get(enrolment.stratum) ?? []), enrolment]);
-    expect(strata.size).toBeGreaterThan(1);
-    for (const [stratum, members] of strata) {
-      // Positions 0, 1, … with no gap: the next live enrolment takes the stratum's count as its position.
-      expect(members.map((member) => member.position)).toEqual(members.map((_, index) => index));
-      for (const member of members) {
-        expect(member.persona).toBe(stratum);
-        expect({ arm: member.arm, block: member.block }).toEqual(
-          allocateAtPosition({ seed: trial!.seed, stratum, blockSizes: trial!.block_sizes, position: member.position }),
-        );
+      );
+      const strata = new Map<string, typeof enrolments>();
+      for (const enrolment of enrolments) strata.set(enrolment.stratum, [...(strata.get(enrolment.stratum) ?? []), enrolment]);
+      expect(strata.size).toBeGreaterThan(1);
+      for (const [stratum, members] of strata) {
+        // Positions 0, 1, … with no gap: the next live enrolment takes the stratum's count as its position.
+        expect(members.map((member) => member.position)).toEqual(members.map((_, index) => index));
+        for (const member of members) {
+          expect(member.persona).toBe(stratum);
+          expect({ arm: member.arm, block: member.block }).toEqual(
+            allocateAtPosition({ seed: trial!.seed, stratum, blockSizes: trial!.block_sizes, position: member.position }),
+          );
+        }
+        const control = members.filter((member) => member.arm === 'control').length;
+        expect(Math.abs(2 * control - members.length)).toBeLessThanOrEqual(3);
+        // Every block but the last is complete and balanced, of size 4 or 6.
+        const lastBlock = Math.max(...members.map((member) => member.block));
+        for (let block = 1; block < lastBlock; block += 1) {
+          const inBlock = members.filter((member) => member.block === block);
+          expect([4, 6]).toContain(inBlock.length);
+          expect(inBlock.filter((member) => member.arm === 'control').length).toBe(inBlock.length / 2);
+        }
       }
-      const control = members.filter((member) => member.arm === 'control').length;
-      expect(Math.abs(2 * control - members.length)).toBeLessThanOrEqual(3);
-      // Every block but the last is complete and balanced, of size 4 or 6.
-      const lastBlock = Math.max(...members.map((member) => member.block));
-      for (let block = 1; block < lastBlock; block += 1) {
-        const inBlock = members.filter((member) => member.block === block);
-        expect([4, 6]).toContain(inBlock.length);
-        expect(inBlock.filter((member) => member.arm === 'control').length).toBe(inBlock.length / 2);
-      }
-    }
-  });
+    },
+  );
 
   it('loads only into a database without synthetic patients, and loading again changes nothing', { timeout: 180_000 }, async () => {
     const database = await fresh();
