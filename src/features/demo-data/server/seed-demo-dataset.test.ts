@@ -179,8 +179,8 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     });
     expect(trial?.protocol).toMatchObject({ dataset: 'synthetic demo data', targetEnrolment: small.trialSize, weeks: 12 });
     expect(trial?.protocol.arms).toMatchObject({
-      control: { description: expect.stringMatching(/^Control: the standard programme/) },
-      intervention: { description: expect.stringMatching(/^Intervention: personalised messages chosen by the learning policy/) },
+      control: { description: expect.stringMatching(/^The standard programme: /) },
+      intervention: { description: expect.stringMatching(/^Personalised messages chosen by the learning policy/) },
     });
     // Concealment: nothing of the sequence's parameters in what the page shows.
     expect(JSON.stringify(trial?.protocol)).not.toMatch(/seed|blockSize/i);

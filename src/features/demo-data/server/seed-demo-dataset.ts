@@ -376,12 +376,12 @@ function demoTrialProtocol(options: { patientCount: number; trialSize: number; s
       control: {
         label: defaultArms.control.label,
         description:
-          'Control: the standard programme — the patient’s messaging programme is left as it was (in the demo: no messages, the daily reminder or the weekly check-in).',
+          'The standard programme: the patient’s messaging programme is left as it was (in the demo: no messages, the daily reminder or the weekly check-in).',
       },
       intervention: {
         label: defaultArms.intervention.label,
         description:
-          'Intervention: personalised messages chosen by the learning policy, starting from its prior and updated at the end of each day from the intervention arm’s days.',
+          'Personalised messages chosen by the learning policy, starting from its prior and updated at the end of each day from the intervention arm’s days.',
       },
     },
     eligibility: eligibilityCriteria.map(({ id, text, checkedBy }) => ({ id, text, checkedBy })),
