@@ -17,7 +17,7 @@ import { createDemoProgrammePolicy } from './demo-programme-policy';
 
 export type DemoTrialPolicy = MessagingPolicy & {
   endDay(dayIndex: number): void;
-  /** The personalised policy's version: how many daily updates it has made. */
+  /** The personalised policy's version: its prior's (1) plus one per daily update. */
   personalisedVersion(): string;
 };
 

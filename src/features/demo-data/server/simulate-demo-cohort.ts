@@ -63,7 +63,7 @@ export type DemoTrial = DemoTrialAllocation & {
   stopReplyDay: Map<number, number>;
   /** Per participant (by patient index), over the trial's days: doses scheduled and doses confirmed taken. */
   doses: Map<number, { scheduled: number; confirmed: number }>;
-  /** Daily updates the intervention arm's personalised policy made. */
+  /** The personalised policy's version when the trial ended: its prior's (1) plus one per daily update. */
   personalisedVersion: string;
 };
 
