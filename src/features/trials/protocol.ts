@@ -10,7 +10,10 @@ import type { EligibilityCriterion, ParticipantStatus, TrialArm, TrialExclusionR
 
 /** Follow-up of each participant, from their enrolment day. */
 export const trialFollowUpWeeks = 12;
-/** On treatment at enrolment: a dispensing covering one of this many days up to and including the enrolment day. */
+/**
+ * On treatment at enrolment: a dispensing covering one of this many days up to and including the enrolment day,
+ * or a dose confirmed taken in them. A regimen alone is not enough: it stays open after a patient stops.
+ */
 export const onTreatmentWindowDays = 30;
 /** Adherent: primary outcome at or above this. */
 export const adherentThreshold = 0.8;
@@ -32,7 +35,7 @@ export type ClinicianCriterionId = (typeof clinicianCriterionIds)[number];
 export const eligibilityCriteria: readonly (EligibilityCriterion & { id: SystemCriterionId | ClinicianCriterionId })[] = [
   {
     id: 'on-treatment',
-    text: `On treatment at enrolment: a dispensing covering at least one of the last ${onTreatmentWindowDays} days, or a regimen active on the day`,
+    text: `On treatment at enrolment: a dispensing covering at least one of the last ${onTreatmentWindowDays} days, or a dose confirmed taken in those days`,
     checkedBy: 'system',
   },
   { id: 'reminder-consent', text: 'Has consented to medication reminders by SMS or WhatsApp (consent ledger)', checkedBy: 'system' },

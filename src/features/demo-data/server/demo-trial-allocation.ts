@@ -55,6 +55,7 @@ export type DemoHistory = {
   patients: readonly SimulatedPatient[];
   optedOutChannels: ReadonlyMap<number, ReadonlySet<MessageChannel>>;
   suppliedUntilDay: readonly number[];
+  lastTakenDay: readonly number[];
 };
 
 export function allocateDemoTrial(options: {
@@ -67,10 +68,10 @@ export function allocateDemoTrial(options: {
   const assessed = history.patients.map((patient, index) => {
     const optedOut = history.optedOutChannels.get(index);
     const eligibility: Partial<Record<CriterionId, boolean>> = {
-      // Supply covering one of the last 30 days, or an active regimen: every demo regimen starts with a fill
-      // before the trial and has no end date, so the second half holds for every synthetic patient.
+      // Supply covering one of the last 30 days, or a dose confirmed taken in them (as the live check reads the records).
       'on-treatment':
-        (history.suppliedUntilDay[index] ?? -Infinity) > trialStartDay - onTreatmentWindowDays || patient.productIds.length > 0,
+        (history.suppliedUntilDay[index] ?? -Infinity) > trialStartDay - onTreatmentWindowDays ||
+        (history.lastTakenDay[index] ?? -Infinity) >= trialStartDay - onTreatmentWindowDays,
       // The consent ledger the seed writes: reminders on each consented channel not withdrawn by a STOP.
       'reminder-consent': (['sms', 'whatsapp'] as const).some((channel) => patient.consent[channel] && !(optedOut?.has(channel) ?? false)),
       'no-opt-out': optedOut === undefined,

@@ -234,8 +234,8 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
 
   it('records an exit only where the simulation made one: a STOP reply during the trial', { timeout: 120_000 }, async () => {
     const database = await fresh();
-    // Seed 15: two participants (one per arm) reply STOP during the trial.
-    await seedDemoDataset({ database, ...small, seed: 15 });
+    // Seed 1: two participants reply STOP during the trial (the simulator's; found by running seeds 1–40).
+    await seedDemoDataset({ database, ...small, seed: 1 });
     const exits = await rows<{ discontinued: number; stops: number; matching: number; other_exits: number }>(
       database,
       sql`with trial_stops as (select m.patient_id, min((m.sent_at at time zone p.timezone)::date) as day from messages m

@@ -32,6 +32,8 @@ export type DemoCohort = {
   optedOutChannels: Map<number, Set<MessageChannel>>;
   /** Per patient: the day after the last day their dispensed supply covers (ignoring stockpiling), as of the end of the history. */
   suppliedUntilDay: number[];
+  /** Per patient: the last day of the history with a dose confirmed taken (-Infinity when none). */
+  lastTakenDay: number[];
   /** The trial cohort's screening and randomisation; null without a trial. */
   trial: DemoTrial | null;
   dispensings: { patient: number[]; product: number[]; day: number[]; daysSupply: number[]; quantity: number[]; sequence: number[] };
@@ -83,6 +85,7 @@ export function simulateDemoCohort(options: SimulateDemoCohortOptions): DemoCoho
     patients: [],
     optedOutChannels: new Map(),
     suppliedUntilDay: [],
+    lastTakenDay: [],
     trial: null,
     dispensings: { patient: [], product: [], day: [], daysSupply: [], quantity: [], sequence: [] },
     doseEvents: { patient: [], product: [], scheduledAt: [], confirmedAt: [], status: [], sequence: [] },
@@ -149,6 +152,7 @@ export function simulateDemoCohort(options: SimulateDemoCohortOptions): DemoCoho
         patientIndexes.set(patient.id, cohort.patients.length);
         cohort.patients.push(patient);
         cohort.suppliedUntilDay.push(Number.NEGATIVE_INFINITY);
+        cohort.lastTakenDay.push(Number.NEGATIVE_INFINITY);
         dispensingCounts.push(0);
         doseEventCounts.push(0);
       },
@@ -175,6 +179,8 @@ export function simulateDemoCohort(options: SimulateDemoCohortOptions): DemoCoho
           if (record.status === 'taken') doses.confirmed += 1;
         }
         doseEventCounts[patient] = (doseEventCounts[patient] ?? 0) + 1;
+        if (record.status === 'taken' && record.scheduledDay < trialStartDay)
+          cohort.lastTakenDay[patient] = Math.max(cohort.lastTakenDay[patient] ?? Number.NEGATIVE_INFINITY, record.scheduledDay);
         // "unknown" means nobody reported the dose: the product infers it from the regimen, no source sends it.
         const status = (storedDoseStatuses as readonly string[]).indexOf(record.status);
         if (status < 0) return;

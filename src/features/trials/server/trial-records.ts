@@ -5,9 +5,9 @@ import 'server-only';
  * checks. Not exported from the feature: the use cases are.
  */
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { consentEvents, dispensings, patients, regimens, trialEnrolments, trials } from '@/db/schema';
+import { consentEvents, dispensings, doseEvents, patients, trialEnrolments, trials } from '@/db/schema';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import type { MessagingProgramme } from '@/lib/domain/messaging-programmes';
 import type { z } from 'zod';
@@ -155,7 +155,7 @@ export async function checkSystemCriteria(options: {
   const ids = [...patientIds];
   const windowStart = addDaysIso(today, -(onTreatmentWindowDays - 1));
 
-  const [dispensed, regimenActive, consent, otherEnrolments] = await Promise.all([
+  const [dispensed, takenRecently, consent, otherEnrolments] = await Promise.all([
     database
       .selectDistinct({ patientId: dispensings.patientId })
       .from(dispensings)
@@ -166,14 +166,16 @@ export async function checkSystemCriteria(options: {
           sql`${dispensings.dispensedOn} + ${dispensings.daysSupply} - 1 >= ${windowStart}::date`,
         ),
       ),
+    // A dose confirmed taken in the window also shows treatment (a patient whose pharmacy is not connected).
     database
-      .selectDistinct({ patientId: regimens.patientId })
-      .from(regimens)
+      .selectDistinct({ patientId: doseEvents.patientId })
+      .from(doseEvents)
       .where(
         and(
-          inArray(regimens.patientId, ids),
-          lte(regimens.startDate, today),
-          or(isNull(regimens.endDate), sql`${regimens.endDate} >= ${today}::date`),
+          inArray(doseEvents.patientId, ids),
+          eq(doseEvents.status, 'taken'),
+          gte(doseEvents.scheduledAt, new Date(`${windowStart}T00:00:00Z`)),
+          lte(doseEvents.scheduledAt, options.now),
         ),
       ),
     database
@@ -207,7 +209,7 @@ export async function checkSystemCriteria(options: {
     if (other !== null && (await readTrialState(database, other, today)).status !== 'complete') openTrials.add(otherId);
   }
 
-  const onTreatment = new Set([...dispensed, ...regimenActive].map((row) => row.patientId));
+  const onTreatment = new Set([...dispensed, ...takenRecently].map((row) => row.patientId));
   const consenting = new Set<string>();
   const optedOut = new Set<string>();
   for (const row of consent) {
