@@ -18,6 +18,10 @@ const commands: Record<string, Command> = {
     summary: "Analyse a trial's outcomes from a CSV (trial analyse --input FILE.csv [--json])",
     load: () => import('./commands/trial'),
   },
+  'whatsapp-export': {
+    summary: 'Parse a WhatsApp "Export chat" text file (whatsapp-export FILE [--json] [--timezone ZONE] [--date-order dmy|mdy|ymd])',
+    load: () => import('./commands/whatsapp-export'),
+  },
 };
 
 function usage(): string {
