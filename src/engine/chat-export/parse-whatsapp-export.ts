@@ -62,6 +62,9 @@ const mediaPatterns: readonly RegExp[] = [
   /^\S+\.\w{1,5} \(file attached\)$/i,
 ];
 
+// Every placeholder above contains one of these: a cheap test before the full ones.
+const mediaHint = /omitted|attached|<|\)/i;
+
 type Header = { parts: [string, string, string]; hour: number; minute: number; second: number; meridiem: string | null; body: string };
 
 function readHeader(line: string): Header | null {
@@ -104,6 +107,12 @@ export function inferDateOrder(dates: readonly (readonly [string, string, string
   return secondChange > firstChange ? 'mdy' : 'dmy';
 }
 
+/** Left-to-right and embedding marks iOS puts before headers and names; tested by code first (50 MB files). */
+function stripMarks(value: string): string {
+  const code = value.charCodeAt(0);
+  return code === 0x200e || code === 0x200f || (code >= 0x202a && code <= 0x202e) ? value.replace(invisibleMarks, '') : value;
+}
+
 const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 export function parseWhatsappExport(text: string, options: ParseWhatsappExportOptions = {}): ParsedChatExport {
@@ -114,54 +123,77 @@ export function parseWhatsappExport(text: string, options: ParseWhatsappExportOp
     throw new RangeError(`timeZone: unknown time zone "${timeZone}"`);
   }
   // A byte-order mark may start the file or, after concatenation, any line: it is never content.
-  const lines = text.replace(/\uFEFF/g, '').split(/\r\n|\r|\n/);
+  const lines = (text.includes('\uFEFF') ? text.replace(/\uFEFF/g, '') : text).split(/\r\n|\r|\n/);
 
-  // First pass: find headers, so the date order can be inferred from the whole file before any date is read.
-  const headers: (Header | null)[] = lines.map((line) => readHeader(line.replace(invisibleMarks, '')));
-  const dateOrder =
-    options.dateOrder ??
-    inferDateOrder([
-      ...new Map(
-        headers.filter((header): header is Header => header !== null).map((header) => [header.parts.join('/'), header.parts]),
-      ).values(),
-    ]);
+  // First pass: the distinct dates, so the order is inferred from the whole file before any date is read.
+  // Headers are read again in the second pass rather than kept: holding ~1 million of them costs more in
+  // garbage collection than reading them twice (bench/whatsapp-export.bench.ts).
+  let dateOrder = options.dateOrder;
+  if (dateOrder === undefined) {
+    const dates = new Map<string, [string, string, string]>();
+    for (const line of lines) {
+      const match = headerPattern.exec(stripMarks(line));
+      if (match !== null) {
+        const key = `${match[1]}/${match[2]}/${match[3]}`;
+        if (!dates.has(key)) dates.set(key, [match[1]!, match[2]!, match[3]!]);
+      }
+    }
+    dateOrder = inferDateOrder([...dates.values()]);
+  }
 
   const toEpochSeconds = timeZone === 'UTC' ? null : createLocalTimeConverter();
+  // Neighbouring messages mostly share a header time: the last one's conversion is reused.
+  let lastKey = '';
+  let lastTimestamp: string | { problem: string } = '';
   const messages: ChatMessage[] = [];
   const participants = new Set<string>();
   const problems: ChatExportProblem[] = [];
-  let current: { message: ChatMessage; lines: string[] } | null = null;
+  let current: ChatMessage | null = null;
+  let continuation: string[] | null = null;
   const finish = () => {
     if (current === null) return;
-    // Blank lines after a message (the end of the file) are the export's, not the message's.
-    while (current.lines.length > 1 && current.lines.at(-1)!.trim() === '') current.lines.pop();
-    const body = current.lines.join('\n');
-    current.message.text = body;
-    if (current.message.kind !== 'system' && mediaPatterns.some((pattern) => pattern.test(body.trim()))) current.message.kind = 'media';
-    messages.push(current.message);
+    if (continuation !== null) {
+      // Blank lines after a message (the end of the file) are the export's, not the message's.
+      while (continuation.length > 0 && continuation.at(-1)!.trim() === '') continuation.pop();
+      if (continuation.length > 0) current.text = `${current.text}\n${continuation.join('\n')}`;
+      continuation = null;
+    }
+    if (current.kind !== 'system' && mediaHint.test(current.text)) {
+      const trimmed = current.text.trim();
+      if (mediaPatterns.some((pattern) => pattern.test(trimmed))) current.kind = 'media';
+    }
+    messages.push(current);
   };
 
   for (let index = 0; index < lines.length; index += 1) {
-    const header = headers[index];
-    const timestamp = header === null || header === undefined ? null : headerTimestamp(header, dateOrder, timeZone, toEpochSeconds);
-    if (header !== null && header !== undefined && typeof timestamp !== 'string') {
-      problems.push({ line: index + 1, message: `line ${index + 1}: ${timestamp!.problem}; kept as part of the message before` });
+    const line = lines[index]!;
+    const header = readHeader(stripMarks(line));
+    let timestamp: string | { problem: string } | null = null;
+    if (header !== null) {
+      const key = `${header.parts[0]}/${header.parts[1]}/${header.parts[2]} ${header.hour}:${header.minute}:${header.second} ${header.meridiem ?? ''}`;
+      if (key !== lastKey) {
+        lastKey = key;
+        lastTimestamp = headerTimestamp(header, dateOrder, timeZone, toEpochSeconds);
+      }
+      timestamp = lastTimestamp;
+      if (typeof timestamp !== 'string') {
+        problems.push({ line: index + 1, message: `line ${index + 1}: ${timestamp.problem}; kept as part of the message before` });
+      }
     }
-    if (header === null || header === undefined || typeof timestamp !== 'string') {
-      if (current !== null) current.lines.push(lines[index]!);
-      else if (lines[index]!.trim() !== '')
+    if (header === null || typeof timestamp !== 'string') {
+      if (current !== null) (continuation ??= []).push(line);
+      else if (line.trim() !== '')
         problems.push({ line: index + 1, message: `line ${index + 1}: text before the first message header, ignored` });
       continue;
     }
     finish();
     const authored = authorPattern.exec(header.body);
     if (authored === null) {
-      current = { message: { timestamp, author: null, text: '', kind: 'system' }, lines: [header.body] };
+      current = { timestamp, author: null, text: header.body, kind: 'system' };
     } else {
-      const author = authored[1]!.replace(invisibleMarks, '').trim();
+      const author = stripMarks(authored[1]!).trim();
       participants.add(author);
-      const first = header.body.slice(authored[0].length).replace(invisibleMarks, '');
-      current = { message: { timestamp, author, text: '', kind: 'text' }, lines: [first] };
+      current = { timestamp, author, text: stripMarks(header.body.slice(authored[0].length)), kind: 'text' };
     }
   }
   finish();
