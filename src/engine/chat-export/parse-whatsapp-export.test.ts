@@ -18,6 +18,17 @@ describe('parseWhatsappExport', () => {
     expect(forced.problems).toEqual([{ line: 2, message: expect.stringContaining('not a valid mdy date') as string }]);
   });
 
+  it('reads CRLF line endings, keeps continuation lines and drops trailing blank lines', () => {
+    const result = parseWhatsappExport(
+      '2026-05-01 08:00 - Ann: one\r\ntwo\r\n\r\nthree\r\n2026-05-01 08:01 - Ben: <Media omitted>\r\n\r\n',
+    );
+    expect(result.dateOrder).toBe('ymd');
+    expect(result.messages).toEqual([
+      { timestamp: '2026-05-01T08:00:00.000Z', author: 'Ann', text: 'one\ntwo\n\nthree', kind: 'text' },
+      { timestamp: '2026-05-01T08:01:00.000Z', author: 'Ben', text: '<Media omitted>', kind: 'media' },
+    ]);
+  });
+
   it('reports text before the first header and refuses an unknown zone', () => {
     expect(parseWhatsappExport('hello\n1/2/26, 10:00 - A: b').problems).toEqual([
       { line: 1, message: expect.stringContaining('before the first') as string },
