@@ -1,20 +1,23 @@
 'use client';
 
 import { Button, Checkbox, Description, FieldError, Form, Input, Label, Radio, RadioGroup, TextField } from '@heroui/react';
-import { useRouter } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
 import { type FormEvent, useMemo, useState } from 'react';
 import type { EligibilityCriterion, TrialArm, TrialCandidate, TrialExclusionReason } from '../contracts';
 import { formatDate } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import { exclusionReasonLabels } from './trial-format';
 
-export type EnrolInput = { trialId: string; patientId: string; consentRecorded: boolean; confirmedCriteria: string[] };
+/** The clinician's checklist answers every clinician-confirmed criterion; the server refuses any unconfirmed one in words. */
+export type EnrolInput = { trialId: string; patientId: string; clinicianChecks: Record<string, boolean>; consentRecorded: boolean };
 export type EnrolOutcome = { arm: TrialArm; enrolledOn: string; followUpEndsOn: string };
 export type ExclusionInput = { trialId: string; patientId: string; reason: TrialExclusionReason; detail: string };
 
 type Props = {
   trialId: string;
+  /** The candidates as the server searched them (a pseudonym prefix, '' for the first ones). */
   candidates: TrialCandidate[];
+  search: string;
   eligibility: EligibilityCriterion[];
   arms: Record<TrialArm, { label: string; description: string }>;
   enrol: (input: EnrolInput) => Promise<ActionResult<EnrolOutcome>>;
@@ -25,6 +28,8 @@ type Props = {
 const shownCandidates = 12;
 const exclusionReasons = Object.keys(exclusionReasonLabels) as TrialExclusionReason[];
 
+const meetsSystemChecks = (candidate: TrialCandidate) => candidate.systemChecks.every((check) => check.met);
+
 type Confirmation = { pseudonym: string; outcome: EnrolOutcome };
 
 /**
@@ -32,9 +37,10 @@ type Confirmation = { pseudonym: string; outcome: EnrolOutcome };
  * then "Enrol and randomise". The arm is not known to the page before the server saved the enrolment
  * (allocation concealment); it is shown only in the confirmation. Or the candidate is excluded with a reason.
  */
-export function EnrolmentPanel({ trialId, candidates, eligibility, arms, enrol, exclude }: Props) {
+export function EnrolmentPanel({ trialId, candidates, search: searched, eligibility, arms, enrol, exclude }: Props) {
   const router = useRouter();
-  const [search, setSearch] = useState('');
+  const pathname = usePathname();
+  const [search, setSearch] = useState(searched);
   const [patientId, setPatientId] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState<string[]>([]);
   const [consent, setConsent] = useState(false);
@@ -45,9 +51,13 @@ export function EnrolmentPanel({ trialId, candidates, eligibility, arms, enrol, 
   const [exclusion, setExclusion] = useState<{ reason: TrialExclusionReason | ''; detail: string }>({ reason: '', detail: '' });
   const [exclusionErrors, setExclusionErrors] = useState<Record<string, string>>({});
 
+  // Those who meet every system check first: they are the ones who can be enrolled.
   const matches = useMemo(() => {
     const term = search.trim().toLowerCase();
-    return candidates.filter((candidate) => candidate.pseudonym.toLowerCase().includes(term)).slice(0, shownCandidates);
+    return candidates
+      .filter((candidate) => candidate.pseudonym.toLowerCase().includes(term))
+      .sort((a, b) => Number(meetsSystemChecks(b)) - Number(meetsSystemChecks(a)))
+      .slice(0, shownCandidates);
   }, [candidates, search]);
   const candidate = candidates.find((entry) => entry.patientId === patientId) ?? null;
   const systemCriteria = eligibility.filter((criterion) => criterion.checkedBy === 'system');
@@ -71,9 +81,8 @@ export function EnrolmentPanel({ trialId, candidates, eligibility, arms, enrol, 
     setError(null);
     setConfirmation(null);
     setExcluded(null);
-    const result = await enrol({ trialId, patientId: candidate.patientId, consentRecorded: consent, confirmedCriteria: confirmed }).catch(
-      () => null,
-    );
+    const clinicianChecks = Object.fromEntries(clinicianCriteria.map((criterion) => [criterion.id, confirmed.includes(criterion.id)]));
+    const result = await enrol({ trialId, patientId: candidate.patientId, clinicianChecks, consentRecorded: consent }).catch(() => null);
     setBusy(false);
     if (result === null) setError('We could not reach the server. No one was enrolled.');
     else if (!result.ok) setError(result.error.message);
@@ -116,13 +125,29 @@ export function EnrolmentPanel({ trialId, candidates, eligibility, arms, enrol, 
         Enrolment
       </h2>
       <p className="text-sm text-muted">
-        Patients you may assess who are not yet in this trial ({candidates.length} in all). Choose one, go through the eligibility checklist and
+        Patients you may assess who are not yet in this trial{searched === '' ? '' : ` whose pseudonym starts with “${searched}”`} (
+        {candidates.length} found). Choose one, go through the eligibility checklist and
         record consent; the arm is allocated by concealed permuted blocks when the enrolment is saved.
       </p>
-      <TextField value={search} onChange={setSearch} className="w-72">
-        <Label>Search candidates by pseudonym</Label>
-        <Input />
-      </TextField>
+      <Form
+        role="search"
+        aria-label="Search candidates"
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const term = search.trim();
+          router.push(term === '' ? pathname : `${pathname}?search=${encodeURIComponent(term)}`);
+        }}
+      >
+        <TextField value={search} onChange={setSearch} className="w-72">
+          <Label>Search candidates by pseudonym</Label>
+          <Input />
+          <Description>Narrows the list as you type; Search looks through all your patients.</Description>
+        </TextField>
+        <Button type="submit" variant="secondary">
+          Search
+        </Button>
+      </Form>
       {matches.length === 0 ? (
         <p className="text-sm">No candidate matches “{search}”.</p>
       ) : (
@@ -140,6 +165,7 @@ export function EnrolmentPanel({ trialId, candidates, eligibility, arms, enrol, 
               </Radio.Control>
               <Radio.Content>
                 <Label>{entry.pseudonym}</Label>
+                <Description>{meetsSystemChecks(entry) ? 'Meets the system’s checks' : 'Does not meet every system check'}</Description>
               </Radio.Content>
             </Radio>
           ))}

@@ -21,13 +21,17 @@ import { getSignedInUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: '12-Week Trial' };
 
-type Props = { params: Promise<{ trialId: string }> };
+type Props = { params: Promise<{ trialId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The candidate search: a pseudonym prefix, bounded (anything else is simply no match). */
+const searchOf = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim().slice(0, 40) : '');
 
 /** Who may download the analysis dataset (the route checks again). */
 const datasetRoles = new Set(['clinician', 'admin', 'government-official']);
 
-export default async function TrialPage({ params }: Props) {
+export default async function TrialPage({ params, searchParams }: Props) {
   const { trialId } = await params;
+  const search = searchOf((await searchParams).search);
   const viewer = await getSignedInUser();
   const database = getDatabase();
   const now = new Date();
@@ -38,7 +42,10 @@ export default async function TrialPage({ params }: Props) {
   const [results, participants, candidates, participation] = await Promise.all([
     getTrialResults({ database, trialId, viewer, now }),
     staff ? listTrialParticipants({ database, trialId, viewer, now }) : null,
-    staff && protocol.status === 'recruiting' ? listTrialCandidates({ database, trialId, viewer, now }) : null,
+    // Enrolment is open from set-up (the first enrolment starts recruitment) until recruitment closes.
+    staff && (protocol.status === 'set-up' || protocol.status === 'recruiting')
+      ? listTrialCandidates({ database, trialId, viewer, now, ...(search === '' ? {} : { search }) })
+      : null,
     viewer.role === 'patient' ? getTrialParticipation({ database, trialId, viewer, now }) : null,
   ]);
   const armLabels = { control: protocol.arms.control.label, intervention: protocol.arms.intervention.label };
@@ -67,6 +74,7 @@ export default async function TrialPage({ params }: Props) {
         <EnrolmentPanel
           trialId={protocol.id}
           candidates={candidates}
+          search={search}
           eligibility={protocol.eligibility}
           arms={protocol.arms}
           enrol={enrolTrialParticipantAction}
