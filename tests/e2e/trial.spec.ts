@@ -86,7 +86,9 @@ test('cohort A as a clinician: protocol, CONSORT flow of 400 randomised, results
   expect(allocated[0] + allocated[1]).toBe(400);
 
   const results = page.getByTestId('trial-results');
-  await expect(results.getByTestId('trial-primary')).toContainText(/Difference in means \(Welch\)-?\d\.\d{3} \(95% CI -?\d\.\d{3} to -?\d\.\d{3}\), p = (< 0\.001|\d\.\d{3})/);
+  await expect(results.getByTestId('trial-primary')).toContainText(
+    /Difference in means \(Welch\)-?\d\.\d{3} \(95% CI -?\d\.\d{3} to -?\d\.\d{3}\), p = (< 0\.001|\d\.\d{3})/,
+  );
   await expect(results.getByTestId('trial-primary')).toContainText(/ANCOVA/);
   await expect(results.getByTestId('trial-binary')).toContainText(/Fisher’s exact testp = /);
   await expect(results.getByRole('table', { name: /Weekly adherence by arm/ })).toBeVisible();
@@ -117,7 +119,7 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
   await expect(page).toHaveURL(trialPath);
   await expect(page.getByText(`E2E trial ${trialId}`)).toBeVisible();
   const planForm = page.getByRole('form', { name: 'Edit the analysis plan' });
-  const plan = planForm.getByLabel('Analysis plan');
+  const plan = planForm.getByLabel('Analysis plan', { exact: true });
   await plan.fill('Intention to treat; Welch difference in mean dose-level adherence with its 95% CI; ANCOVA on baseline.');
   await planForm.getByRole('button', { name: 'Save analysis plan' }).click();
   await expect(planForm.getByRole('status')).toHaveText('Analysis plan saved.');
@@ -134,9 +136,7 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
       await expect(confirmation).toContainText(/Allocated to: (Intervention: personalised messages|Control: standard programme)/);
       await expect(confirmation).toContainText(/Follow-up ends on \d{1,2} \w+ \d{4}/);
     }
-    await expect
-      .poll(async () => consortText(clinician, 'consort-randomised'), { timeout: 15_000 })
-      .toContain('Randomised (n = 2)');
+    await expect.poll(async () => consortText(clinician, 'consort-randomised'), { timeout: 15_000 }).toContain('Randomised (n = 2)');
     await expect(clinician.getByTestId('consort-assessed')).toHaveText(/Assessed for eligibility \(n = 2\)/);
     await expect(clinician.getByTestId('trial-status')).toContainText('Recruiting');
     const participants = clinician.getByTestId('trial-participants');
@@ -144,7 +144,10 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
     expect(await seriousAccessibilityViolations(clinician)).toEqual([]);
 
     // The second withdraws: reason and date required, then the status and the CONSORT count change.
-    const withdrawnBefore = await clinician.getByTestId('consort').getByText(/^Withdrew \(n = 1\)$/).count();
+    const withdrawnBefore = await clinician
+      .getByTestId('consort')
+      .getByText(/^Withdrew \(n = 1\)$/)
+      .count();
     expect(withdrawnBefore).toBe(0);
     await participants.getByRole('button', { name: `Record withdrawal / loss to follow-up / discontinuation of ${second}` }).click();
     const exit = participants.getByRole('form', { name: `Record an exit of ${second}` });
@@ -155,7 +158,14 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
     await expect(participants.getByRole('status')).toHaveText(`Withdrawal of ${second} recorded.`);
     await expect(participants.getByRole('row', { name: new RegExp(second) })).toContainText('Withdrew');
     await expect(participants.getByRole('row', { name: new RegExp(first) })).toContainText('In follow-up');
-    await expect.poll(async () => clinician.getByTestId('consort').getByText(/^Withdrew \(n = 1\)$/).count()).toBe(1);
+    await expect
+      .poll(async () =>
+        clinician
+          .getByTestId('consort')
+          .getByText(/^Withdrew \(n = 1\)$/)
+          .count(),
+      )
+      .toBe(1);
     await expect(clinician.getByTestId('consort-randomised')).toHaveText(/Randomised \(n = 2\)/);
   } finally {
     await clinicianContext.close();
@@ -195,9 +205,7 @@ test('the sample-size calculator gives statsmodels’ n rounded up and names a b
   await proportions.getByLabel('Power').fill('0.8');
   await proportions.getByRole('button', { name: 'Calculate for two proportions' }).click();
   // statsmodels: 169.31 per arm, 182.40 with the continuity correction (reference.json, sampleSizeProportions).
-  await expect(proportions.getByRole('status')).toHaveText(
-    '170 participants per arm (183 with the continuity correction), rounded up.',
-  );
+  await expect(proportions.getByRole('status')).toHaveText('170 participants per arm (183 with the continuity correction), rounded up.');
 
   await proportions.getByLabel('Proportion in the intervention arm (p2)').fill('1.5');
   await proportions.getByRole('button', { name: 'Calculate for two proportions' }).click();

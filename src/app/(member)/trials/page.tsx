@@ -16,7 +16,9 @@ export default async function TrialsPage() {
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Trials</h1>
-      <p className="max-w-3xl text-muted">Every randomised trial on the platform; each page shows its protocol, participant flow and results.</p>
+      <p className="max-w-3xl text-muted">
+        Every randomised trial on the platform; each page shows its protocol, participant flow and results.
+      </p>
       {trials.length === 0 ? (
         <p>No trials yet.</p>
       ) : (
@@ -35,7 +37,11 @@ export default async function TrialsPage() {
         </ul>
       )}
       {viewer.role === 'admin' ? (
-        <CreateTrialForm today={new Date().toISOString().slice(0, 10)} defaultAnalysisPlan={defaultAnalysisPlan} create={createTrialAction} />
+        <CreateTrialForm
+          today={new Date().toISOString().slice(0, 10)}
+          defaultAnalysisPlan={defaultAnalysisPlan}
+          create={createTrialAction}
+        />
       ) : null}
     </article>
   );

@@ -73,7 +73,9 @@ export function ConsortDiagram({ consort, armLabels, asOf }: Props) {
                   Allocated to {armLabels[arm].toLowerCase()} {n(counts.allocated)}
                 </p>
                 <ul className="list-disc pl-5">
-                  <li>Received the allocated {arm === 'intervention' ? 'intervention' : 'programme'} {n(counts.received)}</li>
+                  <li>
+                    Received the allocated {arm === 'intervention' ? 'intervention' : 'programme'} {n(counts.received)}
+                  </li>
                   <li>
                     Did not receive the allocated {arm === 'intervention' ? 'intervention' : 'programme'} {n(counts.notReceived)}
                   </li>

@@ -104,9 +104,12 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
     setBusy(true);
     setError(null);
     setConfirmation(null);
-    const result = await exclude({ trialId, patientId: candidate.patientId, reason: exclusion.reason, detail: exclusion.detail.trim() }).catch(
-      () => null,
-    );
+    const result = await exclude({
+      trialId,
+      patientId: candidate.patientId,
+      reason: exclusion.reason,
+      detail: exclusion.detail.trim(),
+    }).catch(() => null);
     setBusy(false);
     if (result === null) setError('We could not reach the server. The exclusion was not recorded.');
     else if (!result.ok) {
@@ -126,8 +129,8 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
       </h2>
       <p className="text-sm text-muted">
         Patients you may assess who are not yet in this trial{searched === '' ? '' : ` whose pseudonym starts with “${searched}”`} (
-        {candidates.length} found). Choose one, go through the eligibility checklist and
-        record consent; the arm is allocated by concealed permuted blocks when the enrolment is saved.
+        {candidates.length} found). Choose one, go through the eligibility checklist and record consent; the arm is allocated by concealed
+        permuted blocks when the enrolment is saved.
       </p>
       <Form
         role="search"
@@ -151,12 +154,7 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
       {matches.length === 0 ? (
         <p className="text-sm">No candidate matches “{search}”.</p>
       ) : (
-        <RadioGroup
-          value={patientId ?? ''}
-          onChange={choose}
-          className="flex flex-col gap-1"
-          data-testid="trial-candidates"
-        >
+        <RadioGroup value={patientId ?? ''} onChange={choose} className="flex flex-col gap-1" data-testid="trial-candidates">
           <Label>Candidate</Label>
           {matches.map((entry) => (
             <Radio key={entry.patientId} value={entry.patientId}>
@@ -200,12 +198,18 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
       {candidate === null ? null : (
         <div className="flex flex-col gap-4 rounded-2xl border border-separator p-4" data-testid="trial-assessment">
           <h3 className="text-lg font-semibold">Assessing {candidate.pseudonym}</h3>
-          <Form className="flex flex-col gap-3" aria-label={`Enrol ${candidate.pseudonym}`} onSubmit={(event) => void submitEnrolment(event)}>
+          <Form
+            className="flex flex-col gap-3"
+            aria-label={`Enrol ${candidate.pseudonym}`}
+            onSubmit={(event) => void submitEnrolment(event)}
+          >
             <h4 className="font-medium">Eligibility checklist</h4>
             <ul className="flex flex-col gap-1 text-sm" aria-label="Checked by the system">
               {systemCriteria.map((criterion) => (
                 <li key={criterion.id}>
-                  <span className={metOf(criterion.id) ? 'font-medium' : 'font-medium text-danger'}>{metOf(criterion.id) ? 'Met' : 'Not met'}</span>
+                  <span className={metOf(criterion.id) ? 'font-medium' : 'font-medium text-danger'}>
+                    {metOf(criterion.id) ? 'Met' : 'Not met'}
+                  </span>
                   : {criterion.text} <span className="text-muted">(checked by the system)</span>
                 </li>
               ))}
@@ -236,7 +240,9 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
               </Checkbox.Content>
             </Checkbox>
             {systemMet ? null : (
-              <p className="text-sm text-danger">The system’s checks are not all met: this patient cannot be enrolled; record an exclusion instead.</p>
+              <p className="text-sm text-danger">
+                The system’s checks are not all met: this patient cannot be enrolled; record an exclusion instead.
+              </p>
             )}
             <div>
               <Button type="submit" isDisabled={busy || !systemMet}>

@@ -125,7 +125,9 @@ export function ParticipantsTable({ trialId, participants, armLabels, today, rec
       <h2 id="participants-heading" className="text-xl font-semibold">
         Participants ({participants.length})
       </h2>
-      <p className="text-sm text-muted">The participants of this trial you may see, by pseudonym, with their status today ({formatDate(today)}).</p>
+      <p className="text-sm text-muted">
+        The participants of this trial you may see, by pseudonym, with their status today ({formatDate(today)}).
+      </p>
       <p role="status" className="text-sm">
         {notice}
       </p>

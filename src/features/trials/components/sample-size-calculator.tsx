@@ -5,7 +5,17 @@ import { type FormEvent, useState } from 'react';
 import { formatCount } from '@/lib/format';
 import { meansSampleSize, proportionsSampleSize } from './sample-size-figures';
 
-function NumberField({ name, label, defaultValue, description }: { name: string; label: string; defaultValue: string; description?: string }) {
+function NumberField({
+  name,
+  label,
+  defaultValue,
+  description,
+}: {
+  name: string;
+  label: string;
+  defaultValue: string;
+  description?: string;
+}) {
   return (
     <TextField name={name} defaultValue={defaultValue} className="w-48">
       <Label>{label}</Label>

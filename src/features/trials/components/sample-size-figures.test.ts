@@ -43,7 +43,11 @@ describe('the sample-size calculator', () => {
     });
     expect(meansSampleSize({ sd: '0', delta: '0', alpha: '', power: '0.8' })).toMatchObject({
       ok: false,
-      fieldErrors: { sd: 'Standard deviation must be above 0.', delta: 'Difference to detect must not be 0.', alpha: 'Significance level (α) must be a number.' },
+      fieldErrors: {
+        sd: 'Standard deviation must be above 0.',
+        delta: 'Difference to detect must not be 0.',
+        alpha: 'Significance level (α) must be a number.',
+      },
     });
   });
 });

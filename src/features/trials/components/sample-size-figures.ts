@@ -3,7 +3,13 @@ import { sampleSizeTwoMeans, sampleSizeTwoProportions } from '@/engine/statistic
 type Raw = Record<string, string>;
 export type Checked<T> = { ok: true; value: T } | { ok: false; fieldErrors: Record<string, string> };
 
-function readNumber(raw: Raw, field: string, label: string, errors: Record<string, string>, check: (value: number) => string | null): number {
+function readNumber(
+  raw: Raw,
+  field: string,
+  label: string,
+  errors: Record<string, string>,
+  check: (value: number) => string | null,
+): number {
   const text = (raw[field] ?? '').trim();
   const value = Number(text);
   if (text === '' || !Number.isFinite(value)) {
@@ -32,7 +38,8 @@ export function proportionsSampleSize(raw: Raw): Checked<ProportionsSampleSize> 
   const p2 = readNumber(raw, 'p2', 'Proportion in the intervention arm (p2)', errors, strictlyBetween0And1);
   const alpha = readNumber(raw, 'alpha', 'Significance level (α)', errors, alphaRange);
   const power = readNumber(raw, 'power', 'Power', errors, powerRange);
-  if (errors.p1 === undefined && errors.p2 === undefined && p1 === p2) errors.p2 = 'Proportion in the intervention arm (p2) must differ from p1.';
+  if (errors.p1 === undefined && errors.p2 === undefined && p1 === p2)
+    errors.p2 = 'Proportion in the intervention arm (p2) must differ from p1.';
   if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
   const result = sampleSizeTwoProportions({ p1, p2, alpha, power });
   return { ok: true, value: { n: Math.ceil(result.n), nContinuityCorrected: Math.ceil(result.nContinuityCorrected) } };

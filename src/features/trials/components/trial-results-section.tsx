@@ -26,8 +26,8 @@ function Blinded({ results }: { results: Extract<TrialResults, { state: 'blinded
   return (
     <div className="flex flex-col gap-4">
       <p className="max-w-3xl rounded-xl border border-separator bg-surface p-3 text-sm">
-        The trial is running, so results are blinded: only enrolment and figures pooled over both arms are shown. Arm comparisons appear when
-        the trial is complete.
+        The trial is running, so results are blinded: only enrolment and figures pooled over both arms are shown. Arm comparisons appear
+        when the trial is complete.
       </p>
       <p className="text-sm" data-testid="trial-pooled">
         Pooled over both arms, {formatCount(pooled.participants)} participants, {formatPeriod(pooled.period.from, pooled.period.to)}: mean
@@ -66,7 +66,13 @@ function Blinded({ results }: { results: Extract<TrialResults, { state: 'blinded
   );
 }
 
-function Unblinded({ results, armLabels }: { results: Extract<TrialResults, { state: 'unblinded' }>; armLabels: Record<TrialArm, string> }) {
+function Unblinded({
+  results,
+  armLabels,
+}: {
+  results: Extract<TrialResults, { state: 'unblinded' }>;
+  armLabels: Record<TrialArm, string>;
+}) {
   const { analysis } = results;
   const weeks = [...new Set(results.weekly.map((row) => row.week))].sort((a, b) => a - b);
   const weekly = (arm: TrialArm, week: number) => results.weekly.find((row) => row.arm === arm && row.week === week);
@@ -79,7 +85,8 @@ function Unblinded({ results, armLabels }: { results: Extract<TrialResults, { st
     <div className="flex flex-col gap-5">
       <p className="max-w-3xl text-sm" data-testid="trial-results-population">
         {results.population}; follow-up weeks 1–12 of each participant, from their own enrolment date, between{' '}
-        {formatPeriod(results.period.from, results.period.to)}. Differences are intervention − control; intervals are 95%; p-values two-sided.
+        {formatPeriod(results.period.from, results.period.to)}. Differences are intervention − control; intervals are 95%; p-values
+        two-sided.
       </p>
 
       <h3 className="text-lg font-semibold">Baseline characteristics by arm</h3>

@@ -9,7 +9,10 @@ import type { SessionUser } from '@/lib/server/session';
 export type TrialSummary = { id: string; name: string; startDate: string; weeks: number; synthetic: boolean };
 
 /** Every trial, newest start first: the index of /trials, from which each trial's own page is reached. */
-export async function listTrials(options: { database: Database; viewer: Pick<SessionUser, 'id' | 'role'> | null }): Promise<TrialSummary[]> {
+export async function listTrials(options: {
+  database: Database;
+  viewer: Pick<SessionUser, 'id' | 'role'> | null;
+}): Promise<TrialSummary[]> {
   requireActor(options.viewer);
   return options.database
     .select({ id: trials.id, name: trials.name, startDate: trials.startDate, weeks: trials.weeks, synthetic: trials.synthetic })
