@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { formatInterval, formatPValue } from './trial-format';
 
 describe('trial figures as text', () => {
-  it('prints small p-values as "< 0.001" and others to three places', () => {
-    expect(formatPValue(0.0004)).toBe('< 0.001');
-    expect(formatPValue(0.0456)).toBe('0.046');
-    expect(formatPValue(Number.NaN)).toBe('not defined');
+  it('prints small p-values as "p < 0.001" and others to three places', () => {
+    expect(formatPValue(0.0004)).toBe('p < 0.001');
+    expect(formatPValue(0.0456)).toBe('p = 0.046');
+    expect(formatPValue(Number.NaN)).toBe('p not defined');
   });
 
   it('prints an estimate with its 95% interval, or says it is not defined', () => {

@@ -2,10 +2,10 @@ import type { Interval } from '@/engine/statistics/trial';
 import type { ParticipantStatus, TrialArm, TrialExclusionReason, TrialExitKind, TrialStatus } from '../contracts';
 import { formatDecimal } from '@/lib/format';
 
-/** A two-sided p-value as journals print it: three places, or "< 0.001" (a rounded 0.000 would claim certainty). */
+/** A two-sided p-value as journals print it: "p = 0.046", or "p < 0.001" (a rounded 0.000 would claim certainty). */
 export function formatPValue(p: number): string {
-  if (!Number.isFinite(p)) return 'not defined';
-  return p < 0.001 ? '< 0.001' : formatDecimal(p, 3);
+  if (!Number.isFinite(p)) return 'p not defined';
+  return p < 0.001 ? 'p < 0.001' : `p = ${formatDecimal(p, 3)}`;
 }
 
 /** An estimate with its 95% interval: "0.052 (95% CI 0.021 to 0.083)"; null (undefined for the data) says so. */

@@ -119,12 +119,12 @@ function Unblinded({
       <dl className="grid max-w-4xl grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[18rem_1fr]" data-testid="trial-primary">
         <dt className="font-medium">Difference in means (Welch)</dt>
         <dd>
-          {formatInterval(analysis.meanDifference)}, p = {formatPValue(analysis.meanDifference.p)} (Welch–Satterthwaite df{' '}
+          {formatInterval(analysis.meanDifference)}, {formatPValue(analysis.meanDifference.p)} (Welch–Satterthwaite df{' '}
           {formatDecimal(analysis.meanDifference.df, 1)})
         </dd>
         <dt className="font-medium">Adjusted for baseline adherence (ANCOVA)</dt>
         <dd>
-          {formatInterval(analysis.ancova)}, p = {formatPValue(analysis.ancova.p)}
+          {formatInterval(analysis.ancova)}, {formatPValue(analysis.ancova.p)}
         </dd>
       </dl>
 
@@ -140,9 +140,9 @@ function Unblinded({
         <dt className="font-medium">Odds ratio (Woolf log CI)</dt>
         <dd>{formatInterval(analysis.oddsRatio, 2)}</dd>
         <dt className="font-medium">Fisher’s exact test</dt>
-        <dd>p = {formatPValue(analysis.fisherP)}</dd>
+        <dd>{formatPValue(analysis.fisherP)}</dd>
         <dt className="font-medium">Pearson’s χ² test (no continuity correction)</dt>
-        <dd>p = {formatPValue(analysis.chiSquareP)}</dd>
+        <dd>{formatPValue(analysis.chiSquareP)}</dd>
       </dl>
 
       <h3 className="text-lg font-semibold">Weekly adherence by arm</h3>
