@@ -22,6 +22,10 @@ export const permissions = {
   'aggregates:unsuppressed': ['admin', 'clinician'],
   /** Edit the message template library (every save is a new, audited version). */
   'message-templates:edit': ['admin'],
+  /** Assess, enrol and record exits of trial participants (clinicians: their organisations' patients). */
+  'trials:enrol': ['admin', 'clinician'],
+  /** Create trials and edit an analysis plan (until enrolment starts). */
+  'trials:manage': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

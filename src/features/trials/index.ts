@@ -1,0 +1,17 @@
+/**
+ * The trial feature (issue 14). Server-only use cases; the browser-safe parts (contracts.ts, protocol.ts,
+ * schemas.ts) are imported from their own files by client components.
+ */
+// enrol
+export { createTrial, notAllowedToManageMessage } from './server/create-trial';
+export { enrolTrialParticipant, recruitmentClosedMessage, type TrialEnrolmentResult } from './server/enrol-trial-participant';
+export { getTrialOverview } from './server/get-trial-overview';
+export { getTrialParticipation } from './server/get-trial-participation';
+export { candidateLimit, listTrialCandidates, notAllowedToAssessMessage } from './server/list-trial-candidates';
+export { listTrialParticipants, notAllowedToListMessage } from './server/list-trial-participants';
+export { recordTrialExclusion } from './server/record-trial-exclusion';
+export { recordTrialExit } from './server/record-trial-exit';
+export { analysisPlanFrozenMessage, updateTrialAnalysisPlan } from './server/update-trial-analysis-plan';
+export * from './contracts';
+export * from './protocol';
+export * from './schemas';

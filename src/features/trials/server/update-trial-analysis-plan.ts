@@ -1,0 +1,74 @@
+import 'server-only';
+/**
+ * Replaces a trial's analysis plan and its SHA-256 (admins), until the first enrolment: after that the plan
+ * is frozen. The use case checks first and says so; the database trigger of migration 0013 refuses any
+ * other path, and a race past the check (an enrolment saved in between) gets the same message.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { trialEnrolments, trials } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
+import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePermission } from '@/lib/server/authorization';
+import { updateTrialAnalysisPlanSchema } from '../schemas';
+import { notAllowedToManageMessage } from './create-trial';
+import { auditContextOf, findTrial, refuse, sha256Hex, type TrialActor, unknownTrialMessage } from './trial-records';
+
+const auditAction = 'trial.analysis-plan.update';
+export const analysisPlanFrozenMessage =
+  'analysisPlan: the analysis plan is frozen because enrolment has started; it can no longer be changed.';
+
+/** True for the trigger's refusal (check_violation naming the frozen plan), however the driver wraps it. */
+export function isFrozenPlanError(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth += 1) {
+    const code = (current as Error & { code?: unknown }).code;
+    if (code === '23514' && /analysis plan .* is frozen/.test(current.message)) return true;
+  }
+  return false;
+}
+
+export async function updateTrialAnalysisPlan(options: {
+  database: Database;
+  actor: TrialActor | null;
+  input: unknown;
+  clientAddress?: string | null;
+  requestId?: string | null;
+}): Promise<{ trialId: string; analysisPlanSha256: string }> {
+  const { database } = options;
+  const context = auditContextOf(options);
+  const actor = await requirePermission({
+    actor: options.actor,
+    permission: 'trials:manage',
+    message: notAllowedToManageMessage,
+    audit: { database, action: auditAction, ...context },
+  });
+  const input = parseInput(updateTrialAnalysisPlanSchema, options.input, { label: 'The analysis plan' });
+  const frozen = new AppError('conflict', analysisPlanFrozenMessage, {
+    fieldErrors: { analysisPlan: 'Frozen: enrolment has started.' },
+  });
+  const refusal = (error: AppError) =>
+    refuse({ database, action: auditAction, actor, context, details: { trialId: input.trialId }, error });
+  if ((await findTrial(database, input.trialId)) === null) return refusal(new AppError('not_found', unknownTrialMessage));
+  const [enrolment] = await database
+    .select({ patientId: trialEnrolments.patientId })
+    .from(trialEnrolments)
+    .where(eq(trialEnrolments.trialId, input.trialId))
+    .limit(1);
+  if (enrolment !== undefined) return refusal(frozen);
+  const analysisPlanSha256 = sha256Hex(input.analysisPlan);
+  try {
+    await database.update(trials).set({ analysisPlan: input.analysisPlan, analysisPlanSha256 }).where(eq(trials.id, input.trialId));
+  } catch (error) {
+    if (isFrozenPlanError(error)) return refusal(frozen);
+    throw error;
+  }
+  await recordAuditEvent(database, {
+    action: auditAction,
+    outcome: 'success',
+    actorUserId: actor.id,
+    ...context,
+    details: { trialId: input.trialId, analysisPlanSha256 },
+  });
+  return { trialId: input.trialId, analysisPlanSha256 };
+}
