@@ -15,3 +15,14 @@ export { analysisPlanFrozenMessage, updateTrialAnalysisPlan } from './server/upd
 export * from './contracts';
 export * from './protocol';
 export * from './schemas';
+
+// stats
+export {
+  parseTrialOutcomesCsv,
+  trialOutcomesCsvColumns,
+  type ParsedTrialOutcomesCsv,
+  type TrialOutcomesCsvProblem,
+} from './parse-trial-outcomes-csv';
+
+// page
+export { listTrials, type TrialSummary } from './server/list-trials';
