@@ -83,7 +83,7 @@ test('cohort A as a clinician: protocol, CONSORT flow of 400 randomised, results
   const allocated = await Promise.all(
     ['intervention', 'control'].map(async (arm) => Number(/\(n = (\d+)\)/.exec(await consortText(page, `consort-allocated-${arm}`))?.[1])),
   );
-  expect(allocated[0] + allocated[1]).toBe(400);
+  expect(allocated.reduce((sum, count) => sum + count, 0)).toBe(400);
 
   const results = page.getByTestId('trial-results');
   await expect(results.getByTestId('trial-primary')).toContainText(

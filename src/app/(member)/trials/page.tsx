@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDatabase } from '@/db/client';
 import { createTrialAction } from '@/app/_actions/trial-actions';
-import { defaultAnalysisPlan } from '@/features/trials';
+import { defaultAnalysisPlan, listTrials } from '@/features/trials';
 import { CreateTrialForm } from '@/features/trials/components/create-trial-form';
-import { listTrials } from '@/features/trials/server/list-trials';
+
 import { formatDate } from '@/lib/format';
 import { getSignedInUser } from '@/lib/server/current-user';
 
