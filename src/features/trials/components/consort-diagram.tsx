@@ -6,7 +6,7 @@ import { armOrder } from './trial-format';
 type Props = {
   consort: ConsortCounts;
   armLabels: Record<TrialArm, string>;
-  /** The day the counts were read. */
+  /** When the counts were read (an ISO date or instant; the day is shown). */
   asOf: string;
 };
 
@@ -40,7 +40,7 @@ export function ConsortDiagram({ consort, armLabels, asOf }: Props) {
       <h2 id="consort-heading" className="text-xl font-semibold">
         Participant flow (CONSORT 2025)
       </h2>
-      <p className="text-sm text-muted">Everyone assessed for this trial up to {formatDate(asOf)}, counted from the trial’s records.</p>
+      <p className="text-sm text-muted">Everyone assessed for this trial up to {formatDate(asOf.slice(0, 10))}, counted from the trial’s records.</p>
       <div className="flex max-w-4xl flex-col">
         <Stage>Enrolment</Stage>
         <div className="mt-2 grid grid-cols-1 items-center gap-3 sm:grid-cols-[1fr_1fr]">
@@ -120,7 +120,7 @@ export function ConsortDiagram({ consort, armLabels, asOf }: Props) {
       <details className="max-w-4xl text-sm">
         <summary className="cursor-pointer font-medium">The participant flow as a table</summary>
         <table className="mt-2 w-full text-left" data-testid="consort-table">
-          <caption className="sr-only">CONSORT counts by arm, up to {formatDate(asOf)}</caption>
+          <caption className="sr-only">CONSORT counts by arm, up to {formatDate(asOf.slice(0, 10))}</caption>
           <thead>
             <tr>
               <th scope="col" className="py-1 pr-4">

@@ -67,8 +67,7 @@ export function TrialProtocolSection({ protocol, planEditor }: Props) {
         </dd>
         <dt className="font-medium">Allocation</dt>
         <dd>
-          {protocol.allocation.ratio}, {protocol.allocation.method}, stratified by {protocol.allocation.stratifiedBy}; the arm is revealed
-          only once the enrolment is saved.
+          {protocol.allocation.ratio}; {protocol.allocation.method}; stratified by {protocol.allocation.stratifiedBy}.
         </dd>
       </dl>
       <div className="flex flex-col gap-2" data-testid="trial-analysis-plan">

@@ -61,7 +61,7 @@ const consort: ConsortCounts = {
 
 describe('the trial page sections', () => {
   it('draws every CONSORT count as text, in flow order, per arm', () => {
-    const shown = text(renderToStaticMarkup(<ConsortDiagram consort={consort} armLabels={armLabels} asOf="2026-11-24" />));
+    const shown = text(renderToStaticMarkup(<ConsortDiagram consort={consort} armLabels={armLabels} asOf="2026-11-24T10:00:00.000Z" />));
     expect(shown).toContain('Assessed for eligibility (n = 412)');
     expect(shown).toContain('Excluded (n = 12)');
     expect(shown).toContain('Not meeting the eligibility criteria (n = 7)');
@@ -80,7 +80,7 @@ describe('the trial page sections', () => {
     expect(frozen).toContain('Frozen since enrolment started');
     expect(frozen).toContain(`SHA-256: ${'ab'.repeat(32)}`);
     expect(frozen).toContain('Intervention: personalised messages : The learning policy chooses each message.');
-    expect(frozen).toContain('1:1, permuted blocks of concealed size, stratified by persona');
+    expect(frozen).toContain('1:1; permuted blocks of concealed size; stratified by persona.');
     expect(frozen).toContain('Aged 18 or over (confirmed by the enrolling clinician)');
     const editing = text(renderToStaticMarkup(<TrialProtocolSection protocol={protocol} planEditor={<p>the editor</p>} />));
     expect(editing).toContain('the editor');

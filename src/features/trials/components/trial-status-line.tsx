@@ -14,7 +14,7 @@ export function TrialStatusLine({ overview }: { overview: TrialOverview }) {
         </Chip>
       ) : null}
       <p>
-        Status on {formatDate(overview.asOf)}: {trialStatusLabels[protocol.status]}; {formatCount(consort.randomised)} participants
+        Status on {formatDate(overview.asOf.slice(0, 10))}: {trialStatusLabels[protocol.status]}; {formatCount(consort.randomised)} participants
         randomised
         {protocol.targetEnrolment === null ? '' : ` of a target of ${formatCount(protocol.targetEnrolment)}`}.
       </p>

@@ -86,7 +86,7 @@ export default async function TrialPage({ params, searchParams }: Props) {
           trialId={protocol.id}
           participants={participants}
           armLabels={armLabels}
-          today={overview.asOf}
+          today={overview.asOf.slice(0, 10)}
           recordExit={recordTrialExitAction}
         />
       )}
