@@ -174,7 +174,7 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
   // The admin's page still holds the editor from before enrolment: saving now is refused, in words.
   await plan.fill('A different plan written after the first enrolment, which must be refused.');
   await planForm.getByRole('button', { name: 'Save analysis plan' }).click();
-  await expect(planForm.getByRole('alert')).toContainText('frozen because enrolment has started');
+  await expect(planForm.getByRole('alert').first()).toContainText('frozen because enrolment has started');
   await page.reload();
   await expect(page.getByTestId('trial-analysis-plan')).toContainText('Frozen since enrolment started');
   await expect(page.getByTestId('trial-analysis-plan')).toContainText('Intention to treat; Welch difference');

@@ -40,7 +40,9 @@ export function ConsortDiagram({ consort, armLabels, asOf }: Props) {
       <h2 id="consort-heading" className="text-xl font-semibold">
         Participant flow (CONSORT 2025)
       </h2>
-      <p className="text-sm text-muted">Everyone assessed for this trial up to {formatDate(asOf.slice(0, 10))}, counted from the trial’s records.</p>
+      <p className="text-sm text-muted">
+        Everyone assessed for this trial up to {formatDate(asOf.slice(0, 10))}, counted from the trial’s records.
+      </p>
       <div className="flex max-w-4xl flex-col">
         <Stage>Enrolment</Stage>
         <div className="mt-2 grid grid-cols-1 items-center gap-3 sm:grid-cols-[1fr_1fr]">

@@ -88,12 +88,12 @@ function ExitForm({
           </ListBox>
         </Select.Popover>
       </Select>
-      <TextField name="reason" className="w-72" isRequired>
-        <Label>Reason</Label>
+      <TextField name="reason" className="w-72">
+        <Label>Reason (required)</Label>
         <Input />
         <FieldError />
       </TextField>
-      <TextField name="on" defaultValue={today} className="w-44" isRequired>
+      <TextField name="on" defaultValue={today} className="w-44">
         <Label>Date</Label>
         <Input type="date" />
         <FieldError />

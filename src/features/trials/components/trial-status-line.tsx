@@ -14,8 +14,8 @@ export function TrialStatusLine({ overview }: { overview: TrialOverview }) {
         </Chip>
       ) : null}
       <p>
-        Status on {formatDate(overview.asOf.slice(0, 10))}: {trialStatusLabels[protocol.status]}; {formatCount(consort.randomised)} participants
-        randomised
+        Status on {formatDate(overview.asOf.slice(0, 10))}: {trialStatusLabels[protocol.status]}; {formatCount(consort.randomised)}{' '}
+        participants randomised
         {protocol.targetEnrolment === null ? '' : ` of a target of ${formatCount(protocol.targetEnrolment)}`}.
       </p>
     </div>

@@ -61,7 +61,11 @@ function createCachedLocalDay(): (instant: Date, timeZone: string | null) => num
   };
 }
 
-export async function buildTrialAnalysisDataset(options: { database: Database; trialId: string; now: Date }): Promise<TrialAnalysisDataset> {
+export async function buildTrialAnalysisDataset(options: {
+  database: Database;
+  trialId: string;
+  now: Date;
+}): Promise<TrialAnalysisDataset> {
   const { database, trialId, now } = options;
   const [trial] = await database
     .select({
@@ -160,7 +164,9 @@ export async function buildTrialAnalysisDataset(options: { database: Database; t
       })
       .from(messages)
       .innerJoin(trialEnrolments, and(ofTrial, eq(trialEnrolments.patientId, messages.patientId)))
-      .where(and(gte(messages.sentAt, sql`((${trialEnrolments.enrolledOn} - 1)::timestamp at time zone 'UTC')`), lt(messages.sentAt, windowEnd))),
+      .where(
+        and(gte(messages.sentAt, sql`((${trialEnrolments.enrolledOn} - 1)::timestamp at time zone 'UTC')`), lt(messages.sentAt, windowEnd)),
+      ),
   ]);
 
   type Gathered = {
@@ -218,7 +224,9 @@ export async function buildTrialAnalysisDataset(options: { database: Database; t
     });
     const reachedEnd = own.enrolledOn + 7 * followUp.weeksReached;
     const pdc =
-      followUp.weeksReached === 0 ? null : periodPdc(medicationEventsFrom(own.fills, reachedEnd), { start: own.enrolledOn, end: reachedEnd });
+      followUp.weeksReached === 0
+        ? null
+        : periodPdc(medicationEventsFrom(own.fills, reachedEnd), { start: own.enrolledOn, end: reachedEnd });
     const outbound = new Set<string>();
     let replies = 0;
     for (const message of messagesByPatient.get(participant.patientId) ?? []) {

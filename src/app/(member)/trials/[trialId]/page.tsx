@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDatabase } from '@/db/client';
 import {
@@ -54,7 +55,12 @@ export default async function TrialPage({ params, searchParams }: Props) {
     <article className="flex flex-col gap-8">
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-semibold tracking-tight">12-Week Trial</h1>
-        <p className="text-lg font-medium">{protocol.name}</p>
+        <p className="text-lg font-medium">
+          {protocol.name}{' '}
+          <Link href="/trials" className="text-sm font-normal text-accent underline">
+            All trials
+          </Link>
+        </p>
         <p className="max-w-3xl text-muted">
           A randomised trial of personalised reminder messages against the standard programme: its protocol, the participant flow, and the
           results by intention to treat, computed from the trial’s records. Patients appear by pseudonym only.
