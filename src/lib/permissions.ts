@@ -26,6 +26,8 @@ export const permissions = {
   'trials:enrol': ['admin', 'clinician'],
   /** Create trials and edit an analysis plan (until enrolment starts). */
   'trials:manage': ['admin'],
+  /** Download a trial's de-identified analysis dataset (one row per participant, by pseudonym). */
+  'trials:analysis-dataset': ['admin', 'clinician', 'government-official'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

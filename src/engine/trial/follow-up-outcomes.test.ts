@@ -47,10 +47,7 @@ describe('computeFollowUpOutcomes', () => {
       weeks: 12,
       today: enrolledOn,
       regimens: [{ start: enrolledOn - 14, end: null, dosesPerDay: 2 }],
-      takenByDay: taken([
-        [-30, 2],
-        ...Array.from({ length: 7 }, (_, day) => [-7 + day, 1] as [number, number]),
-      ]),
+      takenByDay: taken([[-30, 2], ...Array.from({ length: 7 }, (_, day) => [-7 + day, 1] as [number, number])]),
     });
     expect(result.baseline).toEqual({ taken: 7, scheduled: 28, adherence: 0.25 });
     expect(result.outcome.adherence).toBeNull();
@@ -79,7 +76,15 @@ describe('computeFollowUpOutcomes', () => {
   it('finds the first run of 7 days without a confirmed dose', () => {
     const base = { enrolledOn, weeks: 12, today: enrolledOn + 84, regimens: twiceDaily };
     // Taken on days 0 and 7: days 1–6 are only 6 in a row; days 8–14 make the gap, ending on day 14.
-    expect(computeFollowUpOutcomes({ ...base, takenByDay: taken([[0, 1], [7, 1]]) }).daysToFirstGap).toBe(15);
+    expect(
+      computeFollowUpOutcomes({
+        ...base,
+        takenByDay: taken([
+          [0, 1],
+          [7, 1],
+        ]),
+      }).daysToFirstGap,
+    ).toBe(15);
     expect(computeFollowUpOutcomes({ ...base, takenByDay: new Map() }).daysToFirstGap).toBe(7);
     const everySixthDay = taken(Array.from({ length: 15 }, (_, index) => [index * 6, 1] as [number, number]));
     expect(computeFollowUpOutcomes({ ...base, takenByDay: everySixthDay }).daysToFirstGap).toBeNull();

@@ -26,3 +26,10 @@ export {
 
 // page
 export { listTrials, type TrialSummary } from './server/list-trials';
+
+// outcomes
+export { ADHERENT_THRESHOLD, analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
+export { trialStatus, type TrialStatusParticipant } from './trial-status';
+export { buildTrialAnalysisDataset, type TrialAnalysisDataset } from './server/build-trial-analysis-dataset';
+export { getTrialResults } from './server/get-trial-results';
+export { exportTrialAnalysisDataset } from './server/export-trial-analysis-dataset';

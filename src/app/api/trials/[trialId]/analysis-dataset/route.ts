@@ -1,0 +1,29 @@
+import { getDatabase } from '@/db/client';
+import { exportTrialAnalysisDataset } from '@/features/trials';
+import { errorResponse } from '@/lib/server/http';
+import { requestContextOf } from '@/lib/server/request-context';
+import { getSessionUser } from '@/lib/server/session';
+
+// The trial's analysis dataset as CSV ("Download CSV"): clinicians, government officials and admins, once the trial is complete.
+export async function GET(request: Request, { params }: { params: Promise<{ trialId: string }> }) {
+  try {
+    const user = await getSessionUser(request.headers);
+    const { filename, csv } = await exportTrialAnalysisDataset({
+      database: getDatabase(),
+      trialId: (await params).trialId,
+      actor: user,
+      request: requestContextOf(request.headers),
+      now: new Date(),
+    });
+    return new Response(csv, {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${filename}"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
