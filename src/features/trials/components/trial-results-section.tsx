@@ -1,5 +1,5 @@
 import type { TrialArm, TrialResults } from '../contracts';
-import { formatCount, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
+import { formatCount, formatDate, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
 import { AccrualChart, WeeklyAdherenceChart } from './trial-charts';
 import { armOrder, formatInterval, formatPValue } from './trial-format';
 
@@ -54,7 +54,7 @@ function Blinded({ results }: { results: Extract<TrialResults, { state: 'blinded
             <tbody>
               {results.accrual.map((row) => (
                 <tr key={row.weekStarting} className="border-t border-separator">
-                  <td className={cell}>{row.weekStarting}</td>
+                  <td className={cell}>{formatDate(row.weekStarting)}</td>
                   <td className={numberCell}>{formatCount(row.cumulative)}</td>
                 </tr>
               ))}
