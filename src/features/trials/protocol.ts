@@ -155,10 +155,23 @@ export function participantStatusOf(record: ParticipantRecord, weeks: number, to
   return record.discontinuedOn !== null ? 'discontinued' : 'in-follow-up';
 }
 
+/** Recruitment is closed once the target is reached or the closing date has come, whichever is first. */
+export function isRecruitmentClosed(options: {
+  enrolments: number;
+  targetEnrolment: number | null;
+  recruitmentClosedOn: string | null;
+  today: string;
+}): boolean {
+  return (
+    (options.targetEnrolment !== null && options.enrolments >= options.targetEnrolment) ||
+    (options.recruitmentClosedOn !== null && options.recruitmentClosedOn <= options.today)
+  );
+}
+
 /**
- * TrialStatus (contracts.ts): recruitment is closed when the target is reached or the closing date has come;
- * complete when closed and nobody is still followed (a trial closed before anyone enrolled is complete too:
- * there is nothing left to wait for).
+ * TrialStatus (contracts.ts): set-up until someone is enrolled (a trial closed before anyone enrolled stays
+ * there: nobody to follow, and its plan may still change); then recruiting until recruitment closes; then
+ * follow-up while anyone is still followed, complete when nobody is.
  */
 export function trialStatusOf(options: {
   enrolments: number;
@@ -168,9 +181,7 @@ export function trialStatusOf(options: {
   /** Participants still inside their follow-up (not withdrawn, not lost, follow-up not over). */
   stillFollowed: number;
 }): TrialStatus {
-  const closed =
-    (options.targetEnrolment !== null && options.enrolments >= options.targetEnrolment) ||
-    (options.recruitmentClosedOn !== null && options.recruitmentClosedOn <= options.today);
-  if (!closed) return options.enrolments === 0 ? 'set-up' : 'recruiting';
+  if (options.enrolments === 0) return 'set-up';
+  if (!isRecruitmentClosed(options)) return 'recruiting';
   return options.stillFollowed === 0 ? 'complete' : 'follow-up';
 }

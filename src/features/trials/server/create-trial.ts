@@ -7,12 +7,11 @@ import 'server-only';
 import type { Database } from '@/db/client';
 import { trials } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import { trialFollowUpWeeks } from '../protocol';
 import { createTrialSchema } from '../schemas';
-import { auditContextOf, refuse, sha256Hex, type TrialActor } from './trial-records';
+import { auditContextOf, parseAudited, refuse, sha256Hex, type TrialActor } from './trial-records';
 
 const auditAction = 'trial.create';
 export const notAllowedToManageMessage = 'Only admins may create trials and change their analysis plans.';
@@ -32,7 +31,15 @@ export async function createTrial(options: {
     message: notAllowedToManageMessage,
     audit: { database, action: auditAction, ...context },
   });
-  const input = parseInput(createTrialSchema, options.input, { label: 'The new trial' });
+  const input = await parseAudited({
+    schema: createTrialSchema,
+    input: options.input,
+    label: 'The new trial',
+    database,
+    action: auditAction,
+    actor,
+    context,
+  });
   const analysisPlanSha256 = sha256Hex(input.analysisPlan);
   const inserted = await database
     .insert(trials)

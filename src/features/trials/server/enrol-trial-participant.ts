@@ -13,7 +13,6 @@ import type { Database } from '@/db/client';
 import { patients, trialEnrolments, trialScreenings } from '@/db/schema';
 import { allocateAtPosition } from '@/engine/trial/allocation-sequence';
 import { AppError } from '@/lib/errors';
-import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import type { TrialArm } from '../contracts';
@@ -22,6 +21,7 @@ import { enrolTrialParticipantSchema } from '../schemas';
 import { notAllowedToAssessMessage } from './list-trial-candidates';
 import {
   auditContextOf,
+  parseAudited,
   checkSystemCriteria,
   findPatientInScope,
   findTrial,
@@ -54,7 +54,15 @@ export async function enrolTrialParticipant(options: {
     message: notAllowedToAssessMessage,
     audit: { database, action: auditAction, ...context },
   });
-  const input = parseInput(enrolTrialParticipantSchema, options.input, { label: 'The enrolment' });
+  const input = await parseAudited({
+    schema: enrolTrialParticipantSchema,
+    input: options.input,
+    label: 'The enrolment',
+    database,
+    action: auditAction,
+    actor,
+    context,
+  });
   const today = isoDayOf(now);
   const details = { trialId: input.trialId, patientId: input.patientId };
 
@@ -64,7 +72,7 @@ export async function enrolTrialParticipant(options: {
     const trial = await findTrial(transaction, input.trialId);
     if (trial === null) return new AppError('not_found', unknownTrialMessage);
     const state = await readTrialState(transaction, trial, today);
-    if (state.status !== 'set-up' && state.status !== 'recruiting') return new AppError('conflict', recruitmentClosedMessage);
+    if (!state.recruitmentOpen) return new AppError('conflict', recruitmentClosedMessage);
     if (trial.startDate > today) return new AppError('conflict', `trialId: recruitment opens on ${trial.startDate}.`);
     const patient = await findPatientInScope({ database: transaction, actor, patientId: input.patientId, lock: true });
     if (patient === null) return new AppError('not_found', unknownPatientMessage);

@@ -8,7 +8,6 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { trialEnrolments, trialScreenings } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import type { TrialExclusionReason } from '../contracts';
@@ -18,6 +17,7 @@ import { notAllowedToAssessMessage } from './list-trial-candidates';
 import { recruitmentClosedMessage } from './enrol-trial-participant';
 import {
   auditContextOf,
+  parseAudited,
   checkSystemCriteria,
   findPatientInScope,
   findTrial,
@@ -46,15 +46,22 @@ export async function recordTrialExclusion(options: {
     message: notAllowedToAssessMessage,
     audit: { database, action: auditAction, ...context },
   });
-  const input = parseInput(recordTrialExclusionSchema, options.input, { label: 'The exclusion' });
+  const input = await parseAudited({
+    schema: recordTrialExclusionSchema,
+    input: options.input,
+    label: 'The exclusion',
+    database,
+    action: auditAction,
+    actor,
+    context,
+  });
   const today = isoDayOf(now);
   const details = { trialId: input.trialId, patientId: input.patientId };
   const refusal = (error: AppError) => refuse({ database, action: auditAction, actor, context, details, error });
 
   const trial = await findTrial(database, input.trialId);
   if (trial === null) return refusal(new AppError('not_found', unknownTrialMessage));
-  const { status } = await readTrialState(database, trial, today);
-  if (status !== 'set-up' && status !== 'recruiting') return refusal(new AppError('conflict', recruitmentClosedMessage));
+  if (!(await readTrialState(database, trial, today)).recruitmentOpen) return refusal(new AppError('conflict', recruitmentClosedMessage));
   const patient = await findPatientInScope({ database, actor, patientId: input.patientId });
   if (patient === null) return refusal(new AppError('not_found', unknownPatientMessage));
   const [enrolled] = await database

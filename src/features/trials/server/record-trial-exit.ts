@@ -11,7 +11,6 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { patients, trialEnrolments } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import type { TrialExitKind } from '../contracts';
@@ -20,6 +19,7 @@ import { recordTrialExitSchema } from '../schemas';
 import { notAllowedToAssessMessage } from './list-trial-candidates';
 import {
   auditContextOf,
+  parseAudited,
   findPatientInScope,
   findTrial,
   refuse,
@@ -46,7 +46,15 @@ export async function recordTrialExit(options: {
     message: notAllowedToAssessMessage,
     audit: { database, action: auditAction, ...context },
   });
-  const input = parseInput(recordTrialExitSchema, options.input, { label: 'The exit' });
+  const input = await parseAudited({
+    schema: recordTrialExitSchema,
+    input: options.input,
+    label: 'The exit',
+    database,
+    action: auditAction,
+    actor,
+    context,
+  });
   const today = isoDayOf(now);
   const details = { trialId: input.trialId, patientId: input.patientId, kind: input.kind };
 

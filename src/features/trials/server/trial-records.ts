@@ -10,12 +10,15 @@ import type { Database } from '@/db/client';
 import { consentEvents, dispensings, patients, regimens, trialEnrolments, trials } from '@/db/schema';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import type { MessagingProgramme } from '@/lib/domain/messaging-programmes';
-import { AppError } from '@/lib/errors';
+import type { z } from 'zod';
+import { AppError, isAppError } from '@/lib/errors';
+import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { SessionUser } from '@/lib/server/session';
 import type { TrialStatus } from '../contracts';
 import {
   addDaysIso,
+  isRecruitmentClosed,
   mergeProtocolFacts,
   onTreatmentWindowDays,
   type SystemCriterionId,
@@ -77,6 +80,8 @@ export function targetEnrolmentOf(trial: Pick<TrialRow, 'targetEnrolment' | 'pro
 
 export type TrialState = {
   status: TrialStatus;
+  /** Enrolment and assessment are possible (recruitment not closed). */
+  recruitmentOpen: boolean;
   enrolments: number;
   /** The last follow-up day of the last participant; null before anyone is enrolled. */
   lastFollowUpDay: string | null;
@@ -93,17 +98,17 @@ export async function readTrialState(database: Database, trial: TrialRow, today:
     })
     .from(trialEnrolments)
     .where(eq(trialEnrolments.trialId, trial.id));
-  const enrolments = row?.enrolments ?? 0;
+  const counts = {
+    enrolments: row?.enrolments ?? 0,
+    targetEnrolment: targetEnrolmentOf(trial),
+    recruitmentClosedOn: trial.recruitmentClosedOn,
+    today,
+  };
   return {
-    enrolments,
+    enrolments: counts.enrolments,
     lastFollowUpDay: row?.lastFollowUpDay ?? null,
-    status: trialStatusOf({
-      enrolments,
-      targetEnrolment: targetEnrolmentOf(trial),
-      recruitmentClosedOn: trial.recruitmentClosedOn,
-      today,
-      stillFollowed: row?.stillFollowed ?? 0,
-    }),
+    recruitmentOpen: !isRecruitmentClosed(counts),
+    status: trialStatusOf({ ...counts, stillFollowed: row?.stillFollowed ?? 0 }),
   };
 }
 
@@ -242,6 +247,39 @@ export async function refuse(options: {
     details: { ...options.details, reason: options.error.message },
   });
   throw options.error;
+}
+
+const idPatterns: Record<string, RegExp> = {
+  trialId: /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+  patientId: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+};
+
+/**
+ * parseInput, with a refused input audited too ('denied', naming the fields at fault, never their values:
+ * a reason or detail is the clinician's free text).
+ */
+export async function parseAudited<Schema extends z.ZodType>(options: {
+  schema: Schema;
+  input: unknown;
+  label: string;
+  database: Database;
+  action: string;
+  actor: TrialActor;
+  context: AuditContext;
+}): Promise<z.output<Schema>> {
+  try {
+    return parseInput(options.schema, options.input, { label: options.label });
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const input = typeof options.input === 'object' && options.input !== null ? (options.input as Record<string, unknown>) : {};
+    // Only well-formed ids are kept: anything else the caller sent could be text about the patient.
+    const ids = Object.fromEntries(
+      Object.entries(idPatterns)
+        .filter(([key, pattern]) => typeof input[key] === 'string' && pattern.test(input[key]))
+        .map(([key]) => [key, input[key]]),
+    );
+    return refuse({ ...options, details: { ...ids, fields: Object.keys(error.fieldErrors ?? {}) }, error });
+  }
 }
 
 export function auditContextOf(options: { clientAddress?: string | null; requestId?: string | null }): AuditContext {

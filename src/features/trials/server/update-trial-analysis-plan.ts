@@ -8,12 +8,11 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { trialEnrolments, trials } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import { updateTrialAnalysisPlanSchema } from '../schemas';
 import { notAllowedToManageMessage } from './create-trial';
-import { auditContextOf, findTrial, refuse, sha256Hex, type TrialActor, unknownTrialMessage } from './trial-records';
+import { auditContextOf, parseAudited, findTrial, refuse, sha256Hex, type TrialActor, unknownTrialMessage } from './trial-records';
 
 const auditAction = 'trial.analysis-plan.update';
 export const analysisPlanFrozenMessage =
@@ -43,7 +42,15 @@ export async function updateTrialAnalysisPlan(options: {
     message: notAllowedToManageMessage,
     audit: { database, action: auditAction, ...context },
   });
-  const input = parseInput(updateTrialAnalysisPlanSchema, options.input, { label: 'The analysis plan' });
+  const input = await parseAudited({
+    schema: updateTrialAnalysisPlanSchema,
+    input: options.input,
+    label: 'The analysis plan',
+    database,
+    action: auditAction,
+    actor,
+    context,
+  });
   const frozen = new AppError('conflict', analysisPlanFrozenMessage, {
     fieldErrors: { analysisPlan: 'Frozen: enrolment has started.' },
   });
