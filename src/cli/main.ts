@@ -14,6 +14,10 @@ const commands: Record<string, Command> = {
     load: () => import('./commands/seed'),
   },
   import: { summary: 'Import FHIR R4 or a pharmacy dispensing CSV into the database', load: () => import('./commands/import') },
+  trial: {
+    summary: "Analyse a trial's outcomes from a CSV (trial analyse --input FILE.csv [--json])",
+    load: () => import('./commands/trial'),
+  },
 };
 
 function usage(): string {

@@ -22,12 +22,12 @@ export const permissions = {
   'aggregates:unsuppressed': ['admin', 'clinician'],
   /** Edit the message template library (every save is a new, audited version). */
   'message-templates:edit': ['admin'],
+  /** Download a trial's de-identified analysis dataset (one row per participant, by pseudonym). */
+  'trials:analysis-dataset': ['admin', 'clinician', 'government-official'],
   /** Assess, enrol and record exits of trial participants (clinicians: their organisations' patients). */
   'trials:enrol': ['admin', 'clinician'],
   /** Create trials and edit an analysis plan (until enrolment starts). */
   'trials:manage': ['admin'],
-  /** Download a trial's de-identified analysis dataset (one row per participant, by pseudonym). */
-  'trials:analysis-dataset': ['admin', 'clinician', 'government-official'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

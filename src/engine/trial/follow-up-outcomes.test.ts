@@ -15,6 +15,7 @@ describe('computeFollowUpOutcomes', () => {
       weeks: 12,
       today: enrolledOn + 84,
       regimens: twiceDaily,
+      gapDays: 7,
       takenByDay: taken([
         [0, 2],
         [3, 1],
@@ -32,6 +33,7 @@ describe('computeFollowUpOutcomes', () => {
       weeks: 12,
       today: enrolledOn + 20,
       regimens: twiceDaily,
+      gapDays: 7,
       takenByDay: taken(Array.from({ length: 20 }, (_, day) => [day, 2] as [number, number])),
     });
     expect(result.weeksReached).toBe(2);
@@ -47,6 +49,7 @@ describe('computeFollowUpOutcomes', () => {
       weeks: 12,
       today: enrolledOn,
       regimens: [{ start: enrolledOn - 14, end: null, dosesPerDay: 2 }],
+      gapDays: 7,
       takenByDay: taken([[-30, 2], ...Array.from({ length: 7 }, (_, day) => [-7 + day, 1] as [number, number])]),
     });
     expect(result.baseline).toEqual({ taken: 7, scheduled: 28, adherence: 0.25 });
@@ -63,6 +66,7 @@ describe('computeFollowUpOutcomes', () => {
         { start: enrolledOn, end: enrolledOn + 2, dosesPerDay: 1 },
         { start: enrolledOn, end: null, dosesPerDay: 1 },
       ],
+      gapDays: 7,
       takenByDay: taken([
         [0, 5],
         [1, 1],
@@ -74,11 +78,12 @@ describe('computeFollowUpOutcomes', () => {
   });
 
   it('finds the first run of 7 days without a confirmed dose', () => {
-    const base = { enrolledOn, weeks: 12, today: enrolledOn + 84, regimens: twiceDaily };
+    const base = { gapDays: 7, enrolledOn, weeks: 12, today: enrolledOn + 84, regimens: twiceDaily };
     // Taken on days 0 and 7: days 1–6 are only 6 in a row; days 8–14 make the gap, ending on day 14.
     expect(
       computeFollowUpOutcomes({
         ...base,
+        gapDays: 7,
         takenByDay: taken([
           [0, 1],
           [7, 1],

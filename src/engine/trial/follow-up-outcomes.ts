@@ -23,6 +23,8 @@ export type FollowUpOutcomeOptions = {
   regimens: readonly ActiveRegimen[];
   /** Doses confirmed taken, by the local day they were scheduled for. */
   takenByDay: ReadonlyMap<number, number>;
+  /** Consecutive days without a confirmed-taken dose that make a gap (7). */
+  gapDays: number;
 };
 
 export type AdherenceCount = { taken: number; scheduled: number; adherence: number | null };
@@ -41,9 +43,6 @@ export type FollowUpOutcomes = {
    */
   daysToFirstGap: number | null;
 };
-
-/** Consecutive days without a confirmed-taken dose that make a gap. */
-export const GAP_DAYS = 7;
 
 function scheduledOn(regimens: readonly ActiveRegimen[], day: number): number {
   let doses = 0;
@@ -81,7 +80,7 @@ export function computeFollowUpOutcomes(options: FollowUpOutcomeOptions): Follow
   let run = 0;
   for (let index = 0; index < 7 * weeksReached; index += 1) {
     run = (options.takenByDay.get(enrolledOn + index) ?? 0) > 0 ? 0 : run + 1;
-    if (run === GAP_DAYS) {
+    if (run === options.gapDays) {
       daysToFirstGap = index + 1;
       break;
     }

@@ -5,9 +5,7 @@
  */
 import type { TrialOutcomeRow } from '@/engine/statistics/trial';
 import type { TrialArm } from './contracts';
-
-/** Adherent: dose-level adherence over weeks 1–12 of at least this (the analysis plan's threshold). */
-export const ADHERENT_THRESHOLD = 0.8;
+import { adherentThreshold } from './protocol';
 
 export type TrialAnalysisRow = {
   pseudonym: string;
@@ -63,7 +61,7 @@ export function trialOutcomeRows(dataset: readonly TrialAnalysisRow[]): TrialOut
       arm: row.arm,
       baseline: row.baseline ?? imputedBaseline ?? 0,
       outcome: row.outcome!,
-      adherent: row.outcome! >= ADHERENT_THRESHOLD ? 1 : 0,
+      adherent: row.outcome! >= adherentThreshold ? 1 : 0,
     })),
     withoutOutcome: dataset.length - analysed.length,
     baselineImputed: analysed.length - observed.length,

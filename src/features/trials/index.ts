@@ -28,8 +28,7 @@ export {
 export { listTrials, type TrialSummary } from './server/list-trials';
 
 // outcomes
-export { ADHERENT_THRESHOLD, analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
-export { trialStatus, type TrialStatusParticipant } from './trial-status';
+export { analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
 export { buildTrialAnalysisDataset, type TrialAnalysisDataset } from './server/build-trial-analysis-dataset';
 export { getTrialResults } from './server/get-trial-results';
 export { exportTrialAnalysisDataset } from './server/export-trial-analysis-dataset';

@@ -36,6 +36,7 @@ describe('parseTrialOutcomesCsv', () => {
       'a,intervention,-0.1,,2',
       'b,intervention,0x1,Infinity,1',
       'c,control,0.5',
+      'd,,0.5,0.5,0',
     ].join('\n');
     expect(problemsOf(text)).toEqual([
       { line: 3, field: 'patient_id', message: 'line 3, field patient_id: empty; every row needs a patient identifier' },
@@ -50,6 +51,7 @@ describe('parseTrialOutcomesCsv', () => {
       { line: 5, field: 'baseline', message: 'line 5, field baseline: "0x1", expected a number in [0, 1]' },
       { line: 5, field: 'outcome', message: 'line 5, field outcome: "Infinity", expected a number in [0, 1]' },
       { line: 6, field: 'row', message: 'line 6, row: 3 fields where the header has 5' },
+      { line: 7, field: 'arm', message: 'line 7, field arm: empty, expected control or intervention' },
     ]);
   });
 

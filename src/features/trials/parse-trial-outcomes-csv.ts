@@ -67,7 +67,8 @@ export function parseTrialOutcomesCsv(text: string): ParsedTrialOutcomesCsv {
     else firstLineOfPatient.set(patientId, record.line);
 
     const arm = field('arm');
-    if (arm !== 'control' && arm !== 'intervention') problem(record.line, 'arm', `${shown(arm)} is not control or intervention`);
+    if (arm !== 'control' && arm !== 'intervention')
+      problem(record.line, 'arm', arm === '' ? 'empty, expected control or intervention' : `${shown(arm)} is not control or intervention`);
 
     const share = (column: 'baseline' | 'outcome') => {
       const value = field(column);

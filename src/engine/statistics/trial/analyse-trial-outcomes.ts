@@ -14,6 +14,10 @@ import { welchTest } from './welch';
 export function analyseTrialOutcomes(rows: readonly TrialOutcomeRow[]): TrialAnalysis {
   const intervention = rows.filter((row) => row.arm === 'intervention');
   const control = rows.filter((row) => row.arm === 'control');
+  if (intervention.length < 2 || control.length < 2)
+    throw new RangeError(
+      `each arm needs at least 2 participants to compare (intervention ${intervention.length}, control ${control.length})`,
+    );
   const welch = welchTest({ intervention: intervention.map((row) => row.outcome), control: control.map((row) => row.outcome) });
   const adjusted = ancova({
     outcome: rows.map((row) => row.outcome),

@@ -31,7 +31,9 @@ export function ancova({
   const design = new Matrix(outcome.map((_, index) => [1, arm[index]!, baseline[index]!]));
   const qr = new QrDecomposition(design);
   // Both arms present and a baseline that varies within them; otherwise the arm effect is not identifiable.
-  if (!qr.isFullRank())
+  // Judged on R's diagonal relative to its largest entry: rounding can leave a collinear column at 1e-17, not 0.
+  const diagonal = [0, 1, 2].map((index) => Math.abs(qr.upperTriangularMatrix.get(index, index)));
+  if (!qr.isFullRank() || Math.min(...diagonal) <= 1e-10 * Math.max(...diagonal))
     throw new RangeError('ANCOVA needs participants in both arms and a baseline that is not constant or a copy of the arm');
   const y = Matrix.columnVector([...outcome]);
   const beta = qr.solve(y);

@@ -20,14 +20,14 @@ export function t95(df: number): number {
 /** Counts of a two-group binary outcome: group 1 (intervention) x1 of n1, group 2 (control) x2 of n2. */
 export type TwoGroupCounts = { x1: number; n1: number; x2: number; n2: number };
 
-export function checkCount(x: number, n: number, name = 'x'): void {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a whole number ≥ 1 (got ${n})`);
+export function checkCount(x: number, n: number, name = 'x', totalName = 'n'): void {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`${totalName} must be a whole number ≥ 1 (got ${n})`);
   if (!Number.isInteger(x) || x < 0 || x > n) throw new RangeError(`${name} must be a whole number in [0, ${n}] (got ${x})`);
 }
 
 export function checkCounts({ x1, n1, x2, n2 }: TwoGroupCounts): void {
-  checkCount(x1, n1, 'x1');
-  checkCount(x2, n2, 'x2');
+  checkCount(x1, n1, 'x1', 'n1');
+  checkCount(x2, n2, 'x2', 'n2');
 }
 
 export function checkFinite(values: readonly number[], name: string): void {

@@ -26,7 +26,7 @@ export function sampleSizeTwoProportions({
     ['p1', p1],
     ['p2', p2],
   ] as const) {
-    if (!(value > 0 && value < 1)) throw new RangeError(`${name} must be in (0, 1) (got ${value})`);
+    if (!(value >= 0 && value <= 1)) throw new RangeError(`${name} must be a proportion in [0, 1] (got ${value})`);
   }
   if (p1 === p2) throw new RangeError('p1 and p2 must differ: no sample size detects a difference of 0');
   const { zAlpha, zBeta } = zValues(alpha, power);

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ancova,
   analyseTrialOutcomes,
   chiSquareTest,
   fisherExactP,
@@ -12,6 +13,8 @@ import {
   newcombeDifference,
   oddsRatio,
   riskRatio,
+  sampleSizeTwoMeans,
+  sampleSizeTwoProportions,
   welchTest,
   wilsonInterval,
   type TrialOutcomeRow,
@@ -94,7 +97,8 @@ describe('2 × 2 ratios and χ²', () => {
   it('refuses counts that are not a table', () => {
     expect(() => fisherExactP({ x1: 11, n1: 10, x2: 0, n2: 10 })).toThrow(RangeError);
     expect(() => riskRatio({ x1: 1.5, n1: 10, x2: 0, n2: 10 })).toThrow(/x1/);
-    expect(() => wilsonInterval(0, 0)).toThrow(/n must be/);
+    expect(() => wilsonInterval(0, 0)).toThrow(/^n must be/);
+    expect(() => newcombeDifference({ x1: 0, n1: 5, x2: 0, n2: 0 })).toThrow(/^n2 must be/);
   });
 });
 
@@ -148,6 +152,67 @@ describe("Welch's t and the mean interval", () => {
     expect(interval.mean).toBeCloseTo(0.5, 12);
     expect(interval.ciHigh - interval.mean).toBeCloseTo(3.182446305284263 * Math.sqrt(0.2 / 3 / 4), 10);
     expect(meanInterval([0.7])).toEqual({ n: 1, mean: 0.7, ciLow: 0.7, ciHigh: 0.7 });
+  });
+});
+
+describe('ANCOVA', () => {
+  const participants = fc.array(
+    fc.record({
+      arm: fc.constantFrom<0 | 1>(0, 1),
+      baseline: fc.integer({ min: 0, max: 1000 }),
+      outcome: fc.integer({ min: 0, max: 1000 }),
+    }),
+    { minLength: 6, maxLength: 40 },
+  );
+
+  it('moves the arm coefficient by exactly a shift added to the intervention arm, and its interval with it', () => {
+    fc.assert(
+      fc.property(participants, fc.double({ min: -0.5, max: 0.5, noNaN: true }), (rows, shift) => {
+        const arm = rows.map((row) => row.arm);
+        const baseline = rows.map((row) => row.baseline / 1000);
+        const outcome = rows.map((row) => row.outcome / 1000);
+        let fitted;
+        try {
+          fitted = ancova({ outcome, arm, baseline });
+        } catch {
+          return; // one arm only, or a baseline that does not vary: refused, as it should be
+        }
+        const shifted = ancova({ outcome: outcome.map((value, index) => value + shift * arm[index]!), arm, baseline });
+        expect(shifted.estimate).toBeCloseTo(fitted.estimate + shift, 9);
+        expect(shifted.se).toBeCloseTo(fitted.se, 9);
+        expect(fitted.ciLow).toBeLessThanOrEqual(fitted.estimate);
+        expect(fitted.ciHigh).toBeGreaterThanOrEqual(fitted.estimate);
+      }),
+    );
+  });
+
+  it('refuses a design without both arms or with a constant baseline', () => {
+    expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4], arm: [1, 1, 1, 1], baseline: [0.1, 0.5, 0.2, 0.3] })).toThrow(/both arms/);
+    for (const constant of [0.5, 0.3, 0.1, 0.7])
+      expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4, 0.9], arm: [0, 1, 0, 1, 1], baseline: Array(5).fill(constant) })).toThrow(
+        /both arms/,
+      );
+    // Baseline a copy of the arm (times a constant): collinear with it.
+    expect(() => ancova({ outcome: [0.1, 0.2, 0.3, 0.4], arm: [0, 1, 0, 1], baseline: [0, 0.3, 0, 0.3] })).toThrow(/both arms/);
+  });
+});
+
+describe('sample sizes', () => {
+  it('grow as the difference shrinks, with the continuity correction always larger', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 98 }), fc.integer({ min: 1, max: 40 }), (base, gap) => {
+        const p1 = base / 100;
+        const p2 = Math.min(0.99, p1 + gap / 100);
+        fc.pre(p2 > p1 + 0.005);
+        const near = sampleSizeTwoProportions({ p1, p2: p1 + (p2 - p1) / 2 });
+        const far = sampleSizeTwoProportions({ p1, p2 });
+        expect(near.n).toBeGreaterThan(far.n);
+        expect(far.nContinuityCorrected).toBeGreaterThan(far.n);
+      }),
+    );
+    expect(sampleSizeTwoMeans({ sd: 0.25, delta: 0.05 }).n).toBeCloseTo(4 * sampleSizeTwoMeans({ sd: 0.25, delta: 0.1 }).n, 9);
+    expect(() => sampleSizeTwoProportions({ p1: 0.5, p2: 0.5 })).toThrow(/must differ/);
+    expect(() => sampleSizeTwoMeans({ sd: 0.2, delta: 0.1, power: 1 })).toThrow(/power/);
   });
 });
 

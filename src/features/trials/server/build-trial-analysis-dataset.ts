@@ -6,18 +6,19 @@ import 'server-only';
  * confirmations are mapped to the patient's local day (src/engine/time/local-day.ts), refill PDC goes
  * through the shared read layer and the engine's periodPdc, as on the patient profile.
  */
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { type DispensingRow, medicationEventsFrom } from '@/db/queries/medication-events';
-import { dispensings, doseEvents, messages, patients, regimens, trialEnrolments, trials } from '@/db/schema';
+import { dispensings, doseEvents, messages, patients, regimens, trialEnrolments } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { periodPdc } from '@/engine/aggregation/patient-summary';
 import { computeFollowUpOutcomes, type ActiveRegimen } from '@/engine/trial/follow-up-outcomes';
 import { createLocalDayResolver, utcDayNumber } from '@/engine/time/local-day';
 import { AppError } from '@/lib/errors';
-import { ADHERENT_THRESHOLD, type TrialAnalysisRow } from '../analysis-dataset';
+import type { TrialAnalysisRow } from '../analysis-dataset';
 import type { TrialStatus } from '../contracts';
-import { trialStatus } from '../trial-status';
+import { adherentThreshold, gapDays, isoDayOf } from '../protocol';
+import { findTrial, readTrialState, unknownTrialMessage } from './trial-records';
 
 /** Fills this long before enrolment may still carry supply into the follow-up (PDC carry-in). */
 const DISPENSING_LOOKBACK_DAYS = 180;
@@ -61,25 +62,21 @@ function createCachedLocalDay(): (instant: Date, timeZone: string | null) => num
   };
 }
 
+/** Counts per UTC quarter hour (epoch seconds ÷ 900) of one patient, in matching order. */
+type BucketCounts = { patientId: string; buckets: number[]; counts: number[] };
+const quarterMs = 900_000;
+const quarterHour = (column: SQL | AnyColumn) => sql`floor(extract(epoch from ${column}) / 900)::int`;
+
 export async function buildTrialAnalysisDataset(options: {
   database: Database;
   trialId: string;
   now: Date;
 }): Promise<TrialAnalysisDataset> {
   const { database, trialId, now } = options;
-  const [trial] = await database
-    .select({
-      id: trials.id,
-      name: trials.name,
-      synthetic: trials.synthetic,
-      startDate: trials.startDate,
-      weeks: trials.weeks,
-      targetEnrolment: trials.targetEnrolment,
-      recruitmentClosedOn: trials.recruitmentClosedOn,
-    })
-    .from(trials)
-    .where(eq(trials.id, trialId));
-  if (trial === undefined) throw new AppError('not_found', `There is no trial "${trialId}".`);
+  const trial = await findTrial(database, trialId);
+  if (trial === null) throw new AppError('not_found', unknownTrialMessage);
+  // The status as the overview and enrolment read it (the same rule, the same query).
+  const { status } = await readTrialState(database, trial, isoDayOf(now));
   const windowDays = 7 * trial.weeks;
 
   const participants = await database
@@ -102,17 +99,6 @@ export async function buildTrialAnalysisDataset(options: {
     .orderBy(asc(patients.pseudonym));
 
   const today = utcDayNumber(now);
-  const exitedOn = (row: { withdrawnOn: string | null; lostToFollowUpOn: string | null }) => {
-    const days = [row.withdrawnOn, row.lostToFollowUpOn].filter((day) => day !== null).map(dayNumberFromIso);
-    return days.length === 0 ? null : Math.min(...days);
-  };
-  const status = trialStatus({
-    participants: participants.map((row) => ({ enrolledOn: dayNumberFromIso(row.enrolledOn), exitedOn: exitedOn(row) })),
-    weeks: trial.weeks,
-    targetEnrolment: trial.targetEnrolment,
-    recruitmentClosedOn: trial.recruitmentClosedOn === null ? null : dayNumberFromIso(trial.recruitmentClosedOn),
-    today,
-  });
   const dataset = (rows: TrialAnalysisRow[]): TrialAnalysisDataset => ({
     trial: { id: trial.id, name: trial.name, synthetic: trial.synthetic, startDate: trial.startDate, weeks: trial.weeks, status },
     asOf: isoFromDayNumber(today),
@@ -123,19 +109,26 @@ export async function buildTrialAnalysisDataset(options: {
   // Each participant's window: 12 weeks before enrolment to 12 weeks after, a day wider either side in UTC
   // because local days may start before or after UTC midnight.
   const ofTrial = eq(trialEnrolments.trialId, trialId);
-  const windowStart = sql`((${trialEnrolments.enrolledOn} - ${windowDays + 1})::timestamp at time zone 'UTC')`;
-  const windowEnd = sql`((${trialEnrolments.enrolledOn} + ${windowDays + 1})::timestamp at time zone 'UTC')`;
+  const rowsOf = async <Row>(query: SQL) => ((await database.execute(query)) as unknown as { rows: Row[] }).rows;
+  const windowStart = sql`((${trialEnrolments.enrolledOn} - ${windowDays + 1}::integer)::timestamp at time zone 'UTC')`;
+  const windowEnd = sql`((${trialEnrolments.enrolledOn} + ${windowDays + 1}::integer)::timestamp at time zone 'UTC')`;
   const [regimenRows, takenRows, fillRows, messageRows] = await Promise.all([
     database
       .select({ patientId: regimens.patientId, start: regimens.startDate, end: regimens.endDate, dosesPerDay: regimens.dosesPerDay })
       .from(regimens)
       .innerJoin(trialEnrolments, and(ofTrial, eq(trialEnrolments.patientId, regimens.patientId))),
-    // Only confirmed-taken doses are read: a scheduled dose without one counts as not taken.
-    database
-      .select({ patientId: doseEvents.patientId, scheduledAt: doseEvents.scheduledAt })
-      .from(doseEvents)
-      .innerJoin(trialEnrolments, and(ofTrial, eq(trialEnrolments.patientId, doseEvents.patientId)))
-      .where(and(eq(doseEvents.status, 'taken'), gte(doseEvents.scheduledAt, windowStart), lt(doseEvents.scheduledAt, windowEnd))),
+    // Only confirmed-taken doses are read (a scheduled dose without one counts as not taken), counted per
+    // UTC quarter hour and sent as one array per patient: a tenth of the rows to parse.
+    rowsOf<BucketCounts>(sql`
+      select counted.patient_id as "patientId", array_agg(counted.bucket) as "buckets", array_agg(counted.doses) as "counts"
+      from (
+        select ${doseEvents.patientId} as patient_id, ${quarterHour(doseEvents.scheduledAt)} as bucket, count(*)::int as doses
+        from ${doseEvents}
+        inner join ${trialEnrolments} on ${ofTrial} and ${trialEnrolments.patientId} = ${doseEvents.patientId}
+        where ${doseEvents.status} = 'taken' and ${doseEvents.scheduledAt} >= ${windowStart} and ${doseEvents.scheduledAt} < ${windowEnd}
+        group by 1, 2
+      ) counted
+      group by counted.patient_id`),
     database
       .select({
         patientId: dispensings.patientId,
@@ -149,32 +142,36 @@ export async function buildTrialAnalysisDataset(options: {
       .innerJoin(trialEnrolments, and(ofTrial, eq(trialEnrolments.patientId, dispensings.patientId)))
       .where(
         and(
-          gte(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} - ${DISPENSING_LOOKBACK_DAYS}`),
-          lt(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} + ${windowDays}`),
+          gte(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} - ${DISPENSING_LOOKBACK_DAYS}::integer`),
+          lt(dispensings.dispensedOn, sql`${trialEnrolments.enrolledOn} + ${windowDays}::integer`),
         ),
       )
       .orderBy(asc(dispensings.dispensedOn)),
-    database
-      .select({
-        patientId: messages.patientId,
-        sentAt: messages.sentAt,
-        direction: messages.direction,
-        id: messages.id,
-        policyDecisionId: messages.policyDecisionId,
-      })
-      .from(messages)
-      .innerJoin(trialEnrolments, and(ofTrial, eq(trialEnrolments.patientId, messages.patientId)))
-      .where(
-        and(gte(messages.sentAt, sql`((${trialEnrolments.enrolledOn} - 1)::timestamp at time zone 'UTC')`), lt(messages.sentAt, windowEnd)),
-      ),
+    // Outbound messages once per policy decision (a WhatsApp message and its SMS fallback are one), at the
+    // first send; replies each. Counted per quarter hour like the doses.
+    rowsOf<BucketCounts & { inbound: number[] }>(sql`
+      select counted.patient_id as "patientId", array_agg(counted.bucket) as "buckets", array_agg(counted.outbound) as "counts",
+        array_agg(counted.inbound) as "inbound"
+      from (
+        select sent.patient_id, sent.bucket as bucket,
+          count(*) filter (where not sent.is_inbound)::int as outbound, count(*) filter (where sent.is_inbound)::int as inbound
+        from (
+          select ${messages.patientId} as patient_id, ${messages.direction} = 'inbound' as is_inbound,
+            min(${quarterHour(messages.sentAt)}) as bucket
+          from ${messages}
+          inner join ${trialEnrolments} on ${ofTrial} and ${trialEnrolments.patientId} = ${messages.patientId}
+          where ${messages.sentAt} >= ((${trialEnrolments.enrolledOn} - 1)::timestamp at time zone 'UTC') and ${messages.sentAt} < ${windowEnd}
+          group by 1, 2, case when ${messages.direction} = 'outbound' then coalesce(${messages.policyDecisionId}, ${messages.id}) else ${messages.id} end
+        ) sent
+        group by 1, 2
+      ) counted
+      group by counted.patient_id`),
   ]);
 
   type Gathered = {
     regimens: ActiveRegimen[];
     takenByDay: Map<number, number>;
     fills: Omit<DispensingRow, 'productName' | 'patientId'>[];
-    outbound: Set<string>;
-    replies: number;
   };
   const localDay = createCachedLocalDay();
   const byPatient = new Map<string, Gathered & { timezone: string | null; enrolledOn: number }>();
@@ -185,8 +182,6 @@ export async function buildTrialAnalysisDataset(options: {
       regimens: [],
       takenByDay: new Map(),
       fills: [],
-      outbound: new Set(),
-      replies: 0,
     });
   }
   for (const row of regimenRows) {
@@ -199,18 +194,25 @@ export async function buildTrialAnalysisDataset(options: {
   for (const row of takenRows) {
     const own = byPatient.get(row.patientId);
     if (own === undefined) continue;
-    const day = localDay(row.scheduledAt, own.timezone);
-    own.takenByDay.set(day, (own.takenByDay.get(day) ?? 0) + 1);
+    row.buckets.forEach((bucket, index) => {
+      const day = localDay(new Date(bucket * quarterMs), own.timezone);
+      own.takenByDay.set(day, (own.takenByDay.get(day) ?? 0) + row.counts[index]!);
+    });
   }
   for (const row of fillRows) byPatient.get(row.patientId)?.fills.push(row);
   // Messages count in the weeks reached only, known once each participant's weeks are (below).
-  const messagesByPatient = new Map<string, { day: number; inbound: boolean; key: string }[]>();
+  const messagesByPatient = new Map<string, { day: number; outbound: number; inbound: number }[]>();
   for (const row of messageRows) {
     const own = byPatient.get(row.patientId);
     if (own === undefined) continue;
-    const list = messagesByPatient.get(row.patientId) ?? [];
-    list.push({ day: localDay(row.sentAt, own.timezone), inbound: row.direction === 'inbound', key: row.policyDecisionId ?? row.id });
-    messagesByPatient.set(row.patientId, list);
+    messagesByPatient.set(
+      row.patientId,
+      row.buckets.map((bucket, index) => ({
+        day: localDay(new Date(bucket * quarterMs), own.timezone),
+        outbound: row.counts[index]!,
+        inbound: row.inbound[index]!,
+      })),
+    );
   }
 
   const rows = participants.map((participant): TrialAnalysisRow => {
@@ -221,18 +223,19 @@ export async function buildTrialAnalysisDataset(options: {
       today: localDay(now, own.timezone),
       regimens: own.regimens,
       takenByDay: own.takenByDay,
+      gapDays,
     });
     const reachedEnd = own.enrolledOn + 7 * followUp.weeksReached;
     const pdc =
       followUp.weeksReached === 0
         ? null
         : periodPdc(medicationEventsFrom(own.fills, reachedEnd), { start: own.enrolledOn, end: reachedEnd });
-    const outbound = new Set<string>();
+    let outbound = 0;
     let replies = 0;
-    for (const message of messagesByPatient.get(participant.patientId) ?? []) {
-      if (message.day < own.enrolledOn || message.day >= reachedEnd) continue;
-      if (message.inbound) replies += 1;
-      else outbound.add(message.key);
+    for (const counted of messagesByPatient.get(participant.patientId) ?? []) {
+      if (counted.day < own.enrolledOn || counted.day >= reachedEnd) continue;
+      outbound += counted.outbound;
+      replies += counted.inbound;
     }
     const outcome = followUp.outcome.adherence;
     return {
@@ -248,10 +251,10 @@ export async function buildTrialAnalysisDataset(options: {
       takenDoses: followUp.outcome.taken,
       scheduledDoses: followUp.outcome.scheduled,
       weeksReached: followUp.weeksReached,
-      adherent: outcome === null ? null : outcome >= ADHERENT_THRESHOLD ? 1 : 0,
+      adherent: outcome === null ? null : outcome >= adherentThreshold ? 1 : 0,
       refillPdc: pdc?.value ?? null,
       daysToFirstGap: followUp.daysToFirstGap,
-      messages: outbound.size,
+      messages: outbound,
       replies,
       weekly: followUp.weekly,
     };

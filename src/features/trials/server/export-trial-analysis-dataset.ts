@@ -11,9 +11,17 @@ import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { analysisDatasetCsv } from '../analysis-dataset';
+import type { TrialStatus } from '../contracts';
+import { isoDayOf } from '../protocol';
 import { buildTrialAnalysisDataset } from './build-trial-analysis-dataset';
+import { findTrial, readTrialState, unknownTrialMessage } from './trial-records';
 
 const action = 'trial.analysis-dataset.export';
+const statusWords: Record<Exclude<TrialStatus, 'complete'>, string> = {
+  'set-up': 'still being set up',
+  recruiting: 'still recruiting',
+  'follow-up': 'in follow-up',
+};
 
 export async function exportTrialAnalysisDataset(options: {
   database: Database;
@@ -29,20 +37,24 @@ export async function exportTrialAnalysisDataset(options: {
     message: 'Only clinicians, government officials and admins may download the analysis dataset; every role sees the aggregated results.',
     audit: { database, action, ...request },
   });
-  const dataset = await buildTrialAnalysisDataset({ database, trialId, now: options.now });
-  if (dataset.trial.status !== 'complete') {
+  const trial = await findTrial(database, trialId);
+  if (trial === null) throw new AppError('not_found', unknownTrialMessage);
+  // The status first (one aggregate query): a refused download reads no outcome.
+  const { status } = await readTrialState(database, trial, isoDayOf(options.now));
+  if (status !== 'complete') {
     await recordAuditEvent(database, {
       action,
       outcome: 'failure',
       actorUserId: actor.id,
       ...request,
-      details: { trialId, status: dataset.trial.status },
+      details: { trialId, status },
     });
     throw new AppError(
       'conflict',
-      `The analysis dataset is available once the trial is complete (it is in ${dataset.trial.status}): until then it would reveal the concealed arms.`,
+      `The analysis dataset is available once the trial is complete; it is ${statusWords[status]}, and until then the file would reveal the concealed arms.`,
     );
   }
+  const dataset = await buildTrialAnalysisDataset({ database, trialId, now: options.now });
   const csv = analysisDatasetCsv(dataset.rows, dataset.trial.weeks);
   await recordAuditEvent(database, {
     action,

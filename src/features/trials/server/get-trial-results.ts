@@ -257,6 +257,7 @@ export async function getTrialResults(options: {
   // Every signed-in role sees the results: aggregates only, small cells hidden where the role requires it.
   const viewer = requireActor(options.viewer);
   const dataset = await buildTrialAnalysisDataset({ database: options.database, trialId: options.trialId, now: options.now });
-  if (dataset.trial.status !== 'complete') return blindedResults(dataset);
+  // Nothing to unblind in a trial closed before anyone enrolled: its accrual says so.
+  if (dataset.trial.status !== 'complete' || dataset.rows.length === 0) return blindedResults(dataset);
   return unblindedResults(dataset, seesSuppressedAggregates(viewer.role));
 }
