@@ -21,7 +21,7 @@ describe('cli seed', () => {
     const first = captureIo();
     expect(await run(['--patients', '60', '--seed', '3'], first, dependencies())).toBe(0);
     expect(first.out()).toMatch(
-      /^Demo dataset \(synthetic\) loaded in \d+\.\d s: 60 patients, [\d,]+ dispensings, [\d,]+ dose events, [\d,]+ messages; trial cohort A: 12 enrolled \(6 control, 6 intervention\)\.\n$/,
+      /^Demo dataset \(synthetic\) loaded in \d+\.\d s: 60 patients, [\d,]+ dispensings, [\d,]+ dose events, [\d,]+ messages; trial cohort A: 60 screened, 12 enrolled \(\d+ control, \d+ intervention\) and followed for 12 weeks\.\n$/,
     );
     expect(first.err()).toBe('');
 

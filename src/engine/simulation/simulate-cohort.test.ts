@@ -67,6 +67,80 @@ describe('simulateCohort determinism', () => {
   });
 });
 
+/** The records of a run whose simulated day is before `dayIndex` (a reply belongs to the day of the message it answers). */
+function recordsBefore(collected: Collected, dayIndex: number) {
+  const end = startDay + dayIndex;
+  const outboundDay = new Map(
+    collected.messages.filter((message) => message.direction === 'outbound').map((message) => [message.id, message.day]),
+  );
+  return {
+    patients: collected.patients,
+    dispensings: collected.dispensings.filter((record) => record.day < end),
+    doseEvents: collected.doseEvents.filter((record) => record.scheduledDay < end),
+    messages: collected.messages.filter(
+      (record) => (record.inReplyToId === null ? record.day : outboundDay.get(record.inReplyToId)!) < end,
+    ),
+  };
+}
+
+describe('a longer run', () => {
+  it.each(['fixed-daily', 'fixed-weekly', 'personalised'] as const)(
+    'reproduces every record of the shorter run’s days exactly (%s): a history can be continued',
+    (policyName) => {
+      const year = run({ policyName, seed: 11, days: 365, patientCount: 16 });
+      const longer = run({ policyName, seed: 11, days: 449, patientCount: 16 });
+      expect(fingerprint(recordsBefore(longer.collected, 365))).toBe(fingerprint(year.collected));
+      // …and it did go on: records after the year exist.
+      expect(longer.collected.doseEvents.length).toBeGreaterThan(year.collected.doseEvents.length);
+    },
+  );
+});
+
+describe('stepDailyFrom', () => {
+  /** A policy that sends the daily reminder, then from `from` on the personalised policy, which learns daily. */
+  function switchingPolicy(from: number): MessagingPolicy & { days: number[] } {
+    const before = createPolicy('fixed-daily');
+    const after = createPolicy('personalised');
+    const days: number[] = [];
+    return {
+      name: 'switching',
+      version: '1',
+      days,
+      decide: (context, random) => (context.dayIndex < from ? before : after).decide(context, random),
+      learn: (feedback) => {
+        if (feedback.context.dayIndex >= from) after.learn?.(feedback);
+      },
+      endDay: (dayIndex) => {
+        days.push(dayIndex);
+        if (dayIndex >= from) after.endDay?.(dayIndex);
+      },
+    };
+  }
+  const sorted = (collected: Collected) => ({
+    patients: collected.patients.map((record) => JSON.stringify(record)),
+    dispensings: collected.dispensings.map((record) => JSON.stringify(record)).sort(),
+    doseEvents: collected.doseEvents.map((record) => JSON.stringify(record)).sort(),
+    messages: collected.messages.map((record) => JSON.stringify(record)).sort(),
+  });
+
+  it('gives the same records as stepping every day, for a policy that learns only from that day on', () => {
+    const everyDay = switchingPolicy(30);
+    const fromDay30 = switchingPolicy(30);
+    const inStep = run({ policy: everyDay, seed: 4, days: 45 });
+    const stepped = run({ policy: fromDay30, seed: 4, days: 45, stepDailyFrom: 30 });
+    expect(sorted(stepped.collected)).toEqual(sorted(inStep.collected));
+    expect(stepped.summary).toEqual(inStep.summary);
+    // The days before run as one stretch: one endDay for its last day, then one a day.
+    expect(fromDay30.days).toEqual(Array.from({ length: 16 }, (_, index) => 29 + index));
+    expect(everyDay.days).toEqual(Array.from({ length: 45 }, (_, index) => index));
+  });
+
+  it('runs a policy that does not learn patient by patient whatever it says, and refuses a fraction', () => {
+    expect(sorted(run({ seed: 4, days: 20, stepDailyFrom: 10 }).collected)).toEqual(sorted(run({ seed: 4, days: 20 }).collected));
+    expect(() => run({ days: 10, stepDailyFrom: 2.5, policy: switchingPolicy(2) })).toThrow(/stepDailyFrom/);
+  });
+});
+
 describe('simulated records', () => {
   it('keep the invariants of the data model for any seed and policy', () => {
     fc.assert(

@@ -21,6 +21,14 @@ export type SimulationOptions = {
   startDay: number;
   policy: MessagingPolicy;
   sink?: SimulationSink;
+  /**
+   * For a learning policy that learns nothing before this day index (one that takes over from another
+   * policy then, as the demo trial does): the days before it run patient by patient, as a non-learning
+   * policy's do (several times faster), then `endDay` is called once with the last of them, and the cohort
+   * advances a day at a time from here on. `learn` is still called for those days, in patient order. Records
+   * are the same as with 0, the default (every day in step).
+   */
+  stepDailyFrom?: number;
   /** Progress in patient-days, called after each patient or each day. */
   onProgress?: (patientDaysDone: number, totalPatientDays: number) => void;
 };
@@ -38,6 +46,16 @@ export function validateSimulationOptions(options: Pick<SimulationOptions, 'pati
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
     throw new RangeError(`seed must be an integer from 0 to 4294967295, got ${seed}`);
   if (!Number.isInteger(startDay)) throw new RangeError(`startDay must be an integer day number, got ${startDay}`);
+}
+
+/** [start, end) of each stretch of days the cohort runs through before the next stretch starts. */
+function dayBlocks(days: number, learns: boolean, stepDailyFrom: number): [number, number][] {
+  if (!learns) return [[0, days]];
+  const blocks: [number, number][] = [];
+  const firstDaily = Math.min(days, Math.max(0, stepDailyFrom));
+  if (firstDaily > 0) blocks.push([0, firstDaily]);
+  for (let day = firstDaily; day < days; day += 1) blocks.push([day, day + 1]);
+  return blocks;
 }
 
 export function simulateCohort(options: SimulationOptions): CohortSummary {
@@ -84,23 +102,23 @@ export function simulateCohort(options: SimulationOptions): CohortSummary {
     });
   }
 
-  // A learning policy must see the cohort's days in order, so the whole cohort advances a day at a time.
-  // A policy that does not learn decides from the context and its random source alone, so each patient
-  // can run through all days in turn: identical records, and several times faster because the patient's
-  // state stays in the processor's cache.
-  const daysPerBlock = policy.learn === undefined && policy.endDay === undefined ? days : 1;
+  // A learning policy must see the cohort's days in order, so the whole cohort advances a day at a time
+  // (from `stepDailyFrom` on). A policy that does not learn decides from the context and its random source
+  // alone, so each patient can run through all days in turn: identical records, and several times faster
+  // because the patient's state stays in the processor's cache.
+  const stepDailyFrom = options.stepDailyFrom ?? 0;
+  if (!Number.isInteger(stepDailyFrom)) throw new RangeError(`stepDailyFrom must be an integer day index, got ${stepDailyFrom}`);
+  const learns = policy.learn !== undefined || policy.endDay !== undefined;
   const totalPatientDays = patientCount * days;
-  for (let blockStart = 0; blockStart < days; blockStart += daysPerBlock) {
-    const blockEnd = Math.min(days, blockStart + daysPerBlock);
+  for (const [blockStart, blockEnd] of dayBlocks(days, learns, stepDailyFrom)) {
+    const blockDays = blockEnd - blockStart;
     states.forEach((state, index) => {
       for (let dayIndex = blockStart; dayIndex < blockEnd; dayIndex += 1) simulatePatientDay(state, calendar[dayIndex]!, run);
-      if (daysPerBlock > 1) options.onProgress?.((index + 1) * days, totalPatientDays);
+      if (blockDays > 1) options.onProgress?.(blockStart * patientCount + (index + 1) * blockDays, totalPatientDays);
     });
-    // The day is over for every patient: a learning policy's batch update (daily here, nightly live).
-    if (daysPerBlock === 1) {
-      policy.endDay?.(blockStart);
-      options.onProgress?.(blockEnd * patientCount, totalPatientDays);
-    }
+    // The block's days are over for every patient: a learning policy's batch update (daily here, nightly live).
+    if (learns) policy.endDay?.(blockEnd - 1);
+    if (blockDays === 1) options.onProgress?.(blockEnd * patientCount, totalPatientDays);
   }
 
   return summariseCohort({ states, policy, seed, startDay, days, monthBoundaries: boundaries });

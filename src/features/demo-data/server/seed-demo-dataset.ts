@@ -1,17 +1,17 @@
 /**
  * The demo dataset (issue item 6): the demo catalogue (4 companies, their products), a year of history for
- * about 2,000 simulated patients (regimens, dispensings, observed dose events, messages) and the enrolled,
- * randomised members of trial cohort A. Everything carries source 'simulation' and the patients
- * `synthetic = true`: pages label it "synthetic demo data".
+ * about 2,000 simulated patients (regimens, dispensings, observed dose events, messages) and trial cohort A
+ * (issue 14 item 7): everyone screened on the day after the history, 400 enrolled and randomised, and their
+ * 12 weeks simulated under their arms' policies, so the trial's result comes from records. Everything
+ * carries source 'simulation' and the patients `synthetic = true`: pages label it "synthetic demo data".
  *
  * Loaded only while the database holds no synthetic patients, in one transaction (all or nothing, so an
  * interrupted first start leaves no half dataset behind), with `on conflict do nothing` throughout, so
  * loading the same dataset again changes nothing.
  */
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { Database } from '@/db/client';
 import {
   dataSources,
@@ -23,17 +23,28 @@ import {
   products,
   regimens,
   trialEnrolments,
+  trialScreenings,
   trials,
 } from '@/db/schema';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
 import { type ConsentImportEntry, importConsents } from '@/features/consent';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageChannels } from '@/engine/policy/message-arms';
-import { personas } from '@/engine/simulation/personas';
 import type { SimulatedPatient } from '@/engine/simulation/records';
-import { allocatePermutedBlocks } from '@/engine/trial/permuted-blocks';
+import {
+  defaultAllocation,
+  defaultAnalysisPlan,
+  defaultArms,
+  defaultObjective,
+  defaultPrimaryEndpoint,
+  defaultSecondaryEndpoints,
+  eligibilityCriteria,
+  trialFollowUpWeeks,
+} from '@/features/trials';
+import { formatCount } from '@/lib/format';
 import { demoProgrammeOf, type DemoProgramme } from './demo-programme-policy';
-import { type DemoCohort, simulateDemoCohort } from './simulate-demo-cohort';
+import { demoTrialBlockSizes } from './demo-trial-allocation';
+import { type DemoCohort, type DemoTrial, simulateDemoCohort } from './simulate-demo-cohort';
 import { type DatabaseExecutor, demoSource, syntheticUuid, writeDispensings, writeDoseEvents, writeMessages } from './write-demo-records';
 
 export const demoDatasetDefaults = {
@@ -50,10 +61,7 @@ export const demoDatasetDefaults = {
 /** PostgreSQL advisory lock held around loading, so instances starting together (or a seed command) take turns. */
 export const demoDatasetLockId = 7_263_003;
 
-export const trialCohortA = { id: 'cohort-a', name: '12-Week Trial — Cohort A', weeks: 12, blockSize: 4 } as const;
-
-/** Eligible for the trial: still supplied within the last 30 days of history (on treatment at enrolment). */
-const onTreatmentWindowDays = 30;
+export const trialCohortA = { id: 'cohort-a', name: '12-Week Trial — Cohort A', weeks: trialFollowUpWeeks } as const;
 
 export type DemoDatasetCounts = {
   companies: number;
@@ -63,6 +71,7 @@ export type DemoDatasetCounts = {
   dispensings: number;
   doseEvents: number;
   messages: number;
+  trialScreenings: number;
   trialEnrolments: number;
 };
 
@@ -73,6 +82,11 @@ export type SeedDemoDatasetResult =
       /** Rows this run inserted (0 for rows that were there already). */
       inserted: DemoDatasetCounts;
       arms: { control: number; intervention: number };
+      /**
+       * Mean dose-level adherence of each arm's participants over the trial's weeks, as the simulator counted
+       * it (null for an empty arm): a check on what the trial page computes from the records.
+       */
+      trialAdherence: { control: number | null; intervention: number | null };
       /** Patients by messaging programme during their history. */
       programmes: Record<DemoProgramme, number>;
       milliseconds: number;
@@ -256,105 +270,140 @@ async function assertReferencesHold(database: DatabaseExecutor): Promise<void> {
     .select({
       count: sql<number>`(${orphans(dispensings)} + ${orphans(doseEvents)} + ${orphans(regimens)} +
         (select count(*) from ${messages} where ${messages.source} = ${demoSource} and not exists (select 1 from ${patients} where ${patients.id} = ${messages.patientId})) +
-        (select count(*) from ${trialEnrolments} where not exists (select 1 from ${patients} where ${patients.id} = ${trialEnrolments.patientId})))::int`,
+        (select count(*) from ${trialEnrolments} where not exists (select 1 from ${patients} where ${patients.id} = ${trialEnrolments.patientId})) +
+        (select count(*) from ${trialScreenings} where not exists (select 1 from ${patients} where ${patients.id} = ${trialScreenings.patientId})))::int`,
     })
     .from(sql`(select 1) as session`);
   if ((row?.count ?? 0) > 0)
     throw new Error(`The demo dataset would leave ${row?.count} records pointing at missing patients or products; nothing was loaded.`);
 }
 
+/** When the demo's consents to take part are recorded: the trial's start date, in the morning (a convention). */
+const consentHourUtc = 9;
+
 /**
- * Trial cohort A: eligible patients in a seeded random order, the first `trialSize` enrolled on the trial's
- * start date (the day after the history), randomised 1:1 in permuted blocks of 4 within persona strata.
- * The trial's 12 weeks are for the trial feature to run; this only enrols and randomises.
+ * Trial cohort A as run by the simulator (demo-trial-allocation.ts, demo-trial-policy.ts): the trial row
+ * with its frozen analysis plan and concealed allocation parameters, a screening for every synthetic
+ * patient, and the enrolments with their places in the live allocation sequences. An exit is recorded only
+ * where the simulation produced one: a participant who replied STOP during the trial stopped receiving
+ * their arm's messages (discontinued, still followed up).
  */
 async function writeTrial(options: {
   database: DatabaseExecutor;
   cohort: DemoCohort;
+  trial: DemoTrial;
   trialSize: number;
   seed: number;
-  trialStartDay: number;
-}): Promise<{ enrolled: number; control: number; intervention: number }> {
-  const { cohort, trialStartDay } = options;
-  const eligible = cohort.patients
-    .map((patient, index) => ({ patient, index }))
-    .filter(
-      ({ patient, index }) =>
-        (cohort.suppliedUntilDay[index] ?? -Infinity) > trialStartDay - onTreatmentWindowDays &&
-        !cohort.optedOutChannels.has(index) &&
-        (patient.consent.sms || patient.consent.whatsapp),
-    );
-  const order = xoroshiro128plus(options.seed);
-  for (let position = eligible.length - 1; position > 0; position -= 1) {
-    const other = uniformInt(order, 0, position);
-    [eligible[position], eligible[other]] = [eligible[other]!, eligible[position]!];
-  }
-  const allocations = allocatePermutedBlocks({
-    participants: eligible.slice(0, options.trialSize),
-    stratumOf: ({ patient }) => patient.persona,
-    blockSize: trialCohortA.blockSize,
-    seed: options.seed,
-  });
-  const startDate = isoFromDayNumber(trialStartDay);
-  await options.database
+  batchSize: number;
+}): Promise<{ screened: number; enrolled: number; control: number; intervention: number }> {
+  const { database, cohort, trial } = options;
+  const startDate = isoFromDayNumber(trial.startDay);
+  await database
     .insert(trials)
     .values({
       id: trialCohortA.id,
       name: trialCohortA.name,
       startDate,
       weeks: trialCohortA.weeks,
-      protocol: {
-        dataset: 'synthetic demo data',
-        design: 'Two-arm, parallel-group, individually randomised controlled trial',
-        arms: {
-          control: 'Usual care: no study messages',
-          intervention: 'Personalised messages chosen by the learning policy',
-        },
-        allocation: {
-          ratio: '1:1',
-          method: 'permuted blocks',
-          blockSize: trialCohortA.blockSize,
-          stratifiedBy: 'persona',
-          strata: [...personas],
-          seed: options.seed,
-        },
-        eligibility: [
-          `On treatment at enrolment: dispensed supply covering at least one of the last ${onTreatmentWindowDays} days`,
-          'Has not replied STOP to any message',
-          'Consents to SMS or WhatsApp messages',
-        ],
-        targetEnrolment: options.trialSize,
-        primaryEndpoint: {
-          measure: 'PDC',
-          definition:
-            'Proportion of days covered (PQA, refill-based, averaged over the patient’s products) over the 12 weeks from the start date',
-          weeks: trialCohortA.weeks,
-          analysis: 'Difference in mean PDC, intervention minus control, with a Welch 95% confidence interval',
-        },
-        secondaryEndpoints: [
-          'Share of patients with PDC ≥ 0.8 (Newcombe 95% CI)',
-          'Share of scheduled doses confirmed taken',
-          'Opt-outs (STOP replies)',
-        ],
-      },
+      protocol: demoTrialProtocol({ patientCount: cohort.patients.length, trialSize: options.trialSize, startDate }),
+      analysisPlan: defaultAnalysisPlan,
+      analysisPlanSha256: createHash('sha256').update(defaultAnalysisPlan, 'utf8').digest('hex'),
+      targetEnrolment: options.trialSize > 0 ? options.trialSize : null,
+      recruitmentClosedOn: startDate,
+      // The column is a signed 32-bit integer; the sequence mixes the seed in as one (allocation-sequence.ts),
+      // so the same bits give the same sequences.
+      randomisationSeed: options.seed | 0,
+      blockSizes: [...demoTrialBlockSizes],
+      synthetic: true,
     })
     .onConflictDoNothing();
-  let enrolled = 0;
-  if (allocations.length > 0) {
-    const rows = allocations.map((allocation) => ({
+
+  let screened = 0;
+  for (let start = 0; start < trial.screenings.length; start += options.batchSize) {
+    const rows = trial.screenings.slice(start, start + options.batchSize).map((screening) => ({
       trialId: trialCohortA.id,
-      patientId: syntheticUuid('patients', allocation.participant.patient.id),
-      arm: allocation.arm,
-      stratum: allocation.stratum,
-      block: allocation.block,
-      enrolledOn: startDate,
+      patientId: syntheticUuid('patients', cohort.patients[screening.patient]!.id),
+      assessedOn: startDate,
+      outcome: screening.outcome,
+      exclusionReason: screening.exclusionReason,
+      exclusionDetail: screening.exclusionDetail,
+      eligibility: screening.eligibility as Record<string, boolean>,
     }));
-    enrolled = (
-      await options.database.insert(trialEnrolments).values(rows).onConflictDoNothing().returning({ patientId: trialEnrolments.patientId })
+    screened += (
+      await database.insert(trialScreenings).values(rows).onConflictDoNothing().returning({ patientId: trialScreenings.patientId })
     ).length;
   }
-  const control = allocations.filter((allocation) => allocation.arm === 'control').length;
-  return { enrolled, control, intervention: allocations.length - control };
+
+  let enrolled = 0;
+  const consentRecordedAt = new Date(`${startDate}T${String(consentHourUtc).padStart(2, '0')}:00:00Z`);
+  if (trial.enrolments.length > 0) {
+    const rows = trial.enrolments.map((enrolment) => {
+      const patient = cohort.patients[enrolment.patient]!;
+      const stopDay = trial.stopReplyDay.get(enrolment.patient);
+      return {
+        trialId: trialCohortA.id,
+        patientId: syntheticUuid('patients', patient.id),
+        arm: enrolment.arm,
+        stratum: enrolment.stratum,
+        block: enrolment.block,
+        stratumPosition: enrolment.stratumPosition,
+        enrolledOn: startDate,
+        consentRecordedAt,
+        previousProgramme: demoProgrammeOf(patient.id),
+        receivedAllocation: true,
+        discontinuedOn: stopDay === undefined ? null : isoFromDayNumber(stopDay),
+        discontinuedReason: stopDay === undefined ? null : 'replied STOP',
+      };
+    });
+    enrolled = (
+      await database.insert(trialEnrolments).values(rows).onConflictDoNothing().returning({ patientId: trialEnrolments.patientId })
+    ).length;
+  }
+  const control = trial.enrolments.filter((enrolment) => enrolment.arm === 'control').length;
+  return { screened, enrolled, control, intervention: trial.enrolments.length - control };
+}
+
+/** The protocol facts shown on the trial page (protocol.ts reads the texts; no seed or block size here). */
+function demoTrialProtocol(options: { patientCount: number; trialSize: number; startDate: string }): Record<string, unknown> {
+  return {
+    dataset: 'synthetic demo data',
+    design: 'Two-arm, parallel-group, individually randomised controlled trial (synthetic demo data)',
+    objective: `${defaultObjective} Synthetic demo data: the simulated cohort's 12 weeks after its year of history.`,
+    population:
+      `Synthetic demo data: the ${formatCount(options.patientCount)} simulated patients of the demo dataset, all assessed on ${options.startDate}, ` +
+      `the day after their year of history; the eligible were taken in a random order until ${formatCount(options.trialSize)} were enrolled.`,
+    arms: {
+      control: {
+        label: defaultArms.control.label,
+        description:
+          'The standard programme: the patient’s messaging programme is left as it was (in the demo: no messages, the daily reminder or the weekly check-in).',
+      },
+      intervention: {
+        label: defaultArms.intervention.label,
+        description:
+          'Personalised messages chosen by the learning policy, starting from its prior and updated at the end of each day from the intervention arm’s days.',
+      },
+    },
+    eligibility: eligibilityCriteria.map(({ id, text, checkedBy }) => ({ id, text, checkedBy })),
+    primaryEndpoint: defaultPrimaryEndpoint,
+    secondaryEndpoints: [...defaultSecondaryEndpoints],
+    allocation: defaultAllocation,
+    targetEnrolment: options.trialSize,
+    weeks: trialCohortA.weeks,
+  };
+}
+
+/** Mean over participants of each arm's dose-level adherence over the trial's weeks (the simulator's count, a check on the records). */
+function meanAdherenceByArm(trial: DemoTrial): Record<'control' | 'intervention', number | null> {
+  const totals = { control: { sum: 0, count: 0 }, intervention: { sum: 0, count: 0 } };
+  for (const enrolment of trial.enrolments) {
+    const doses = trial.doses.get(enrolment.patient);
+    if (doses === undefined) continue;
+    totals[enrolment.arm].sum += doses.scheduled === 0 ? 0 : doses.confirmed / doses.scheduled;
+    totals[enrolment.arm].count += 1;
+  }
+  const mean = ({ sum, count }: { sum: number; count: number }) => (count === 0 ? null : sum / count);
+  return { control: mean(totals.control), intervention: mean(totals.intervention) };
 }
 
 export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<SeedDemoDatasetResult> {
@@ -371,7 +420,15 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     if (existing > 0) return { seeded: false, syntheticPatients: existing };
   }
 
-  const cohort = simulateDemoCohort({ patientCount, days, seed, startDay: historyStartDay });
+  const cohort = simulateDemoCohort({
+    patientCount,
+    days,
+    seed,
+    startDay: historyStartDay,
+    trial: { days: 7 * trialCohortA.weeks, size: trialSize },
+  });
+  const trial = cohort.trial;
+  if (trial === null) throw new Error('The demo cohort ran without its trial');
   const result = await options.database.transaction(async (transaction) => {
     // Checked again inside the transaction: another instance may have loaded it meanwhile.
     if (options.force !== true) {
@@ -385,7 +442,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     const dispensingRows = await writeDispensings({ database: transaction, cohort, batchSize });
     const doseEventRows = await writeDoseEvents({ database: transaction, cohort, batchSize });
     const messageRows = await writeMessages({ database: transaction, cohort, batchSize });
-    const trial = await writeTrial({ database: transaction, cohort, trialSize, seed, trialStartDay: historyStartDay + days });
+    const trialRows = await writeTrial({ database: transaction, cohort, trial, trialSize, seed, batchSize });
     if (referencesDeferred) await assertReferencesHold(transaction);
     return {
       inserted: {
@@ -395,9 +452,10 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
         dispensings: dispensingRows,
         doseEvents: doseEventRows,
         messages: messageRows,
-        trialEnrolments: trial.enrolled,
+        trialScreenings: trialRows.screened,
+        trialEnrolments: trialRows.enrolled,
       },
-      arms: { control: trial.control, intervention: trial.intervention },
+      arms: { control: trialRows.control, intervention: trialRows.intervention },
     };
   });
   if (result === null) return { seeded: false, syntheticPatients: await countSyntheticPatients(options.database) };
@@ -407,6 +465,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     seeded: true,
     ...result,
     programmes,
+    trialAdherence: meanAdherenceByArm(trial),
     milliseconds: Math.round(performance.now() - startedAt),
   };
 }

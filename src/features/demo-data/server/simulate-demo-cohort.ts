@@ -2,6 +2,11 @@
  * Runs the simulator for the demo dataset and keeps what it produces in compact columns (numbers and
  * shared strings rather than one object per record), ready to be written in batches. The simulation is
  * synchronous, so its records are held until it ends: about a million for 2,000 patients, some tens of MB.
+ *
+ * With a trial, the run goes on past the history for the trial's days (one run: every patient's random
+ * streams are their own, so the history's days come out exactly as in a run of the history alone): the
+ * allocation is made from the history when its last day ends, and from the next day only the participants'
+ * records are kept, under their arms' policies (demo-trial-policy.ts).
  */
 import 'server-only';
 import type { CohortSummary } from '@/engine/simulation/cohort-summary';
@@ -9,7 +14,10 @@ import { demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageCategories, messageChannels, messageFramings, type MessageChannel } from '@/engine/policy/message-arms';
 import type { DoseStatus, MessageStatus, SimulatedPatient } from '@/engine/simulation/records';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
+import type { TrialArm } from '@/engine/trial/permuted-blocks';
 import { createDemoProgrammePolicy } from './demo-programme-policy';
+import { allocateDemoTrial, type DemoTrialAllocation } from './demo-trial-allocation';
+import { createDemoTrialPolicy } from './demo-trial-policy';
 import { createLocalTimeConverter } from '@/engine/time/local-day';
 
 export const storedDoseStatuses = ['taken', 'missed', 'skipped'] as const satisfies readonly DoseStatus[];
@@ -20,10 +28,12 @@ const productIndexes = new Map(demoProducts.map((product, index) => [product.id,
 
 export type DemoCohort = {
   patients: SimulatedPatient[];
-  /** Channels on which each patient replied STOP (by patient index). */
+  /** Channels on which each patient replied STOP during the history (by patient index). */
   optedOutChannels: Map<number, Set<MessageChannel>>;
-  /** Per patient: the day after the last day their dispensed supply covers (ignoring stockpiling). */
+  /** Per patient: the day after the last day their dispensed supply covers (ignoring stockpiling), as of the end of the history. */
   suppliedUntilDay: number[];
+  /** The trial cohort's screening and randomisation; null without a trial. */
+  trial: DemoTrial | null;
   dispensings: { patient: number[]; product: number[]; day: number[]; daysSupply: number[]; quantity: number[]; sequence: number[] };
   /** Doses someone observed (taken, missed or skipped); times in Unix epoch minutes, -1 when not confirmed. */
   doseEvents: { patient: number[]; product: number[]; scheduledAt: number[]; confirmedAt: number[]; status: number[]; sequence: number[] };
@@ -42,15 +52,38 @@ export type DemoCohort = {
     changeCount: number[];
   };
   changes: { status: number[]; at: number[] };
+  /** The simulator's summary of the whole run (history and trial days, all patients). */
   summary: CohortSummary;
 };
 
-export function simulateDemoCohort(options: { patientCount: number; days: number; seed: number; startDay: number }): DemoCohort {
+export type DemoTrial = DemoTrialAllocation & {
+  startDay: number;
+  days: number;
+  /** Participants who replied STOP during the trial: the day of the first STOP, by patient index. */
+  stopReplyDay: Map<number, number>;
+  /** Per participant (by patient index), over the trial's days: doses scheduled and doses confirmed taken. */
+  doses: Map<number, { scheduled: number; confirmed: number }>;
+  /** The personalised policy's version when the trial ended: its prior's (1) plus one per daily update. */
+  personalisedVersion: string;
+};
+
+export type SimulateDemoCohortOptions = {
+  patientCount: number;
+  /** Days of history. */
+  days: number;
+  seed: number;
+  startDay: number;
+  /** Trial cohort A, from the day after the history: its length in days and its target enrolment. */
+  trial?: { days: number; size: number };
+};
+
+export function simulateDemoCohort(options: SimulateDemoCohortOptions): DemoCohort {
   const toEpochSeconds = createLocalTimeConverter();
   const cohort: Omit<DemoCohort, 'summary'> = {
     patients: [],
     optedOutChannels: new Map(),
     suppliedUntilDay: [],
+    trial: null,
     dispensings: { patient: [], product: [], day: [], daysSupply: [], quantity: [], sequence: [] },
     doseEvents: { patient: [], product: [], scheduledAt: [], confirmedAt: [], status: [], sequence: [] },
     messages: {
@@ -73,12 +106,44 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
   const epochMinute = (patient: number, day: number, minute: number) =>
     toEpochSeconds(cohort.patients[patient]!.timezone, day, minute) / 60;
 
+  const trialStartDay = options.startDay + options.days;
+  /** Per patient: the day of their latest outbound message. */
+  const outboundDay: number[] = [];
+  const trialDays = options.trial?.days ?? 0;
+  let trialArms: ReadonlyMap<number, TrialArm> = new Map();
+  const stopReplyDay = new Map<number, number>();
+  const trialDoses = new Map<number, { scheduled: number; confirmed: number }>();
+  /** Whether to keep a record of this patient on this day: all of the history, then only the participants'. */
+  const kept = (patient: number, day: number) => day < trialStartDay || trialArms.has(patient);
+  const trialPolicy =
+    options.trial === undefined
+      ? null
+      : createDemoTrialPolicy({
+          trialStartDayIndex: options.days,
+          allocate: () => {
+            const size = options.trial?.size ?? 0;
+            cohort.trial = {
+              ...allocateDemoTrial({ history: cohort, trialSize: size, seed: options.seed, trialStartDay }),
+              startDay: trialStartDay,
+              days: trialDays,
+              stopReplyDay,
+              doses: trialDoses,
+              personalisedVersion: '0',
+            };
+            trialArms = cohort.trial.arms;
+            for (const patient of trialArms.keys()) trialDoses.set(patient, { scheduled: 0, confirmed: 0 });
+            return new Map([...trialArms].map(([patient, arm]) => [cohort.patients[patient]!.id, arm]));
+          },
+        });
+
   const summary = simulateCohort({
     patientCount: options.patientCount,
-    days: options.days,
+    days: options.days + trialDays,
     seed: options.seed,
     startDay: options.startDay,
-    policy: createDemoProgrammePolicy(),
+    policy: trialPolicy ?? createDemoProgrammePolicy(),
+    // The history needs no day-by-day stepping: the learning policy starts with the trial.
+    stepDailyFrom: options.days,
     sink: {
       patient: (patient) => {
         patientIndexes.set(patient.id, cohort.patients.length);
@@ -89,6 +154,7 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
       },
       dispensing: (record) => {
         const patient = patientIndexes.get(record.patientId)!;
+        if (!kept(patient, record.day)) return;
         const { dispensings } = cohort;
         dispensings.patient.push(patient);
         dispensings.product.push(productIndexes.get(record.productId) ?? -1);
@@ -97,10 +163,17 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
         dispensings.quantity.push(record.quantity);
         dispensingCounts[patient] = (dispensingCounts[patient] ?? 0) + 1;
         dispensings.sequence.push(dispensingCounts[patient]!);
-        cohort.suppliedUntilDay[patient] = Math.max(cohort.suppliedUntilDay[patient] ?? 0, record.day + record.daysSupply);
+        if (record.day < trialStartDay)
+          cohort.suppliedUntilDay[patient] = Math.max(cohort.suppliedUntilDay[patient] ?? 0, record.day + record.daysSupply);
       },
       doseEvent: (record) => {
         const patient = patientIndexes.get(record.patientId)!;
+        if (!kept(patient, record.scheduledDay)) return;
+        const doses = record.scheduledDay >= trialStartDay ? trialDoses.get(patient) : undefined;
+        if (doses !== undefined) {
+          doses.scheduled += 1;
+          if (record.status === 'taken') doses.confirmed += 1;
+        }
         doseEventCounts[patient] = (doseEventCounts[patient] ?? 0) + 1;
         // "unknown" means nobody reported the dose: the product infers it from the regimen, no source sends it.
         const status = (storedDoseStatuses as readonly string[]).indexOf(record.status);
@@ -119,6 +192,10 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
       },
       message: (record) => {
         const patient = patientIndexes.get(record.patientId)!;
+        // A reply belongs to the day of the message it answers (it may arrive after midnight).
+        if (record.direction === 'outbound') outboundDay[patient] = record.day;
+        const day = outboundDay[patient] ?? record.day;
+        if (!kept(patient, day)) return;
         const { messages, changes } = cohort;
         messages.id.push(record.id);
         messages.patient.push(patient);
@@ -134,7 +211,9 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
           changes.status.push(messageStatuses.indexOf(change.status));
           changes.at.push(epochMinute(patient, change.day, change.minute));
         }
-        if (record.replyIntent === 'stop') {
+        if (record.replyIntent === 'stop' && day >= trialStartDay) {
+          if (!stopReplyDay.has(patient)) stopReplyDay.set(patient, record.day);
+        } else if (record.replyIntent === 'stop') {
           const channels = cohort.optedOutChannels.get(patient) ?? new Set<MessageChannel>();
           channels.add(record.channel);
           cohort.optedOutChannels.set(patient, channels);
@@ -142,5 +221,6 @@ export function simulateDemoCohort(options: { patientCount: number; days: number
       },
     },
   });
+  if (cohort.trial !== null && trialPolicy !== null) cohort.trial.personalisedVersion = trialPolicy.personalisedVersion();
   return { ...cohort, summary };
 }
