@@ -91,7 +91,7 @@ test('cohort A as a clinician: protocol, CONSORT flow of 400 randomised, results
   );
   await expect(results.getByTestId('trial-primary')).toContainText(/ANCOVA/);
   await expect(results.getByTestId('trial-binary')).toContainText(/Fisher’s exact testp [<=] /);
-  await expect(results.getByRole('table', { name: /Weekly adherence by arm/ })).toBeVisible();
+  await expect(results.getByRole('region', { name: 'Weekly adherence by arm' }).getByRole('table')).toBeVisible();
   await expect(results.getByRole('link', { name: /Download CSV/ })).toHaveAttribute('href', '/api/trials/cohort-a/analysis-dataset');
   // A clinician of a complete trial neither enrols nor sees a candidate list.
   await expect(page.getByTestId('trial-enrolment')).toHaveCount(0);
@@ -134,7 +134,7 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
     for (const pseudonym of [first, second]) {
       const confirmation = await enrol(clinician, trialPath, pseudonym);
       await expect(confirmation).toContainText(/Allocated to: (Intervention: personalised messages|Control: standard programme)/);
-      await expect(confirmation).toContainText(/Follow-up ends on \d{1,2} \w+ \d{4}/);
+      await expect(confirmation).toContainText(/follow-up ends on \d{1,2} \w+ \d{4}/);
     }
     await expect.poll(async () => consortText(clinician, 'consort-randomised'), { timeout: 15_000 }).toContain('Randomised (n = 2)');
     await expect(clinician.getByTestId('consort-assessed')).toHaveText(/Assessed for eligibility \(n = 2\)/);

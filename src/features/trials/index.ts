@@ -26,6 +26,7 @@ export {
 
 // page
 export { listTrials, type TrialSummary } from './server/list-trials';
+export { calculateSampleSize, type SampleSizeAnswer, type SampleSizeInput } from './sample-size';
 
 // outcomes
 export { analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';

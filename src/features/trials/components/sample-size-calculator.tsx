@@ -3,7 +3,22 @@
 import { Button, Description, FieldError, Form, Input, Label, TextField } from '@heroui/react';
 import { type FormEvent, useState } from 'react';
 import { formatCount } from '@/lib/format';
-import { meansSampleSize, proportionsSampleSize } from './sample-size-figures';
+import type { ActionResult } from '@/lib/server/action-result';
+import type { SampleSizeAnswer, SampleSizeInput } from '../sample-size';
+
+type Calculate = (input: SampleSizeInput) => Promise<ActionResult<SampleSizeAnswer>>;
+
+/** Sends one form's fields; shows the answer, the server's field errors, or that it could not be reached. */
+async function run(
+  calculate: Calculate,
+  input: SampleSizeInput,
+  show: (state: { errors: Record<string, string>; answer: SampleSizeAnswer | null; problem: string }) => void,
+) {
+  const result = await calculate(input).catch(() => null);
+  if (result === null) show({ errors: {}, answer: null, problem: 'We could not reach the server; please try again.' });
+  else if (!result.ok) show({ errors: result.error.fieldErrors ?? {}, answer: null, problem: '' });
+  else show({ errors: {}, answer: result.data, problem: '' });
+}
 
 function NumberField({
   name,
@@ -29,21 +44,19 @@ function NumberField({
 const fieldsOf = (event: FormEvent<HTMLFormElement>) =>
   Object.fromEntries([...new FormData(event.currentTarget).entries()].map(([key, value]) => [key, String(value)]));
 
-function ProportionsForm() {
+function ProportionsForm({ calculate }: { calculate: Calculate }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [answer, setAnswer] = useState<string>('');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = proportionsSampleSize(fieldsOf(event));
-    if (!result.ok) {
-      setErrors(result.fieldErrors);
-      setAnswer('');
-      return;
-    }
-    setErrors({});
-    setAnswer(
-      `${formatCount(result.value.n)} participants per arm (${formatCount(result.value.nContinuityCorrected)} with the continuity correction), rounded up.`,
-    );
+    void run(calculate, { kind: 'proportions', fields: fieldsOf(event) }, (state) => {
+      setErrors(state.errors);
+      setAnswer(
+        state.answer?.kind === 'proportions'
+          ? `${formatCount(state.answer.n)} participants per arm (${formatCount(state.answer.nContinuityCorrected)} with the continuity correction), rounded up.`
+          : state.problem,
+      );
+    });
   };
   return (
     <Form className="flex flex-col gap-3" aria-label="Sample size for two proportions" validationErrors={errors} onSubmit={submit}>
@@ -66,19 +79,15 @@ function ProportionsForm() {
   );
 }
 
-function MeansForm() {
+function MeansForm({ calculate }: { calculate: Calculate }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [answer, setAnswer] = useState<string>('');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = meansSampleSize(fieldsOf(event));
-    if (!result.ok) {
-      setErrors(result.fieldErrors);
-      setAnswer('');
-      return;
-    }
-    setErrors({});
-    setAnswer(`${formatCount(result.value.n)} participants per arm, rounded up.`);
+    void run(calculate, { kind: 'means', fields: fieldsOf(event) }, (state) => {
+      setErrors(state.errors);
+      setAnswer(state.answer?.kind === 'means' ? `${formatCount(state.answer.n)} participants per arm, rounded up.` : state.problem);
+    });
   };
   return (
     <Form className="flex flex-col gap-3" aria-label="Sample size for two means" validationErrors={errors} onSubmit={submit}>
@@ -102,10 +111,10 @@ function MeansForm() {
 }
 
 /**
- * Participants needed per arm (normal approximation, two-sided): computed in the browser by the same engine
- * functions the tests check against statsmodels, so it works without the server.
+ * Participants needed per arm (normal approximation, two-sided), by the engine functions the tests check
+ * against statsmodels, through a server action (see calculateSampleSize for why not in the browser).
  */
-export function SampleSizeCalculator() {
+export function SampleSizeCalculator({ calculate }: { calculate: Calculate }) {
   return (
     <section aria-labelledby="sample-size-heading" className="flex max-w-4xl flex-col gap-4" data-testid="sample-size">
       <h2 id="sample-size-heading" className="text-xl font-semibold">
@@ -114,8 +123,8 @@ export function SampleSizeCalculator() {
       <p className="text-sm text-muted">
         For planning a trial like this one: how many participants each arm needs for the chosen significance level and power.
       </p>
-      <ProportionsForm />
-      <MeansForm />
+      <ProportionsForm calculate={calculate} />
+      <MeansForm calculate={calculate} />
     </section>
   );
 }

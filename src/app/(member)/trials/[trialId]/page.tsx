@@ -8,6 +8,7 @@ import {
   recordTrialExitAction,
   updateTrialAnalysisPlanAction,
 } from '@/app/_actions/trial-actions';
+import { calculateSampleSizeAction } from '@/app/_actions/trial-sample-size-actions';
 import { getTrialOverview, getTrialParticipation, getTrialResults, listTrialCandidates, listTrialParticipants } from '@/features/trials';
 import { AnalysisPlanForm } from '@/features/trials/components/analysis-plan-form';
 import { ConsortDiagram } from '@/features/trials/components/consort-diagram';
@@ -102,7 +103,7 @@ export default async function TrialPage({ params, searchParams }: Props) {
         armLabels={armLabels}
         datasetHref={datasetRoles.has(viewer.role) ? `/api/trials/${encodeURIComponent(protocol.id)}/analysis-dataset` : undefined}
       />
-      <SampleSizeCalculator />
+      <SampleSizeCalculator calculate={calculateSampleSizeAction} />
     </article>
   );
 }

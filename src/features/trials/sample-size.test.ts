@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meansSampleSize, proportionsSampleSize } from './sample-size-figures';
+import { calculateSampleSize, meansSampleSize, proportionsSampleSize } from './sample-size';
 
 // statsmodels' NormalIndPower (two-sided α 0.05, power 0.8), unrounded, as in the engine's golden vectors.
 const reference = {
@@ -49,5 +49,21 @@ describe('the sample-size calculator', () => {
         alpha: 'Significance level (α) must be a number.',
       },
     });
+  });
+
+  it('answers the calculator by kind, and refuses bad input naming the field', () => {
+    expect(calculateSampleSize({ kind: 'proportions', fields: { p1: '0.5', p2: '0.65', alpha: '0.05', power: '0.8' } })).toEqual({
+      kind: 'proportions',
+      n: 170,
+      nContinuityCorrected: 183,
+    });
+    expect(calculateSampleSize({ kind: 'means', fields: { sd: '0.25', delta: '0.1', alpha: '0.05', power: '0.8' } })).toEqual({
+      kind: 'means',
+      n: 99,
+    });
+    expect(() => calculateSampleSize({ kind: 'means', fields: { sd: '-1', delta: '0.1', alpha: '0.05', power: '0.8' } })).toThrow(
+      'Standard deviation must be above 0.',
+    );
+    expect(() => calculateSampleSize({ kind: 'medians' })).toThrow('kind must be proportions or means.');
   });
 });

@@ -1,4 +1,5 @@
 import { sampleSizeTwoMeans, sampleSizeTwoProportions } from '@/engine/statistics/trial';
+import { AppError } from '@/lib/errors';
 
 type Raw = Record<string, string>;
 export type Checked<T> = { ok: true; value: T } | { ok: false; fieldErrors: Record<string, string> };
@@ -54,4 +55,32 @@ export function meansSampleSize(raw: Raw): Checked<{ n: number }> {
   const power = readNumber(raw, 'power', 'Power', errors, powerRange);
   if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
   return { ok: true, value: { n: Math.ceil(sampleSizeTwoMeans({ sd, delta, alpha, power }).n) } };
+}
+
+export type SampleSizeInput = { kind: 'proportions' | 'means'; fields: Record<string, string> };
+export type SampleSizeAnswer = { kind: 'proportions'; n: number; nContinuityCorrected: number } | { kind: 'means'; n: number };
+
+/**
+ * The calculator's one entry point (a server action calls it: the @stdlib quantile functions the engine uses
+ * need `Function`, which the page's Content-Security-Policy forbids in the browser). A bad field is an
+ * AppError whose field errors name it.
+ */
+export function calculateSampleSize(input: unknown): SampleSizeAnswer {
+  const raw = (typeof input === 'object' && input !== null ? input : {}) as Partial<SampleSizeInput>;
+  const fields = Object.fromEntries(
+    Object.entries(typeof raw.fields === 'object' && raw.fields !== null ? raw.fields : {}).map(([key, value]) => [
+      key,
+      String(value).slice(0, 40),
+    ]),
+  );
+  if (raw.kind !== 'proportions' && raw.kind !== 'means') {
+    throw new AppError('validation', 'kind must be proportions or means.', { fieldErrors: { kind: 'kind must be proportions or means.' } });
+  }
+  const checked = raw.kind === 'proportions' ? proportionsSampleSize(fields) : meansSampleSize(fields);
+  if (!checked.ok) {
+    throw new AppError('validation', Object.values(checked.fieldErrors).join(' '), { fieldErrors: checked.fieldErrors });
+  }
+  return raw.kind === 'proportions'
+    ? { kind: 'proportions', ...(checked.value as ProportionsSampleSize) }
+    : { kind: 'means', n: checked.value.n };
 }
