@@ -40,6 +40,7 @@ export function AnalysisPlanForm({ trialId, plan, save }: Props) {
       className="flex max-w-4xl flex-col gap-3"
       aria-label="Edit the analysis plan"
       onSubmit={(event) => void submit(event)}
+      validationBehavior="aria"
       validationErrors={busy ? {} : (notice.fieldErrors ?? {})}
     >
       <TextField name="analysisPlan" value={text} onChange={setText} isRequired>

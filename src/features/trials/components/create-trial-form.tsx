@@ -62,6 +62,7 @@ export function CreateTrialForm({ today, defaultAnalysisPlan, create }: Props) {
       <Form
         className="flex flex-col gap-3"
         aria-label="Set up a trial"
+        validationBehavior="aria"
         validationErrors={busy ? {} : errors}
         onSubmit={(event) => void submit(event)}
       >

@@ -254,6 +254,7 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
           <Form
             className="flex flex-col gap-3 border-t border-separator pt-3"
             aria-label={`Exclude ${candidate.pseudonym}`}
+            validationBehavior="aria"
             validationErrors={busy ? {} : exclusionErrors}
             onSubmit={(event) => void submitExclusion(event)}
           >

@@ -58,10 +58,13 @@ function ExitForm({
       setError(result.error.message);
     } else onDone(`${exitKindLabels[kind]} of ${participant.pseudonym} recorded.`);
   };
+  // 'aria' validation: the field errors are shown, never turned into the browser's custom validity, which kept
+  // blocking the next submit after an error had been corrected.
   return (
     <Form
       className="flex flex-wrap items-start gap-3 rounded-xl border border-separator p-3"
       aria-label={`Record an exit of ${participant.pseudonym}`}
+      validationBehavior="aria"
       validationErrors={busy ? {} : errors}
       onSubmit={(event) => void submit(event)}
     >

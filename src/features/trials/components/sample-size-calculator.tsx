@@ -59,7 +59,13 @@ function ProportionsForm({ calculate }: { calculate: Calculate }) {
     });
   };
   return (
-    <Form className="flex flex-col gap-3" aria-label="Sample size for two proportions" validationErrors={errors} onSubmit={submit}>
+    <Form
+      className="flex flex-col gap-3"
+      aria-label="Sample size for two proportions"
+      validationBehavior="aria"
+      validationErrors={errors}
+      onSubmit={submit}
+    >
       <h3 className="text-lg font-semibold">Two proportions (e.g. the share with adherence ≥ 0.8)</h3>
       <div className="flex flex-wrap gap-3">
         <NumberField name="p1" label="Proportion in the control arm (p1)" defaultValue="0.5" />
@@ -90,7 +96,13 @@ function MeansForm({ calculate }: { calculate: Calculate }) {
     });
   };
   return (
-    <Form className="flex flex-col gap-3" aria-label="Sample size for two means" validationErrors={errors} onSubmit={submit}>
+    <Form
+      className="flex flex-col gap-3"
+      aria-label="Sample size for two means"
+      validationBehavior="aria"
+      validationErrors={errors}
+      onSubmit={submit}
+    >
       <h3 className="text-lg font-semibold">Two means (e.g. mean dose-level adherence)</h3>
       <div className="flex flex-wrap gap-3">
         <NumberField name="sd" label="Standard deviation" defaultValue="0.25" description="Common to both arms" />
