@@ -35,22 +35,24 @@ function ExitForm({
   onDone: (message: string) => void;
 }) {
   const [kind, setKind] = useState<TrialExitKind>('withdrawn');
+  const [reason, setReason] = useState('');
+  const [on, setOn] = useState(today);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Checked from the controlled values and shown by each field itself (not through the form's validation state).
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const reason = String(data.get('reason') ?? '').trim();
-    const on = String(data.get('on') ?? '').trim();
     const problems: Record<string, string> = {};
-    if (reason === '') problems.reason = 'Reason: say why (no names or contact details).';
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(on)) problems.on = 'Date: give the day as YYYY-MM-DD.';
+    if (reason.trim() === '') problems.reason = 'Reason: say why (no names or contact details).';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(on.trim())) problems.on = 'Date: give the day as YYYY-MM-DD.';
     setErrors(problems);
     setError(null);
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
-    const result = await recordExit({ trialId, patientId: participant.patientId, kind, reason, on }).catch(() => null);
+    const result = await recordExit({ trialId, patientId: participant.patientId, kind, reason: reason.trim(), on: on.trim() }).catch(
+      () => null,
+    );
     setBusy(false);
     if (result === null) setError('We could not reach the server. Nothing was recorded.');
     else if (!result.ok) {
@@ -58,14 +60,10 @@ function ExitForm({
       setError(result.error.message);
     } else onDone(`${exitKindLabels[kind]} of ${participant.pseudonym} recorded.`);
   };
-  // 'aria' validation: the field errors are shown, never turned into the browser's custom validity, which kept
-  // blocking the next submit after an error had been corrected.
   return (
     <Form
       className="flex flex-wrap items-start gap-3 rounded-xl border border-separator p-3"
       aria-label={`Record an exit of ${participant.pseudonym}`}
-      validationBehavior="aria"
-      validationErrors={busy ? {} : errors}
       onSubmit={(event) => void submit(event)}
     >
       <Select
@@ -91,15 +89,15 @@ function ExitForm({
           </ListBox>
         </Select.Popover>
       </Select>
-      <TextField name="reason" className="w-72">
+      <TextField name="reason" value={reason} onChange={setReason} isInvalid={errors.reason !== undefined} className="w-72">
         <Label>Reason (required)</Label>
         <Input />
-        <FieldError />
+        <FieldError>{errors.reason}</FieldError>
       </TextField>
-      <TextField name="on" defaultValue={today} className="w-44">
+      <TextField name="on" value={on} onChange={setOn} isInvalid={errors.on !== undefined} className="w-44">
         <Label>Date</Label>
         <Input type="date" />
-        <FieldError />
+        <FieldError>{errors.on}</FieldError>
       </TextField>
       <div className="flex flex-col gap-1 self-end">
         <Button type="submit" isDisabled={busy}>
