@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, FieldError, Form, Input, Label, ListBox, Select, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, ListBox, Select, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import type { TrialArm, TrialExitKind, TrialParticipant } from '../contracts';
@@ -40,7 +40,8 @@ function ExitForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // Checked from the controlled values and shown by each field itself (not through the form's validation state).
+  // Checked from the controlled values; each error is the field's description, not react-aria's invalid state,
+  // which in a native-validation form set the input's custom validity and silently blocked the next submit.
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const problems: Record<string, string> = {};
@@ -89,15 +90,15 @@ function ExitForm({
           </ListBox>
         </Select.Popover>
       </Select>
-      <TextField name="reason" value={reason} onChange={setReason} isInvalid={errors.reason !== undefined} className="w-72">
+      <TextField name="reason" value={reason} onChange={setReason} className="w-72">
         <Label>Reason (required)</Label>
         <Input />
-        <FieldError>{errors.reason}</FieldError>
+        <Description className="text-danger">{errors.reason ?? ''}</Description>
       </TextField>
-      <TextField name="on" value={on} onChange={setOn} isInvalid={errors.on !== undefined} className="w-44">
+      <TextField name="on" value={on} onChange={setOn} className="w-44">
         <Label>Date</Label>
         <Input type="date" />
-        <FieldError>{errors.on}</FieldError>
+        <Description className="text-danger">{errors.on ?? ''}</Description>
       </TextField>
       <div className="flex flex-col gap-1 self-end">
         <Button type="submit" isDisabled={busy}>
