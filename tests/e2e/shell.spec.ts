@@ -36,7 +36,7 @@ const builtPages = new Set([
 const memberRoutes: [string, string, boolean][] = [
   ['/profile', 'Profile', false],
   ['/settings', 'Settings', false],
-  ['/trials/cohort-a', '12-Week Trial', true],
+  ['/trials/cohort-a', '12-Week Trial', false],
   ['/app/manufacturing', 'Manufacturing Portal', true],
   ['/app/drug-company-selector', 'Drug Company Selector', false],
 ];

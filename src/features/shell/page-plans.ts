@@ -24,8 +24,6 @@ export const pagePlans: Record<string, string> = {
     'Sign-in by e-mail and password, by an OpenID Connect provider (popup or redirect) and by phone with an SMS code, with two-factor authentication.',
   profile: 'Your profile document: name, phone, time zone, language and role.',
   settings: 'Security settings: password, phone number, two-factor enrolment and withdrawal, backup codes and active sessions.',
-  trial:
-    'The 12-week trial: protocol, randomisation, the CONSORT flow, weekly adherence by arm, and the primary endpoint with its 95% confidence interval and p-value.',
   'manufacturing-portal':
     'For drug manufacturers, adherence to each of your products: PDC distribution, persistence curves, refill gaps and a demand forecast; for government officials, the same across all companies by condition and region.',
   'drug-company-selector': 'Choose which of your companies the portal shows.',

@@ -25,6 +25,10 @@ export * from './contracts';
 export * from './protocol';
 export * from './schemas';
 
+// page
+export { listTrials, type TrialSummary } from './server/list-trials';
+export { calculateSampleSize, type SampleSizeAnswer, type SampleSizeInput } from './sample-size';
+
 // outcomes
 export { analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';
 export { buildTrialAnalysisDataset, type TrialAnalysisDataset } from './server/build-trial-analysis-dataset';

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { calculateSampleSize, meansSampleSize, proportionsSampleSize } from './sample-size';
+
+// statsmodels' NormalIndPower (two-sided α 0.05, power 0.8), unrounded, as in the engine's golden vectors.
+const reference = {
+  sampleSizeProportions: [
+    { p1: 0.5, p2: 0.65, n: 169.31137141966892, nContinuityCorrected: 182.4010414268678 },
+    { p1: 0.5, p2: 0.6, n: 387.33851669903584, nContinuityCorrected: 407.0928725063868 },
+    { p1: 0.6, p2: 0.75, n: 151.86886211727608, nContinuityCorrected: 164.93272531143285 },
+  ],
+  sampleSizeMeans: [
+    { sd: 0.25, delta: 0.08, n: 153.29843231150562 },
+    { sd: 0.25, delta: 0.1, n: 98.11099667936358 },
+  ],
+};
+
+describe('the sample-size calculator', () => {
+  it.each(reference.sampleSizeProportions)('rounds up the statsmodels n for p1 $p1, p2 $p2', (row) => {
+    const result = proportionsSampleSize({ p1: String(row.p1), p2: String(row.p2), alpha: '0.05', power: '0.8' });
+    expect(result).toEqual({ ok: true, value: { n: Math.ceil(row.n), nContinuityCorrected: Math.ceil(row.nContinuityCorrected) } });
+  });
+
+  it.each(reference.sampleSizeMeans)('rounds up the n for sd $sd, delta $delta', (row) => {
+    expect(meansSampleSize({ sd: String(row.sd), delta: String(row.delta), alpha: '0.05', power: '0.8' })).toEqual({
+      ok: true,
+      value: { n: Math.ceil(row.n) },
+    });
+  });
+
+  it('names each bad field', () => {
+    const result = proportionsSampleSize({ p1: '1.2', p2: 'x', alpha: '0.05', power: '0.3' });
+    expect(result).toEqual({
+      ok: false,
+      fieldErrors: {
+        p1: 'Proportion in the control arm (p1) must be between 0 and 1 (exclusive).',
+        p2: 'Proportion in the intervention arm (p2) must be a number.',
+        power: 'Power must be from 0.5 to below 1.',
+      },
+    });
+    expect(proportionsSampleSize({ p1: '0.5', p2: '0.5', alpha: '0.05', power: '0.8' })).toMatchObject({
+      ok: false,
+      fieldErrors: { p2: expect.stringContaining('must differ') },
+    });
+    expect(meansSampleSize({ sd: '0', delta: '0', alpha: '', power: '0.8' })).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        sd: 'Standard deviation must be above 0.',
+        delta: 'Difference to detect must not be 0.',
+        alpha: 'Significance level (α) must be a number.',
+      },
+    });
+  });
+
+  it('answers the calculator by kind, and refuses bad input naming the field', () => {
+    expect(calculateSampleSize({ kind: 'proportions', fields: { p1: '0.5', p2: '0.65', alpha: '0.05', power: '0.8' } })).toEqual({
+      kind: 'proportions',
+      n: 170,
+      nContinuityCorrected: 183,
+    });
+    expect(calculateSampleSize({ kind: 'means', fields: { sd: '0.25', delta: '0.1', alpha: '0.05', power: '0.8' } })).toEqual({
+      kind: 'means',
+      n: 99,
+    });
+    expect(() => calculateSampleSize({ kind: 'means', fields: { sd: '-1', delta: '0.1', alpha: '0.05', power: '0.8' } })).toThrow(
+      'Standard deviation must be above 0.',
+    );
+    expect(() => calculateSampleSize({ kind: 'medians' })).toThrow('kind must be proportions or means.');
+  });
+});
