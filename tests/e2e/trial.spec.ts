@@ -113,8 +113,13 @@ test('an admin sets up a trial, a clinician enrols two and withdraws one, CONSOR
   await page.goto('/trials');
   const setUp = page.getByRole('form', { name: 'Set up a trial' });
   await setUp.getByLabel('Trial id').fill(trialId);
-  await setUp.getByLabel('Name').fill(`E2E trial ${trialId}`);
   await setUp.getByLabel('Target enrolment').fill('20');
+  // A required field left empty is named in words; once corrected, the same form submits.
+  await setUp.getByRole('button', { name: 'Set up the trial' }).click();
+  await expect(setUp.getByText('Name: give the trial a name.')).toBeVisible();
+  await expect(setUp.getByLabel('Name')).toHaveAccessibleDescription('Name: give the trial a name.');
+  await expect(page).toHaveURL('/trials');
+  await setUp.getByLabel('Name').fill(`E2E trial ${trialId}`);
   await setUp.getByRole('button', { name: 'Set up the trial' }).click();
   await expect(page).toHaveURL(trialPath);
   await expect(page.getByText(`E2E trial ${trialId}`)).toBeVisible();

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Description, FieldError, Form, Label, TextArea, TextField } from '@heroui/react';
+import { Button, Description, Form, Label, TextArea, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
@@ -36,18 +36,17 @@ export function AnalysisPlanForm({ trialId, plan, save }: Props) {
     }
   };
   return (
-    <Form
-      className="flex max-w-4xl flex-col gap-3"
-      aria-label="Edit the analysis plan"
-      onSubmit={(event) => void submit(event)}
-      validationBehavior="aria"
-      validationErrors={busy ? {} : (notice.fieldErrors ?? {})}
-    >
-      <TextField name="analysisPlan" value={text} onChange={setText} isRequired>
+    <Form className="flex max-w-4xl flex-col gap-3" aria-label="Edit the analysis plan" onSubmit={(event) => void submit(event)}>
+      <TextField name="analysisPlan" value={text} onChange={setText}>
         <Label>Analysis plan</Label>
-        <TextArea rows={8} />
-        <Description>Editable until the first participant is enrolled; frozen from then on, with its SHA-256 shown.</Description>
-        <FieldError />
+        <TextArea rows={8} aria-required />
+        {/* The server's error as text in the description, not react-aria's invalid state (it blocked later submits). */}
+        <Description>
+          Editable until the first participant is enrolled; frozen from then on, with its SHA-256 shown.
+          {notice.fieldErrors?.analysisPlan === undefined ? null : (
+            <span className="block text-danger">{notice.fieldErrors.analysisPlan}</span>
+          )}
+        </Description>
       </TextField>
       <p className="text-sm">
         SHA-256 of the saved plan: <code className="break-all">{plan.sha256 ?? 'none yet (no plan text)'}</code>

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Description, FieldError, Form, Input, Label, TextArea, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, TextArea, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
@@ -25,27 +25,36 @@ type Props = {
 export function CreateTrialForm({ today, defaultAnalysisPlan, create }: Props) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
+  const [values, setValues] = useState({ id: '', name: '', startDate: today, targetEnrolment: '100', analysisPlan: defaultAnalysisPlan });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
+  const field = (name: keyof typeof values) => ({
+    name,
+    value: values[name],
+    onChange: (value: string) => setValues((current) => ({ ...current, [name]: value })),
+  });
+  // Checked from the controlled values; each error is shown as text in the field's description (as in the exit
+  // form), not as react-aria's invalid state, which kept blocking the submit after the field was corrected.
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const text = (field: string) => String(data.get(field) ?? '').trim();
-    const target = text('targetEnrolment');
+    const target = values.targetEnrolment.trim();
     const input: CreateTrialFormInput = {
-      id: text('id'),
-      name: text('name'),
-      startDate: text('startDate'),
+      id: values.id.trim(),
+      name: values.name.trim(),
+      startDate: values.startDate.trim(),
       targetEnrolment: /^\d+$/.test(target) ? Number(target) : Number.NaN,
-      analysisPlan: text('analysisPlan'),
+      analysisPlan: values.analysisPlan.trim(),
     };
-    if (Number.isNaN(input.targetEnrolment)) {
-      setErrors({ targetEnrolment: 'Target enrolment must be a whole number.' });
-      return;
-    }
-    setBusy(true);
+    const problems: Record<string, string> = {};
+    if (input.id === '') problems.id = 'Trial id: give one (lower-case letters, digits and hyphens).';
+    if (input.name === '') problems.name = 'Name: give the trial a name.';
+    if (input.startDate === '') problems.startDate = 'Start date: give the first day of the trial.';
+    if (Number.isNaN(input.targetEnrolment)) problems.targetEnrolment = 'Target enrolment must be a whole number.';
+    if (input.analysisPlan === '') problems.analysisPlan = 'Analysis plan: write the plan before setting up the trial.';
+    setErrors(problems);
     setError(null);
-    setErrors({});
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
     const result = await create(input).catch(() => null);
     setBusy(false);
     if (result === null) setError('We could not reach the server. No trial was created.');
@@ -54,47 +63,39 @@ export function CreateTrialForm({ today, defaultAnalysisPlan, create }: Props) {
       setError(result.error.message);
     } else router.push(`/trials/${encodeURIComponent(result.data.id)}`);
   };
+  const problem = (name: string) => (errors[name] === undefined ? null : <span className="block text-danger">{errors[name]}</span>);
   return (
     <section aria-labelledby="create-trial-heading" className="flex max-w-4xl flex-col gap-3">
       <h2 id="create-trial-heading" className="text-xl font-semibold">
         Set up a trial
       </h2>
-      <Form
-        className="flex flex-col gap-3"
-        aria-label="Set up a trial"
-        validationBehavior="aria"
-        validationErrors={busy ? {} : errors}
-        onSubmit={(event) => void submit(event)}
-      >
+      <Form className="flex flex-col gap-3" aria-label="Set up a trial" onSubmit={(event) => void submit(event)}>
         <div className="flex flex-wrap gap-3">
-          <TextField name="id" className="w-64" isRequired>
+          <TextField {...field('id')} className="w-64">
             <Label>Trial id</Label>
-            <Input />
-            <Description>Lower-case letters, digits and hyphens; part of the page’s address.</Description>
-            <FieldError />
+            <Input aria-required />
+            <Description>Lower-case letters, digits and hyphens; part of the page’s address.{problem('id')}</Description>
           </TextField>
-          <TextField name="name" className="w-80" isRequired>
+          <TextField {...field('name')} className="w-80">
             <Label>Name</Label>
-            <Input />
-            <FieldError />
+            <Input aria-required />
+            <Description className="text-danger">{errors.name ?? ''}</Description>
           </TextField>
-          <TextField name="startDate" defaultValue={today} className="w-44" isRequired>
+          <TextField {...field('startDate')} className="w-44">
             <Label>Start date</Label>
-            <Input type="date" />
-            <FieldError />
+            <Input type="date" aria-required />
+            <Description className="text-danger">{errors.startDate ?? ''}</Description>
           </TextField>
-          <TextField name="targetEnrolment" defaultValue="100" className="w-44" isRequired>
+          <TextField {...field('targetEnrolment')} className="w-44">
             <Label>Target enrolment</Label>
-            <Input inputMode="numeric" />
-            <Description>Participants in both arms</Description>
-            <FieldError />
+            <Input inputMode="numeric" aria-required />
+            <Description>Participants in both arms{problem('targetEnrolment')}</Description>
           </TextField>
         </div>
-        <TextField name="analysisPlan" defaultValue={defaultAnalysisPlan} isRequired>
+        <TextField {...field('analysisPlan')}>
           <Label>Analysis plan</Label>
-          <TextArea rows={6} />
-          <Description>Frozen, with its SHA-256 shown, once the first participant is enrolled.</Description>
-          <FieldError />
+          <TextArea rows={6} aria-required />
+          <Description>Frozen, with its SHA-256 shown, once the first participant is enrolled.{problem('analysisPlan')}</Description>
         </TextField>
         <div>
           <Button type="submit" isDisabled={busy}>

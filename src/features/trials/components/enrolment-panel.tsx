@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Checkbox, Description, FieldError, Form, Input, Label, Radio, RadioGroup, TextField } from '@heroui/react';
+import { Button, Checkbox, Description, Form, Input, Label, Radio, RadioGroup, TextField } from '@heroui/react';
 import { usePathname, useRouter } from 'next/navigation';
 import { type FormEvent, useMemo, useState } from 'react';
 import type { EligibilityCriterion, TrialArm, TrialCandidate, TrialExclusionReason } from '../contracts';
@@ -254,8 +254,6 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
           <Form
             className="flex flex-col gap-3 border-t border-separator pt-3"
             aria-label={`Exclude ${candidate.pseudonym}`}
-            validationBehavior="aria"
-            validationErrors={busy ? {} : exclusionErrors}
             onSubmit={(event) => void submitExclusion(event)}
           >
             <h4 className="font-medium">Or record an exclusion</h4>
@@ -263,7 +261,7 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
               name="reason"
               value={exclusion.reason}
               onChange={(reason) => setExclusion((current) => ({ ...current, reason: reason as TrialExclusionReason }))}
-              isInvalid={exclusionErrors.reason !== undefined}
+              aria-required
             >
               <Label>Reason</Label>
               {exclusionReasons.map((reason) => (
@@ -276,7 +274,8 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
                   </Radio.Content>
                 </Radio>
               ))}
-              <FieldError>{exclusionErrors.reason}</FieldError>
+              {/* Errors as text in the description, not react-aria's invalid state (it blocked the corrected submit). */}
+              <Description className="text-danger">{exclusionErrors.reason ?? ''}</Description>
             </RadioGroup>
             <TextField
               name="detail"
@@ -286,8 +285,10 @@ export function EnrolmentPanel({ trialId, candidates, search: searched, eligibil
             >
               <Label>Detail</Label>
               <Input />
-              <Description>Required for “Other reason”; no names or contact details.</Description>
-              <FieldError />
+              <Description>
+                Required for “Other reason”; no names or contact details.
+                {exclusionErrors.detail === undefined ? null : <span className="block text-danger">{exclusionErrors.detail}</span>}
+              </Description>
             </TextField>
             <div>
               <Button type="submit" variant="secondary" isDisabled={busy}>

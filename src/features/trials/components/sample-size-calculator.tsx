@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Description, FieldError, Form, Input, Label, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, TextField } from '@heroui/react';
 import { type FormEvent, useState } from 'react';
 import { formatCount } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
@@ -20,36 +20,48 @@ async function run(
   else show({ errors: {}, answer: result.data, problem: '' });
 }
 
+type Values = Record<string, string>;
+
+/** Controlled; the server's error is text in the description (react-aria's invalid state blocked later submits). */
 function NumberField({
   name,
   label,
-  defaultValue,
+  values,
+  setValues,
+  error,
   description,
 }: {
   name: string;
   label: string;
-  defaultValue: string;
+  values: Values;
+  setValues: (update: (current: Values) => Values) => void;
+  error: string | undefined;
   description?: string;
 }) {
   return (
-    <TextField name={name} defaultValue={defaultValue} className="w-48">
+    <TextField
+      name={name}
+      value={values[name] ?? ''}
+      onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+      className="w-48"
+    >
       <Label>{label}</Label>
       <Input inputMode="decimal" />
-      {description === undefined ? null : <Description>{description}</Description>}
-      <FieldError />
+      <Description className={description === undefined ? 'text-danger' : undefined}>
+        {description}
+        {error === undefined ? null : <span className={description === undefined ? undefined : 'block text-danger'}>{error}</span>}
+      </Description>
     </TextField>
   );
 }
 
-const fieldsOf = (event: FormEvent<HTMLFormElement>) =>
-  Object.fromEntries([...new FormData(event.currentTarget).entries()].map(([key, value]) => [key, String(value)]));
-
 function ProportionsForm({ calculate }: { calculate: Calculate }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Values>({ p1: '0.5', p2: '0.65', alpha: '0.05', power: '0.8' });
   const [answer, setAnswer] = useState<string>('');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void run(calculate, { kind: 'proportions', fields: fieldsOf(event) }, (state) => {
+    void run(calculate, { kind: 'proportions', fields: values }, (state) => {
       setErrors(state.errors);
       setAnswer(
         state.answer?.kind === 'proportions'
@@ -59,19 +71,20 @@ function ProportionsForm({ calculate }: { calculate: Calculate }) {
     });
   };
   return (
-    <Form
-      className="flex flex-col gap-3"
-      aria-label="Sample size for two proportions"
-      validationBehavior="aria"
-      validationErrors={errors}
-      onSubmit={submit}
-    >
+    <Form className="flex flex-col gap-3" aria-label="Sample size for two proportions" onSubmit={submit}>
       <h3 className="text-lg font-semibold">Two proportions (e.g. the share with adherence ≥ 0.8)</h3>
       <div className="flex flex-wrap gap-3">
-        <NumberField name="p1" label="Proportion in the control arm (p1)" defaultValue="0.5" />
-        <NumberField name="p2" label="Proportion in the intervention arm (p2)" defaultValue="0.65" />
-        <NumberField name="alpha" label="Significance level (α)" defaultValue="0.05" description="Two-sided" />
-        <NumberField name="power" label="Power" defaultValue="0.8" />
+        <NumberField name="p1" label="Proportion in the control arm (p1)" values={values} setValues={setValues} error={errors.p1} />
+        <NumberField name="p2" label="Proportion in the intervention arm (p2)" values={values} setValues={setValues} error={errors.p2} />
+        <NumberField
+          name="alpha"
+          label="Significance level (α)"
+          description="Two-sided"
+          values={values}
+          setValues={setValues}
+          error={errors.alpha}
+        />
+        <NumberField name="power" label="Power" values={values} setValues={setValues} error={errors.power} />
       </div>
       <div>
         <Button type="submit" variant="secondary">
@@ -87,28 +100,37 @@ function ProportionsForm({ calculate }: { calculate: Calculate }) {
 
 function MeansForm({ calculate }: { calculate: Calculate }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Values>({ sd: '0.25', delta: '0.08', alpha: '0.05', power: '0.8' });
   const [answer, setAnswer] = useState<string>('');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void run(calculate, { kind: 'means', fields: fieldsOf(event) }, (state) => {
+    void run(calculate, { kind: 'means', fields: values }, (state) => {
       setErrors(state.errors);
       setAnswer(state.answer?.kind === 'means' ? `${formatCount(state.answer.n)} participants per arm, rounded up.` : state.problem);
     });
   };
   return (
-    <Form
-      className="flex flex-col gap-3"
-      aria-label="Sample size for two means"
-      validationBehavior="aria"
-      validationErrors={errors}
-      onSubmit={submit}
-    >
+    <Form className="flex flex-col gap-3" aria-label="Sample size for two means" onSubmit={submit}>
       <h3 className="text-lg font-semibold">Two means (e.g. mean dose-level adherence)</h3>
       <div className="flex flex-wrap gap-3">
-        <NumberField name="sd" label="Standard deviation" defaultValue="0.25" description="Common to both arms" />
-        <NumberField name="delta" label="Difference to detect" defaultValue="0.08" />
-        <NumberField name="alpha" label="Significance level (α)" defaultValue="0.05" description="Two-sided" />
-        <NumberField name="power" label="Power" defaultValue="0.8" />
+        <NumberField
+          name="sd"
+          label="Standard deviation"
+          description="Common to both arms"
+          values={values}
+          setValues={setValues}
+          error={errors.sd}
+        />
+        <NumberField name="delta" label="Difference to detect" values={values} setValues={setValues} error={errors.delta} />
+        <NumberField
+          name="alpha"
+          label="Significance level (α)"
+          description="Two-sided"
+          values={values}
+          setValues={setValues}
+          error={errors.alpha}
+        />
+        <NumberField name="power" label="Power" values={values} setValues={setValues} error={errors.power} />
       </div>
       <div>
         <Button type="submit" variant="secondary">
