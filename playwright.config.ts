@@ -18,8 +18,22 @@ const messagingSpecs = /(dev-phone|live-messaging|personalised-enrolment)\.spec\
 /** The local OpenID provider (tests/e2e/support/local-openid-provider.ts) the main server signs in with. */
 const openIdPort = port + 89;
 // A fresh embedded database for every run; Playwright loads this file in each worker, so create it once.
-process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-e2e-'));
-process.env.E2E_MESSAGING_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-e2e-messaging-'));
+const createdDataDirectories: string[] = [];
+for (const [variable, prefix] of [
+  ['E2E_DATA_DIR', 'medaptive-e2e-'],
+  ['E2E_MESSAGING_DATA_DIR', 'medaptive-e2e-messaging-'],
+] as const) {
+  if (process.env[variable] !== undefined) continue;
+  process.env[variable] = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  createdDataDirectories.push(process.env[variable]);
+}
+// Each run's databases are about 1 GB: left behind, a few dozen runs filled the disk (ENOSPC mid-run). Only the
+// runner creates them (workers inherit the variables), and it exits after stopping the servers, so it removes them.
+if (createdDataDirectories.length > 0) {
+  process.on('exit', () => {
+    for (const directory of createdDataDirectories) fs.rmSync(directory, { recursive: true, force: true });
+  });
+}
 
 // DEVELOPERS.md "The machine": Debian's Chromium with these flags; nothing downloads a browser.
 export const chromiumArguments = [
