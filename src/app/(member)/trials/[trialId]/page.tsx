@@ -19,6 +19,7 @@ import { TrialProtocolSection } from '@/features/trials/components/trial-protoco
 import { TrialResultsSection } from '@/features/trials/components/trial-results-section';
 import { TrialStatusLine } from '@/features/trials/components/trial-status-line';
 import { YourParticipation } from '@/features/trials/components/your-participation';
+import { hasPermission } from '@/lib/permissions';
 import { getSignedInUser } from '@/lib/server/current-user';
 
 export const metadata: Metadata = { title: '12-Week Trial' };
@@ -27,9 +28,6 @@ type Props = { params: Promise<{ trialId: string }>; searchParams: Promise<Recor
 
 /** The candidate search: a pseudonym prefix, bounded (anything else is simply no match). */
 const searchOf = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim().slice(0, 40) : '');
-
-/** Who may download the analysis dataset (the route checks again). */
-const datasetRoles = new Set(['clinician', 'admin', 'government-official']);
 
 export default async function TrialPage({ params, searchParams }: Props) {
   const { trialId } = await params;
@@ -40,7 +38,7 @@ export default async function TrialPage({ params, searchParams }: Props) {
   const overview = await getTrialOverview({ database, trialId, viewer, now });
   if (overview === null) notFound();
   const { protocol } = overview;
-  const staff = viewer.role === 'clinician' || viewer.role === 'admin';
+  const staff = hasPermission(viewer.role, 'trials:enrol');
   const [results, participants, candidates, participation] = await Promise.all([
     getTrialResults({ database, trialId, viewer, now }),
     staff ? listTrialParticipants({ database, trialId, viewer, now }) : null,
@@ -101,7 +99,7 @@ export default async function TrialPage({ params, searchParams }: Props) {
       <TrialResultsSection
         results={results}
         armLabels={armLabels}
-        datasetHref={datasetRoles.has(viewer.role) ? `/api/trials/${encodeURIComponent(protocol.id)}/analysis-dataset` : undefined}
+        datasetHref={hasPermission(viewer.role, 'trials:analysis-dataset') ? `/api/trials/${encodeURIComponent(protocol.id)}/analysis-dataset` : undefined}
       />
       <SampleSizeCalculator calculate={calculateSampleSizeAction} />
     </article>
