@@ -5,7 +5,13 @@
  */
 export { applyConsentKeyword, type ConsentKeywordResult } from './server/apply-consent-keyword';
 export { assertMessagingConsent, MessagingConsentMissingError } from './server/assert-messaging-consent';
-export type { ConsentChange } from './server/consent-state';
+export {
+  type ConsentChange,
+  type ConsentState,
+  type ConsentStateMap,
+  keywordConsentSources,
+  readConsentStates,
+} from './server/consent-state';
 export { getOwnConsents } from './server/get-own-consents';
 export { getPatientConsents } from './server/get-patient-consents';
 export { type ConsentImportEntry, importConsents } from './server/import-consents';

@@ -3,7 +3,15 @@ import type { Database } from '@/db/client';
 import { keywordReplies, type KeywordAction, matchKeyword, type TemplateLanguage } from '@/engine/messaging';
 import { type ConsentChannel, type ConsentPurpose, consentPurposes, type ConsentSource } from '@/lib/domain/consent';
 import { AppError } from '@/lib/errors';
-import { allCombinations, appendConsentEvents, type ConsentChange, lockPatient, readConsentState, stateKey } from './consent-state';
+import {
+  allCombinations,
+  appendConsentEvents,
+  type ConsentChange,
+  keywordConsentSources,
+  lockPatient,
+  readConsentState,
+  stateKey,
+} from './consent-state';
 
 export type ConsentKeywordResult = {
   /** The keyword's action, or null when the text is not a keyword (then it is an answer to read as such). */
@@ -21,7 +29,6 @@ const keywordSource: Readonly<Record<ConsentChannel, ConsentSource>> = {
   whatsapp: 'whatsapp-keyword',
   app: 'app-keyword',
 };
-const keywordSources = new Set<ConsentSource>(Object.values(keywordSource));
 
 /**
  * Applies an inbound STOP/START/HELP (the engine's keyword lists, English and Spanish) to the ledger.
@@ -45,7 +52,7 @@ export async function applyConsentKeyword(options: {
     const state = await readConsentState({ database: transaction, patientId });
     const withdrawnByKeyword = (purpose: ConsentPurpose) => {
       const current = state.get(stateKey(channel, purpose));
-      return current !== undefined && !current.granted && keywordSources.has(current.source);
+      return current !== undefined && !current.granted && keywordConsentSources.has(current.source);
     };
     const optedIn = (purpose: ConsentPurpose) => state.get(stateKey(channel, purpose))?.granted === true;
     const optedOut = consentPurposes.some(withdrawnByKeyword) && !consentPurposes.some(optedIn);

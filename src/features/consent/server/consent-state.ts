@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { and, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { consentEvents, patients } from '@/db/schema';
 import { type ConsentChannel, consentChannels, type ConsentPurpose, consentPurposes, type ConsentSource } from '@/lib/domain/consent';
@@ -25,17 +25,42 @@ export const stateKey = (channel: ConsentChannel, purpose: ConsentPurpose) => `$
  * consent, so the guard, the keywords and the page cannot disagree.
  */
 export async function readConsentState(options: { database: Database; patientId: string; at?: Date }): Promise<ConsentStateMap> {
-  const { database, patientId, at } = options;
-  const rows = await database
-    .selectDistinctOn([consentEvents.channel, consentEvents.purpose], consentEventColumns)
-    .from(consentEvents)
-    .where(and(eq(consentEvents.patientId, patientId), at === undefined ? undefined : lte(consentEvents.effectiveAt, at)))
-    .orderBy(consentEvents.channel, consentEvents.purpose, desc(consentEvents.effectiveAt), desc(consentEvents.id));
-  const state: ConsentStateMap = new Map();
-  for (const row of rows)
-    state.set(stateKey(row.channel, row.purpose), { granted: row.granted, source: row.source, effectiveAt: row.effectiveAt });
-  return state;
+  const states = await readConsentStates({ database: options.database, patientIds: [options.patientId], at: options.at });
+  return states.get(options.patientId) ?? new Map();
 }
+
+/** `readConsentState` for many patients in one query (a trial's candidate list); a patient with no events maps to an empty state. */
+export async function readConsentStates(options: {
+  database: Database;
+  patientIds: readonly string[];
+  at?: Date;
+}): Promise<Map<string, ConsentStateMap>> {
+  const { database, patientIds, at } = options;
+  const states = new Map<string, ConsentStateMap>(patientIds.map((id) => [id, new Map()]));
+  if (patientIds.length === 0) return states;
+  const rows = await database
+    .selectDistinctOn([consentEvents.patientId, consentEvents.channel, consentEvents.purpose], {
+      patientId: consentEvents.patientId,
+      ...consentEventColumns,
+    })
+    .from(consentEvents)
+    .where(and(inArray(consentEvents.patientId, [...patientIds]), at === undefined ? undefined : lte(consentEvents.effectiveAt, at)))
+    .orderBy(
+      consentEvents.patientId,
+      consentEvents.channel,
+      consentEvents.purpose,
+      desc(consentEvents.effectiveAt),
+      desc(consentEvents.id),
+    );
+  for (const row of rows)
+    states
+      .get(row.patientId)
+      ?.set(stateKey(row.channel, row.purpose), { granted: row.granted, source: row.source, effectiveAt: row.effectiveAt });
+  return states;
+}
+
+/** Sources of events a STOP or START keyword wrote (on any channel). */
+export const keywordConsentSources: ReadonlySet<ConsentSource> = new Set(['sms-keyword', 'whatsapp-keyword', 'app-keyword']);
 
 /** Every channel × purpose, in a fixed order. */
 export function allCombinations(): { channel: ConsentChannel; purpose: ConsentPurpose }[] {

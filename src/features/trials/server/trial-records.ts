@@ -5,10 +5,11 @@ import 'server-only';
  * checks. Not exported from the feature: the use cases are.
  */
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { consentEvents, dispensings, doseEvents, patients, trialEnrolments, trials } from '@/db/schema';
+import { dispensings, doseEvents, patients, trialEnrolments, trials } from '@/db/schema';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
+import { keywordConsentSources, readConsentStates } from '@/features/consent';
 import type { MessagingProgramme } from '@/lib/domain/messaging-programmes';
 import type { z } from 'zod';
 import { AppError, isAppError } from '@/lib/errors';
@@ -135,8 +136,6 @@ export async function findPatientInScope(options: {
 
 export type SystemChecks = Record<SystemCriterionId, boolean>;
 
-const keywordSources = ['sms-keyword', 'whatsapp-keyword', 'app-keyword'] as const;
-
 /**
  * The system's eligibility checks for each patient, on `today` at `now`, in four queries whatever the
  * number of patients. Consent is read as the ledger reads it (decision 016): the latest event in effect
@@ -178,23 +177,7 @@ export async function checkSystemCriteria(options: {
           lte(doseEvents.scheduledAt, options.now),
         ),
       ),
-    database
-      .selectDistinctOn([consentEvents.patientId, consentEvents.channel, consentEvents.purpose], {
-        patientId: consentEvents.patientId,
-        channel: consentEvents.channel,
-        purpose: consentEvents.purpose,
-        granted: consentEvents.granted,
-        source: consentEvents.source,
-      })
-      .from(consentEvents)
-      .where(and(inArray(consentEvents.patientId, ids), lte(consentEvents.effectiveAt, options.now)))
-      .orderBy(
-        consentEvents.patientId,
-        consentEvents.channel,
-        consentEvents.purpose,
-        desc(consentEvents.effectiveAt),
-        desc(consentEvents.id),
-      ),
+    readConsentStates({ database, patientIds: ids, at: options.now }),
     database
       .select({ patientId: trialEnrolments.patientId, trialId: trialEnrolments.trialId })
       .from(trialEnrolments)
@@ -212,10 +195,10 @@ export async function checkSystemCriteria(options: {
   const onTreatment = new Set([...dispensed, ...takenRecently].map((row) => row.patientId));
   const consenting = new Set<string>();
   const optedOut = new Set<string>();
-  for (const row of consent) {
-    if (row.granted && row.purpose === 'reminders' && (row.channel === 'sms' || row.channel === 'whatsapp')) consenting.add(row.patientId);
-    if (!row.granted && (row.purpose === 'reminders' || (keywordSources as readonly string[]).includes(row.source)))
-      optedOut.add(row.patientId);
+  for (const [patientId, state] of consent) {
+    if (state.get('sms/reminders')?.granted === true || state.get('whatsapp/reminders')?.granted === true) consenting.add(patientId);
+    for (const [key, entry] of state)
+      if (!entry.granted && (key.endsWith('/reminders') || keywordConsentSources.has(entry.source))) optedOut.add(patientId);
   }
   const inOpenTrial = new Set(otherEnrolments.filter((row) => openTrials.has(row.trialId)).map((row) => row.patientId));
   for (const id of ids)
