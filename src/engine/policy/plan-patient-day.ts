@@ -4,6 +4,7 @@
  * way the simulator rotates them, and times the message in the patient's zone — never in quiet hours and
  * within the frequency cap. Pure: the caller reads the history and writes the decision.
  */
+import { fnv1a32 } from '@/engine/hash/fnv1a';
 import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import { checkFrequencyCap, type FrequencyCap } from '@/engine/messaging/frequency-cap';
 import { localClockAt, type LocalClock } from '@/engine/messaging/local-clock';
@@ -72,14 +73,7 @@ export function decisionSeed(patientId: string, localDate: string, policy: Pick<
 }
 
 /** FNV-1a over the seed text, to a 32-bit integer the simulator's stream constructor takes. */
-function hashSeed(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
-}
+const hashSeed = (text: string): number => fnv1a32(text) | 0;
 
 /** The policy's random source for a seed text (the simulator's 'policy' stream, keyed by the text's hash). */
 export function randomSourceForSeed(seed: string): () => number {

@@ -6,21 +6,15 @@
  * control as intervention places in a random order. The same seed, stratum and position always give the
  * same arm, so the sequence needs no storage and enrolment needs only a count of the stratum so far.
  */
+import { fnv1a32 } from '@/engine/hash/fnv1a';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { TrialArm } from './permuted-blocks';
 
 export type SequenceAllocation = { arm: TrialArm; /** 1-based block number within the stratum. */ block: number };
 
-/** FNV-1a, 32 bits: mixes the stratum's name into the seed. */
-function hashText(text: string, seed: number): number {
-  let hash = (0x811c9dc5 ^ seed) >>> 0;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
+/** Mixes the stratum's name into the seed. */
+const hashText = (text: string, seed: number): number => fnv1a32(text, (0x811c9dc5 ^ seed) >>> 0);
 
 export function allocationSequence(options: {
   seed: number;

@@ -9,6 +9,7 @@
  *
  * The programme is picked by a hash of the pseudonymous id: stable, and independent of the patient's traits.
  */
+import { fnv1a32 } from '@/engine/hash/fnv1a';
 import 'server-only';
 import { createFixedDailyPolicy } from '@/engine/simulation/policies/fixed-daily-policy';
 import { createFixedWeeklyPolicy } from '@/engine/simulation/policies/fixed-weekly-policy';
@@ -18,18 +19,8 @@ import { createNoMessagePolicy } from '@/engine/simulation/policies/no-message-p
 export const demoProgrammes = ['fixed-daily', 'fixed-weekly', 'none'] as const;
 export type DemoProgramme = (typeof demoProgrammes)[number];
 
-/** FNV-1a, 32 bits: a fast, well-spread hash of a short string. */
-function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 export function demoProgrammeOf(patientId: string): DemoProgramme {
-  const quarter = hashText(patientId) % 4;
+  const quarter = fnv1a32(patientId) % 4;
   return quarter === 0 ? 'fixed-daily' : quarter === 1 ? 'fixed-weekly' : 'none';
 }
 
