@@ -9,7 +9,8 @@
 import { fnv1a32 } from '@/engine/hash/fnv1a';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import type { TrialArm } from './permuted-blocks';
+
+export type TrialArm = 'control' | 'intervention';
 
 export type SequenceAllocation = { arm: TrialArm; /** 1-based block number within the stratum. */ block: number };
 

@@ -12,7 +12,7 @@ import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { MessageChannel } from '@/engine/policy/message-arms';
 import type { SimulatedPatient } from '@/engine/simulation/records';
 import { allocationSequence } from '@/engine/trial/allocation-sequence';
-import type { TrialArm } from '@/engine/trial/permuted-blocks';
+import type { TrialArm } from '@/engine/trial/allocation-sequence';
 import { eligibilityCriteria, onTreatmentWindowDays } from '@/features/trials';
 
 /** Block sizes of cohort A's sequences (two, so the last places of a block cannot be guessed). */

@@ -12,7 +12,7 @@
 import 'server-only';
 import type { MessagingPolicy } from '@/engine/policy/contract';
 import { createPersonalisedPolicy, createPolicyState } from '@/engine/policy/personalised';
-import type { TrialArm } from '@/engine/trial/permuted-blocks';
+import type { TrialArm } from '@/engine/trial/allocation-sequence';
 import { createDemoProgrammePolicy } from './demo-programme-policy';
 
 export type DemoTrialPolicy = MessagingPolicy & {

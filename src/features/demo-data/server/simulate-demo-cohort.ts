@@ -14,7 +14,7 @@ import { demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageCategories, messageChannels, messageFramings, type MessageChannel } from '@/engine/policy/message-arms';
 import type { DoseStatus, MessageStatus, SimulatedPatient } from '@/engine/simulation/records';
 import { simulateCohort } from '@/engine/simulation/simulate-cohort';
-import type { TrialArm } from '@/engine/trial/permuted-blocks';
+import type { TrialArm } from '@/engine/trial/allocation-sequence';
 import { createDemoProgrammePolicy } from './demo-programme-policy';
 import { allocateDemoTrial, type DemoTrialAllocation } from './demo-trial-allocation';
 import { createDemoTrialPolicy } from './demo-trial-policy';
