@@ -99,7 +99,11 @@ export default async function TrialPage({ params, searchParams }: Props) {
       <TrialResultsSection
         results={results}
         armLabels={armLabels}
-        datasetHref={hasPermission(viewer.role, 'trials:analysis-dataset') ? `/api/trials/${encodeURIComponent(protocol.id)}/analysis-dataset` : undefined}
+        datasetHref={
+          hasPermission(viewer.role, 'trials:analysis-dataset')
+            ? `/api/trials/${encodeURIComponent(protocol.id)}/analysis-dataset`
+            : undefined
+        }
       />
       <SampleSizeCalculator calculate={calculateSampleSizeAction} />
     </article>
