@@ -23,6 +23,7 @@ import { consentChannels, consentPurposes, consentSources } from '../lib/domain/
 import { doseStatuses, missedDoseReasons } from '../lib/domain/dose-statuses';
 import { type ImportBatchCounts, importBatchStatuses, importBatchTables } from '../lib/domain/import-batches';
 import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
+import type { ChatMessage } from '../engine/chat-export';
 import { messagingProgrammes, policyDecisionSources, policyDecisionStatuses } from '../lib/domain/messaging-programmes';
 import { type Role, roles } from '../lib/domain/roles';
 
@@ -825,4 +826,30 @@ export const trialEnrolments = pgTable(
     index('trial_enrolments_arm_idx').on(table.trialId, table.arm),
     uniqueIndex('trial_enrolments_stratum_position_idx').on(table.trialId, table.stratum, table.stratumPosition),
   ],
+);
+
+/**
+ * A WhatsApp "Export chat" file a user chose to keep (whatsapp-analysis page, decision 033). Uploads are
+ * parsed and analysed in the browser and never reach the server unless the user presses Save; then the parsed
+ * conversation is kept here for its owner alone (it names people and holds what they wrote), until they delete it.
+ */
+export const chatExports = pgTable(
+  'chat_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    /** As the uploader named it; shown only to its owner, never logged. */
+    fileName: text('file_name').notNull(),
+    /** The IANA zone the export's wall-clock times were read in, and the date order used. */
+    timeZone: text('time_zone').notNull(),
+    dateOrder: text('date_order', { enum: ['dmy', 'mdy', 'ymd'] }).notNull(),
+    messageCount: integer('message_count').notNull(),
+    participants: text('participants').array().notNull(),
+    /** The parsed messages (engine/chat-export ChatMessage[]): timestamp, author, text, kind. */
+    messages: jsonb('messages').$type<ChatMessage[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('chat_exports_owner_idx').on(table.ownerUserId, table.createdAt)],
 );

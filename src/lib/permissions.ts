@@ -22,6 +22,8 @@ export const permissions = {
   'aggregates:unsuppressed': ['admin', 'clinician'],
   /** Edit the message template library (every save is a new, audited version). */
   'message-templates:edit': ['admin'],
+  /** Download the message log (one row per message, by pseudonym) of the patients in one's scope. */
+  'messages:export-log': ['admin', 'clinician'],
   /** Download a trial's de-identified analysis dataset (one row per participant, by pseudonym). */
   'trials:analysis-dataset': ['admin', 'clinician', 'government-official'],
   /** Assess, enrol and record exits of trial participants (clinicians: their organisations' patients). */
