@@ -24,6 +24,7 @@ import { startJobWorker } from '@/lib/server/jobs';
 import { createNonce, securityHeaders } from '@/lib/server/security-headers';
 import { registerJobHandlers } from './server/register-job-handlers';
 import { buildIfNeeded } from './server/build-if-needed';
+import { ensureRecordsPrune } from './server/prune-operational-records';
 
 const development = process.argv.includes('--dev');
 const demoSeedLockId = 7_263_002;
@@ -120,6 +121,8 @@ async function main(): Promise<void> {
   await ensureMessagingTick({ database: connection.database, now: new Date() });
   // The learning policy's nightly update is chained the same way (one per UTC night).
   await ensurePolicyUpdate({ database: connection.database, now: new Date() });
+  // And the nightly prune of operational records past their retention (decision 037).
+  await ensureRecordsPrune({ database: connection.database, at: new Date() });
   const worker = startJobWorker({ database: connection.database });
 
   const shutdown = (signal: string) => {
