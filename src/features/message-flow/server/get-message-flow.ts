@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, count, desc, eq, gte, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { cohortConditions, findCohortScope, type CohortScope } from '@/db/queries/cohort-scope';
+import { repliedToSql, repliesToSql } from '@/db/queries/message-replies';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
 import { messages, patients, policyDecisions, policyStates } from '@/db/schema';
 import { type ShownCount, suppressCount } from '@/engine/aggregation/small-cell-suppression';
@@ -22,8 +23,6 @@ import {
 /** The learning policy's name in policy_decisions and policy_states (the programme of the same name). */
 const personalisedPolicy = personalisedPolicyName;
 const dayMs = 86_400_000;
-/** How long after a message an unquoted reply still answers it (the reply handler's rule: WhatsApp's service window). */
-const replyWindow = sql.raw(`interval '24 hours'`);
 
 const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -147,18 +146,8 @@ async function countFlow(options: {
 }): Promise<FlowFigures> {
   const { database, trainedThrough } = options;
   const where = liveDecisionsIn(options);
-  // A message counts as replied to when an inbound message of the patient on its channel quotes it, or (no
-  // quote) arrives within the reply window after it with no later message of ours in between — the rule the
-  // reply handler uses to find the message a reply answers (message-replies' findAnsweredMessage).
-  const repliedTo = sql`exists (
-    select 1 from ${messages} as inbound
-    where inbound.patient_id = ${messages.patientId} and inbound.channel = ${messages.channel} and inbound.direction = 'inbound'
-      and inbound.sent_at >= ${messages.sentAt} and inbound.sent_at <= ${messages.sentAt} + ${replyWindow}
-      and (inbound.reply_to_provider_message_id = ${messages.providerMessageId}
-        or not exists (
-          select 1 from ${messages} as later
-          where later.patient_id = inbound.patient_id and later.channel = inbound.channel and later.direction = 'outbound'
-            and later.sent_at > ${messages.sentAt} and later.sent_at <= inbound.sent_at)))`;
+  // A message counts as replied to by the shared reply rule (src/db/queries/message-replies.ts).
+  const repliedTo = repliedToSql(messages);
   const [[decided], [sent]] = await Promise.all([
     database
       .select({
@@ -401,18 +390,17 @@ async function findReply(options: {
   const { database, message } = options;
   const sentAt = message.sentAt.toISOString();
   const [row] = rowsOf<{ channel: string; sent_at: string | Date; body: string | null; reading: TracedReading | null }>(
-    await database.execute(sql`
-      select inbound.channel, inbound.sent_at, inbound.body, inbound.inbound_reading as reading
-      from messages as inbound
-      where inbound.patient_id = ${message.patientId} and inbound.channel = ${message.channel} and inbound.direction = 'inbound'
-        and inbound.sent_at >= ${sentAt}::timestamptz and inbound.sent_at <= ${sentAt}::timestamptz + ${replyWindow}
-        and (inbound.reply_to_provider_message_id = ${message.providerMessageId}
-          or not exists (
-            select 1 from messages as later
-            where later.patient_id = inbound.patient_id and later.channel = inbound.channel and later.direction = 'outbound'
-              and later.sent_at > ${sentAt}::timestamptz and later.sent_at <= inbound.sent_at))
-      order by inbound.sent_at asc
-      limit 1`),
+    await database.execute(
+      sql`${repliesToSql(
+        {
+          patientId: message.patientId,
+          channel: message.channel,
+          sentAt: sql`${sentAt}::timestamptz`,
+          providerMessageId: message.providerMessageId,
+        },
+        sql`inbound.channel, inbound.sent_at, inbound.body, inbound.inbound_reading as reading`,
+      )} limit 1`,
+    ),
   );
   if (row === undefined) return undefined;
   return { channel: row.channel, receivedAt: iso(row.sent_at), text: row.body, reading: readingLabel(row.reading) };
