@@ -12,12 +12,19 @@ describe('replyIntentOf', () => {
     expect(
       replyIntentOf({
         direction: 'inbound',
-        inboundReading: { content: { kind: 'text', text: 'x' }, interpretation: { kind: 'reply', reply: { intent: 'skipped', reason: null } } },
+        inboundReading: {
+          content: { kind: 'text', text: 'x' },
+          interpretation: { kind: 'reply', reply: { intent: 'skipped', reason: null } },
+        },
         replyText: null,
       }),
     ).toBe('skipped');
     expect(
-      replyIntentOf({ direction: 'inbound', inboundReading: { content: { kind: 'media', mediaType: 'image' }, interpretation: null }, replyText: null }),
+      replyIntentOf({
+        direction: 'inbound',
+        inboundReading: { content: { kind: 'media', mediaType: 'image' }, interpretation: null },
+        replyText: null,
+      }),
     ).toBe('media');
     expect(replyIntentOf({ direction: 'outbound', inboundReading: null, replyText: null })).toBeNull();
   });

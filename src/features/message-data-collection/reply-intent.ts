@@ -14,9 +14,14 @@ function intentOf(interpretation: InboundInterpretation): ReplyIntent {
   return interpretation.kind === 'keyword' ? keywordIntent[interpretation.keyword.action] : interpretation.reply.intent;
 }
 
-export function replyIntentOf(row: { direction: string; inboundReading: InboundReading | null; replyText: string | null }): ReplyIntent | null {
+export function replyIntentOf(row: {
+  direction: string;
+  inboundReading: InboundReading | null;
+  replyText: string | null;
+}): ReplyIntent | null {
   if (row.direction !== 'inbound') return null;
-  if (row.inboundReading !== null) return row.inboundReading.interpretation === null ? 'media' : intentOf(row.inboundReading.interpretation);
+  if (row.inboundReading !== null)
+    return row.inboundReading.interpretation === null ? 'media' : intentOf(row.inboundReading.interpretation);
   if (row.replyText !== null) return intentOf(interpretInbound({ kind: 'text', text: row.replyText }));
   return null;
 }

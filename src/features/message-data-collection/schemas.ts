@@ -35,7 +35,11 @@ export function parseMessageFilterQuery(searchParams: Record<string, string | st
   filters: MessageFilterQuery;
   problem: string | null;
 } {
-  const parsed = messageFilterQuerySchema.safeParse({ channel: searchParams.channel, persona: searchParams.persona, product: searchParams.product });
+  const parsed = messageFilterQuerySchema.safeParse({
+    channel: searchParams.channel,
+    persona: searchParams.persona,
+    product: searchParams.product,
+  });
   if (parsed.success) return { filters: parsed.data, problem: null };
   const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'filters'}: ${issue.message}`);
   return {

@@ -75,9 +75,19 @@ export async function exportMessageLog(options: {
     outcome: 'success',
     actorUserId: actor.id,
     ...request,
-    details: { scope: scope.kind, start: view.start, end: view.end, channel: filters.channel, persona: filters.persona, productId: filters.productId },
+    details: {
+      scope: scope.kind,
+      start: view.start,
+      end: view.end,
+      channel: filters.channel,
+      persona: filters.persona,
+      productId: filters.productId,
+    },
   });
-  return { filename: `message-log-${view.start}-to-${view.end}.csv`, stream: messageLogStream(database, where, options.pageSize ?? exportPageSize) };
+  return {
+    filename: `message-log-${view.start}-to-${view.end}.csv`,
+    stream: messageLogStream(database, where, options.pageSize ?? exportPageSize),
+  };
 }
 
 function messageLogStream(database: Database, where: SQL | null, pageSize: number): ReadableStream<Uint8Array> {
@@ -116,7 +126,14 @@ function messageLogStream(database: Database, where: SQL | null, pageSize: numbe
         })
         .from(messages)
         .innerJoin(patients, eq(patients.id, messages.patientId))
-        .where(and(where!, cursor === null ? undefined : sql`(${messages.sentAt}, ${messages.id}) > (${cursor.sentAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`))
+        .where(
+          and(
+            where!,
+            cursor === null
+              ? undefined
+              : sql`(${messages.sentAt}, ${messages.id}) > (${cursor.sentAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`,
+          ),
+        )
         .orderBy(asc(messages.sentAt), asc(messages.id))
         .limit(pageSize);
       let text = '';
@@ -135,7 +152,11 @@ function messageLogStream(database: Database, where: SQL | null, pageSize: numbe
           row.deliveredAt,
           row.readAt,
           row.failedCode,
-          replyIntentOf({ direction: row.direction, inboundReading: row.inboundReading as InboundReading | null, replyText: row.replyText }),
+          replyIntentOf({
+            direction: row.direction,
+            inboundReading: row.inboundReading as InboundReading | null,
+            replyText: row.replyText,
+          }),
         ]);
       }
       if (text !== '') controller.enqueue(encoder.encode(text));

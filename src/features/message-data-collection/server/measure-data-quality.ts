@@ -91,7 +91,11 @@ export async function measureDataQuality(options: {
       })
       .from(
         database
-          .select({ sentAt: sql`${messages.sentAt}`.as('sent_at'), patientId: sql`${messages.patientId}`.as('patient_id'), deliveredAt: sql`${deliveredAt}`.as('delivered_at') })
+          .select({
+            sentAt: sql`${messages.sentAt}`.as('sent_at'),
+            patientId: sql`${messages.patientId}`.as('patient_id'),
+            deliveredAt: sql`${deliveredAt}`.as('delivered_at'),
+          })
           .from(messages)
           .innerJoin(patients, eq(patients.id, messages.patientId))
           .where(and(where, isOutbound))

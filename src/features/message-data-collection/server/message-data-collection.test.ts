@@ -82,10 +82,19 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
     });
     expect((own.dataQuality.latency as { p50: number }).p50).toBeCloseTo(65, 6);
 
-    const sms = await getMessageDataCollectionPage({ database: db, actor: admin, filters: { ...noFilters, channel: 'sms' }, now: fixtureNow });
+    const sms = await getMessageDataCollectionPage({
+      database: db,
+      actor: admin,
+      filters: { ...noFilters, channel: 'sms' },
+      now: fixtureNow,
+    });
     if (sms.status !== 'ok' || sms.dataQuality === null) throw new Error('expected figures');
     expect(sms).toMatchObject({ patients: 1, filters: { channel: 'sms' } });
-    expect(sms.dataQuality).toMatchObject({ unmatchedReplies: { messages: 1, patients: 1 }, unmatchedWebhookEvents: { unknownMessage: 0, unknownSender: 1 }, latency: null });
+    expect(sms.dataQuality).toMatchObject({
+      unmatchedReplies: { messages: 1, patients: 1 },
+      unmatchedWebhookEvents: { unknownMessage: 0, unknownSender: 1 },
+      latency: null,
+    });
   });
 
   it('hides figures over fewer than 11 patients from viewers whose aggregates are suppressed', async () => {
@@ -112,9 +121,9 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
 
   it('exports the message log of the scope as neutralised CSV, without text or numbers, audited; refuses other roles', async () => {
     const db = database.database;
-    await expect(
-      exportMessageLog({ database: db, actor: official, filters: noFilters, request, now: fixtureNow }),
-    ).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(exportMessageLog({ database: db, actor: official, filters: noFilters, request, now: fixtureNow })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
     const own = await exportMessageLog({ database: db, actor: clinician, filters: noFilters, request, now: fixtureNow, pageSize: 7 });
     expect(own.filename).toMatch(/^message-log-\d{4}-\d{2}-\d{2}-to-2026-11-01\.csv$/);
     const text = await csvOf(own.stream);
@@ -127,14 +136,19 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
     expect(text).not.toContain('Take your');
     expect(text).not.toContain('+31');
     expect(text).toContain(`"'${formulaPseudonym.replaceAll('"', '""')}"`);
-    expect(lines.some((line) => line.includes(',whatsapp,outbound,check-in,neutral,check-in.neutral.1,,') && line.endsWith(',failed,,,131026,'))).toBe(true);
+    expect(
+      lines.some((line) => line.includes(',whatsapp,outbound,check-in,neutral,check-in.neutral.1,,') && line.endsWith(',failed,,,131026,')),
+    ).toBe(true);
     expect(lines.filter((line) => line.endsWith(',taken'))).toHaveLength(12);
     expect(lines.filter((line) => line.endsWith(',stop'))).toHaveLength(1);
     expect(lines.filter((line) => line.endsWith(',skipped'))).toHaveLength(1);
 
     const all = await exportMessageLog({ database: db, actor: admin, filters: { ...noFilters, channel: 'sms' }, request, now: fixtureNow });
     expect((await csvOf(all.stream)).trimEnd().split('\r\n')).toHaveLength(3);
-    const audit = await db.select({ outcome: auditLog.outcome, details: auditLog.details }).from(auditLog).where(eq(auditLog.action, 'messages.export-log'));
+    const audit = await db
+      .select({ outcome: auditLog.outcome, details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'messages.export-log'));
     expect(audit.map((row) => row.outcome).sort()).toEqual(['denied', 'success', 'success']);
     expect(audit.find((row) => (row.details as { channel?: string }).channel === 'sms')).toBeDefined();
   });
@@ -173,7 +187,13 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
     const initial = first!.data as { items: LiveFeedItem[]; initial: boolean };
     expect(initial.initial).toBe(true);
     expect(initial.items).toHaveLength(20);
-    expect(initial.items[0]).toMatchObject({ channel: 'whatsapp', direction: 'outbound', category: 'education', status: 'sent', replyIntent: null });
+    expect(initial.items[0]).toMatchObject({
+      channel: 'whatsapp',
+      direction: 'outbound',
+      category: 'education',
+      status: 'sent',
+      replyIntent: null,
+    });
     expect(initial.items[0]!.pseudonym).toBe(formulaPseudonym);
     expect(JSON.stringify(initial)).not.toMatch(/Take your|\+31|STOP|replyText|inboundReading|body/);
     expect(second).toEqual({
@@ -204,7 +224,9 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
       code: 'unauthenticated',
     });
     const controllers = [new AbortController(), new AbortController(), new AbortController()];
-    const streams = await Promise.all(controllers.map((controller) => streamLiveMessageFeed({ ...options, actor: clinician, signal: controller.signal })));
+    const streams = await Promise.all(
+      controllers.map((controller) => streamLiveMessageFeed({ ...options, actor: clinician, signal: controller.signal })),
+    );
     await expect(streamLiveMessageFeed({ ...options, actor: clinician, signal: new AbortController().signal })).rejects.toMatchObject({
       code: 'rate_limited',
     });

@@ -82,8 +82,12 @@ export async function streamLiveMessageFeed(options: {
   // Every message up to tomorrow (a clock a little ahead of ours), in the viewer's scope and filters.
   const today = Math.floor(now().getTime() / MS_PER_DAY);
   const where =
-    messageConditions(database, scope, { period: { start: 0, end: today + 2 }, channel: filters.channel, persona: filters.persona, productId: filters.productId }) ??
-    sql`false`;
+    messageConditions(database, scope, {
+      period: { start: 0, end: today + 2 },
+      channel: filters.channel,
+      persona: filters.persona,
+      productId: filters.productId,
+    }) ?? sql`false`;
 
   const users = openFeeds.get(actor.id) ?? 0;
   if (users >= limits.perUser) throw new AppError('rate_limited', tooManyFeedsMessage);

@@ -132,7 +132,10 @@ export async function insertMessageFixture(database: Database, options: { users?
       status: 'received',
       statusHistory: [{ status: 'received', at: hoursAgo(2).toISOString() }],
       replyToProviderMessageId: 'wamid.not-ours',
-      inboundReading: { content: { kind: 'button', payload: 'x', title: 'Skip' }, interpretation: { kind: 'reply', reply: { intent: 'skipped', reason: null } } },
+      inboundReading: {
+        content: { kind: 'button', payload: 'x', title: 'Skip' },
+        interpretation: { kind: 'reply', reply: { intent: 'skipped', reason: null } },
+      },
       providerMessageId: 'wamid.reply-1',
     },
     // a WhatsApp message that failed for good.
