@@ -24,12 +24,12 @@ export async function insertMessageFixture(database: Database, options: { users?
       { id: official.id, name: 'O', email: 'official-user@example.org' },
       { id: patientUser.id, name: 'P', email: 'patient-user@example.org' },
     ]);
-    await database.insert(organisations).values([
-      { id: 'org-a', name: 'Organisation A' },
-      { id: 'org-b', name: 'Organisation B' },
-    ]);
-    await database.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'org-a' });
   }
+  await database.insert(organisations).values([
+    { id: 'org-a', name: 'Organisation A' },
+    { id: 'org-b', name: 'Organisation B' },
+  ]);
+  if (options.users !== false) await database.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'org-a' });
   const formulaPseudonym = '=HYPERLINK("x")';
   const made = await database
     .insert(patients)
