@@ -91,9 +91,11 @@ export function LiveMessageFeed({ query, showPseudonyms }: { query: string; show
           setConnection('signed-out');
           return;
         }
-        // The server's time limit (or a passing error): open a fresh stream.
+        // The server's time limit: a fresh stream at once; after an error, more slowly each time.
         setConnection('reconnecting');
-        retry = setTimeout(open, 1_000);
+        const delay = reason === 'time-limit' ? 1_000 : reconnectDelays[Math.min(attempts, reconnectDelays.length - 1)];
+        if (reason !== 'time-limit') attempts += 1;
+        retry = setTimeout(open, delay);
       });
       source.addEventListener('error', () => {
         // A dropped connection is retried by the browser itself; a refused one (CLOSED) by us, more slowly each time.
