@@ -1,12 +1,14 @@
 import { buttonVariants } from '@heroui/react';
+import { Suspense } from 'react';
 import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
 import { channels } from '@/lib/domain/channels';
 import { consentPurposeLabels, consentPurposes } from '@/lib/domain/consent';
-import { formatCount, formatPercent } from '@/lib/format';
+import { formatCount, formatDateTime, formatPercent } from '@/lib/format';
 import { periodQueryOf } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import { type CollectedTable, collectedFields, collectedTableLabels } from '../collected-fields';
 import { filterQueryParams, type DataQualityReport, type SuppressibleCount } from '../schemas';
+import type { MessageDataQuality } from '../server/find-message-data-quality';
 import type { MessageDataCollectionPage } from '../server/get-message-data-collection-page';
 import { LiveMessageFeed } from './live-message-feed';
 
@@ -168,12 +170,56 @@ function DataQuality({ report, minimum, scopeWords: scope }: { report: DataQuali
   );
 }
 
+/** The checks, awaited inside the page's Suspense boundary so the rest of the page does not wait for them. */
+async function DataQualitySection({
+  quality,
+  page,
+  scope,
+}: {
+  quality: Promise<MessageDataQuality>;
+  page: Extract<MessageDataCollectionPage, { status: 'ok' }>;
+  scope: string;
+}) {
+  const result = await quality;
+  return (
+    <>
+      <p className="text-sm" data-testid="quality-population">
+        Period: {describePeriod(page.period)}. Population: {scope}
+        {result.patients === null ? '' : ` — ${formatCount(result.patients)} patients with a message in the period and filters`}.{' '}
+        <span className="text-muted">Computed {formatDateTime(result.computedAt)} (reused for up to 5 minutes).</span>
+      </p>
+      {result.patients === null ? (
+        <p role="status">
+          Fewer than {page.minimumGroupSize} patients have a message in this selection, so no figures are shown (small groups could identify
+          patients).
+        </p>
+      ) : result.dataQuality === null ? (
+        <p role="status">No messages in this selection.</p>
+      ) : (
+        <>
+          {page.suppressed ? (
+            <p className="text-sm text-muted">
+              A figure over fewer than {page.minimumGroupSize} patients is hidden and shown as “&lt;{page.minimumGroupSize} patients”.
+            </p>
+          ) : null}
+          <div className="overflow-x-auto">
+            <DataQuality report={result.dataQuality} minimum={page.minimumGroupSize} scopeWords={scope} />
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
 export function MessageDataCollectionView({
   page,
+  quality,
   periodProblem,
   filterProblem,
 }: {
   page: MessageDataCollectionPage;
+  /** The data-quality checks, still being computed (null for a viewer with no messages to check). */
+  quality: Promise<MessageDataQuality> | null;
   periodProblem: string | null;
   filterProblem: string | null;
 }) {
@@ -189,6 +235,7 @@ export function MessageDataCollectionView({
   const feedQuery = queryString(filterParams);
   const exportQuery = queryString({ ...periodParams, ...filterParams });
   const scope = scopeWords[page.scope];
+  const pending = quality ?? Promise.resolve({ patients: 0, dataQuality: null, computedAt: new Date().toISOString() });
   return (
     <>
       <FieldTables />
@@ -263,29 +310,15 @@ export function MessageDataCollectionView({
         <h2 id="quality-heading" className="text-xl font-semibold">
           Data quality
         </h2>
-        <p className="text-sm" data-testid="quality-population">
-          Period: {describePeriod(page.period)}. Population: {scope}
-          {page.patients === null ? '' : ` — ${formatCount(page.patients)} patients with a message in the period and filters`}.
-        </p>
-        {page.patients === null ? (
-          <p role="status">
-            Fewer than {page.minimumGroupSize} patients have a message in this selection, so no figures are shown (small groups could
-            identify patients).
-          </p>
-        ) : page.dataQuality === null ? (
-          <p role="status">No messages in this selection.</p>
-        ) : (
-          <>
-            {page.suppressed ? (
-              <p className="text-sm text-muted">
-                A figure over fewer than {page.minimumGroupSize} patients is hidden and shown as “&lt;{page.minimumGroupSize} patients”.
-              </p>
-            ) : null}
-            <div className="overflow-x-auto">
-              <DataQuality report={page.dataQuality} minimum={page.minimumGroupSize} scopeWords={scope} />
-            </div>
-          </>
-        )}
+        <Suspense
+          fallback={
+            <p role="status" className="text-sm text-muted">
+              Checking a period of messages…
+            </p>
+          }
+        >
+          <DataQualitySection quality={pending} page={page} scope={scope} />
+        </Suspense>
       </section>
 
       <section aria-labelledby="export-heading" className="flex flex-col gap-2">

@@ -1,13 +1,12 @@
 import 'server-only';
 import { findCohortScope, type Viewer } from '@/db/queries/cohort-scope';
-import { findMessageFilterOptions, messageConditions, type MessageFilterOptions } from '@/db/queries/message-scope';
+import { findMessageFilterOptions, type MessageFilterOptions } from '@/db/queries/message-scope';
 import { findReportingPeriod, type PeriodChoice, type PeriodView, periodView } from '@/db/queries/reporting-period';
 import { MINIMUM_GROUP_SIZE, seesSuppressedAggregates } from '@/db/queries/suppression';
 import type { Database } from '@/db/client';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
-import type { DataQualityReport, MessageFilterQuery } from '../schemas';
-import { measureDataQuality } from './measure-data-quality';
+import type { MessageFilterQuery } from '../schemas';
 
 export type MessageDataCollectionPage =
   | { status: 'no-company' }
@@ -23,16 +22,13 @@ export type MessageDataCollectionPage =
       canExport: boolean;
       /** The live feed shows pseudonyms ('patients:list', and aggregates not suppressed). */
       seesPseudonyms: boolean;
-      /** Distinct patients with a message in the selection; null when suppressed for being too few. */
-      patients: number | null;
-      /** The data-quality checks; null when the selection holds fewer patients than a suppressed viewer may see. */
-      dataQuality: DataQualityReport | null;
     };
 
 /**
  * The message data collection page for a viewer (issue 16 item 2): the reporting period, the filters and
- * what they can be set to, and the data-quality checks over the viewer's scope, period and filters. The
- * field table is static (collected-fields.ts); the live feed and the export have their own routes.
+ * what they can be set to, and what the viewer may see and do. The field table is static
+ * (collected-fields.ts); the data-quality checks (find-message-data-quality.ts) stream in after the page,
+ * and the live feed and the export have their own routes.
  */
 export async function getMessageDataCollectionPage(options: {
   database: Database;
@@ -61,21 +57,5 @@ export async function getMessageDataCollectionPage(options: {
     canExport: hasPermission(actor.role, 'messages:export-log'),
     seesPseudonyms: !suppressed && hasPermission(actor.role, 'patients:list'),
   };
-  const where = messageConditions(database, scope, {
-    period: { start: period.start, end: period.end },
-    channel: filters.channel,
-    persona: filters.persona,
-    productId: filters.productId,
-  });
-  if (where === null) return { ...base, patients: 0, dataQuality: null };
-  const measured = await measureDataQuality({
-    database,
-    where,
-    period: { start: period.start, end: period.end },
-    webhookEvents: scope.kind === 'all' && filters.persona === null && filters.productId === null ? { channel: filters.channel } : null,
-    suppressed,
-    now: options.now,
-  });
-  if (suppressed && measured.patients > 0 && measured.patients < MINIMUM_GROUP_SIZE) return { ...base, patients: null, dataQuality: null };
-  return { ...base, patients: measured.patients, dataQuality: measured.patients === 0 ? null : measured.report };
+  return base;
 }

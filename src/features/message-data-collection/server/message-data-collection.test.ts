@@ -4,6 +4,7 @@ import { auditLog, messages } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import type { LiveFeedItem } from '../schemas';
 import { exportMessageLog, messageLogCsvColumns } from './export-message-log';
+import { findMessageDataQuality } from './find-message-data-quality';
 import { getMessageDataCollectionPage } from './get-message-data-collection-page';
 import { streamLiveMessageFeed } from './stream-live-message-feed';
 import { admin, clinician, fixtureNow, insertMessageFixture, official } from './test-support/message-fixture';
@@ -52,9 +53,11 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
 
   it('checks the data quality of the scope: missing final statuses, unmatched replies, latency percentiles', async () => {
     const db = database.database;
-    const all = await getMessageDataCollectionPage({ database: db, actor: admin, filters: noFilters, now: fixtureNow });
-    if (all.status !== 'ok' || all.dataQuality === null) throw new Error('expected figures');
-    expect(all).toMatchObject({ patients: 14, suppressed: false, canExport: true, seesPseudonyms: true });
+    const page = await getMessageDataCollectionPage({ database: db, actor: admin, filters: noFilters, now: fixtureNow });
+    expect(page).toMatchObject({ status: 'ok', scope: 'all', suppressed: false, canExport: true, seesPseudonyms: true });
+    const all = await findMessageDataQuality({ database: db, actor: admin, filters: noFilters, now: fixtureNow });
+    if (all.dataQuality === null) throw new Error('expected figures');
+    expect(all).toMatchObject({ patients: 14, computedAt: fixtureNow.toISOString() });
     expect(all.dataQuality).toMatchObject({
       // The message sent an hour ago is not checked yet.
       outboundChecked: { messages: 16, patients: 14 },
@@ -71,9 +74,12 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
     expect(latency.p90).toBeCloseTo(107, 6);
     expect(latency.p99).toBeCloseTo(118.7, 6);
 
-    const own = await getMessageDataCollectionPage({ database: db, actor: clinician, filters: noFilters, now: fixtureNow });
-    if (own.status !== 'ok' || own.dataQuality === null) throw new Error('expected figures');
-    expect(own).toMatchObject({ scope: 'organisation', patients: 12 });
+    expect(await getMessageDataCollectionPage({ database: db, actor: clinician, filters: noFilters, now: fixtureNow })).toMatchObject({
+      scope: 'organisation',
+    });
+    const own = await findMessageDataQuality({ database: db, actor: clinician, filters: noFilters, now: fixtureNow });
+    if (own.dataQuality === null) throw new Error('expected figures');
+    expect(own).toMatchObject({ patients: 12 });
     expect(own.dataQuality).toMatchObject({
       outboundChecked: { messages: 14, patients: 12 },
       unmatchedReplies: { messages: 2, patients: 1 },
@@ -82,14 +88,9 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
     });
     expect((own.dataQuality.latency as { p50: number }).p50).toBeCloseTo(65, 6);
 
-    const sms = await getMessageDataCollectionPage({
-      database: db,
-      actor: admin,
-      filters: { ...noFilters, channel: 'sms' },
-      now: fixtureNow,
-    });
-    if (sms.status !== 'ok' || sms.dataQuality === null) throw new Error('expected figures');
-    expect(sms).toMatchObject({ patients: 1, filters: { channel: 'sms' } });
+    const sms = await findMessageDataQuality({ database: db, actor: admin, filters: { ...noFilters, channel: 'sms' }, now: fixtureNow });
+    if (sms.dataQuality === null) throw new Error('expected figures');
+    expect(sms).toMatchObject({ patients: 1 });
     expect(sms.dataQuality).toMatchObject({
       unmatchedReplies: { messages: 1, patients: 1 },
       unmatchedWebhookEvents: { unknownMessage: 0, unknownSender: 1 },
@@ -99,9 +100,14 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
 
   it('hides figures over fewer than 11 patients from viewers whose aggregates are suppressed', async () => {
     const db = database.database;
-    const page = await getMessageDataCollectionPage({ database: db, actor: official, filters: noFilters, now: fixtureNow });
-    if (page.status !== 'ok' || page.dataQuality === null) throw new Error('expected figures');
-    expect(page).toMatchObject({ suppressed: true, canExport: false, seesPseudonyms: false, patients: 14 });
+    expect(await getMessageDataCollectionPage({ database: db, actor: official, filters: noFilters, now: fixtureNow })).toMatchObject({
+      suppressed: true,
+      canExport: false,
+      seesPseudonyms: false,
+    });
+    const page = await findMessageDataQuality({ database: db, actor: official, filters: noFilters, now: fixtureNow });
+    if (page.dataQuality === null) throw new Error('expected figures');
+    expect(page.patients).toBe(14);
     expect(page.dataQuality).toMatchObject({
       outboundChecked: { messages: 16, patients: 14 },
       withoutFinalStatus: { suppressed: true },
@@ -110,13 +116,22 @@ describe.each(testDatabaseBackends())('message data collection on $name', (backe
       latency: { messages: 14, patients: 14 },
     });
     // Organisation B's two patients alone: no figure at all.
-    const small = await getMessageDataCollectionPage({
+    const small = await findMessageDataQuality({
       database: db,
       actor: official,
       filters: { ...noFilters, persona: 'forgetful-older-adult' },
       now: fixtureNow,
     });
-    expect(small).toMatchObject({ status: 'ok', patients: null, dataQuality: null });
+    expect(small).toMatchObject({ patients: null, dataQuality: null });
+    // The figures of a selection are reused for a few minutes, then computed again.
+    const later = new Date(fixtureNow.getTime() + 60_000);
+    expect((await findMessageDataQuality({ database: db, actor: official, filters: noFilters, now: later })).computedAt).toBe(
+      fixtureNow.toISOString(),
+    );
+    const muchLater = new Date(fixtureNow.getTime() + 6 * 60_000);
+    expect((await findMessageDataQuality({ database: db, actor: official, filters: noFilters, now: muchLater })).computedAt).toBe(
+      muchLater.toISOString(),
+    );
   });
 
   it('exports the message log of the scope as neutralised CSV, without text or numbers, audited; refuses other roles', async () => {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { getDatabase } from '@/db/client';
 import { MessageDataCollectionView } from '@/features/message-data-collection/components/message-data-collection-view';
-import { getMessageDataCollectionPage, parseMessageFilterQuery } from '@/features/message-data-collection';
+import { findMessageDataQuality, getMessageDataCollectionPage, parseMessageFilterQuery } from '@/features/message-data-collection';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { getSignedInUser } from '@/lib/server/current-user';
 
@@ -14,6 +14,12 @@ export default async function MessageDataCollectionPage({ searchParams }: Props)
   const period = parsePeriodQuery(query);
   const filters = parseMessageFilterQuery(query);
   const actor = await getSignedInUser();
+  const database = getDatabase();
+  const now = new Date();
+  const options = { database, actor, choice: period.choice, filters: filters.filters, now };
+  const page = await getMessageDataCollectionPage(options);
+  // Not awaited: the checks stream into the page when ready (a pass over a year of messages).
+  const quality = page.status === 'ok' ? findMessageDataQuality(options) : null;
   return (
     <article className="flex flex-col gap-8">
       <h1 className="text-3xl font-semibold tracking-tight">Message Data Collection</h1>
@@ -21,17 +27,7 @@ export default async function MessageDataCollectionPage({ searchParams }: Props)
         What the product keeps about every message it sends and receives, why, on what basis and for how long; the latest messages as they
         arrive; checks of the message data’s quality; and the message log to download.
       </p>
-      <MessageDataCollectionView
-        page={await getMessageDataCollectionPage({
-          database: getDatabase(),
-          actor,
-          choice: period.choice,
-          filters: filters.filters,
-          now: new Date(),
-        })}
-        periodProblem={period.problem}
-        filterProblem={filters.problem}
-      />
+      <MessageDataCollectionView page={page} quality={quality} periodProblem={period.problem} filterProblem={filters.problem} />
     </article>
   );
 }
