@@ -4,6 +4,7 @@
  * and `trial analyse --input <export>` cannot drift apart: both go through `trialOutcomeRows`.
  */
 import type { TrialOutcomeRow } from '@/engine/statistics/trial';
+import { csvCell } from '@/lib/csv';
 import type { TrialArm } from './contracts';
 import { adherentThreshold } from './protocol';
 
@@ -81,14 +82,6 @@ export const analysisDatasetCsvColumns = [
   'messages',
   'replies',
 ] as const;
-
-/** A spreadsheet would run a cell starting with = + - @ (or a tab or carriage return) as a formula. */
-function csvCell(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 /**
  * The analysis dataset as CSV, one row per randomised participant. `baseline` holds the imputed mean where

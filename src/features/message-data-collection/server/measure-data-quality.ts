@@ -1,0 +1,167 @@
+import 'server-only';
+/**
+ * The data-quality checks of the message store for one selection (scope, period, filters), aggregated in
+ * SQL (docs/decisions/035):
+ * - outbound messages without a final status (delivered, read, failed/undelivered) 24 hours after sending;
+ * - replies matched to no outbound message: a reply naming the message it answers (WhatsApp context,
+ *   `reply_to_provider_message_id`) must find an outbound message of that provider id on its channel; any
+ *   other reply (plain text, SMS, the demo's replies) must have an outbound message to the same patient on
+ *   the same channel in the 24 hours before it — the rule the dose confirmation itself uses (decision 020);
+ * - webhook events kept without effect (unknown message, unknown sender), for viewers of every patient;
+ * - delivery latency (sent_at → the first "delivered" of status_history): p50, p90, p99 by percentile_cont.
+ * Only counts leave this module.
+ */
+import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '@/db/client';
+import { periodInstants } from '@/db/queries/message-scope';
+import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
+import { messages, patients, webhookEvents } from '@/db/schema';
+import type { DataQualityReport, SuppressibleCount } from '../schemas';
+
+/** How long a provider has to report a final status before a message counts as missing one. */
+export const finalStatusGraceHours = 24;
+/** Statuses after which nothing more is expected (Twilio says "undelivered" where WhatsApp says "failed"). */
+export const finalStatuses = ['delivered', 'read', 'failed', 'undelivered'] as const;
+/** How far back a reply without a named message looks for the message it answers (decision 020). */
+export const replyWindowHours = 24;
+
+const toNumber = (value: unknown) => Number(value ?? 0);
+
+export async function measureDataQuality(options: {
+  database: Database;
+  /** messageConditions(...) for the selection: over messages joined to patients. */
+  where: SQL;
+  period: { start: number; end: number };
+  /** Webhook events belong to no patient: counted only for a scope of every patient without persona or product filter. */
+  webhookEvents: { channel: string | null } | null;
+  suppressed: boolean;
+  now: Date;
+}): Promise<{ patients: number; report: DataQualityReport }> {
+  const { database, where, suppressed } = options;
+  const graceCutoff = new Date(options.now.getTime() - finalStatusGraceHours * 3_600_000);
+  const outbound = alias(messages, 'answered');
+  const isOutbound = sql`${messages.direction} = 'outbound'`;
+  const isInbound = sql`${messages.direction} = 'inbound'`;
+  const checked = sql`${isOutbound} and ${messages.sentAt} <= ${graceCutoff}`;
+  const withoutFinal = sql`${checked} and ${messages.status} not in (${sql.join(
+    finalStatuses.map((status) => sql`${status}`),
+    sql`, `,
+  )})`;
+  // Whether an inbound row answers a message we hold (see the module comment for the rule). In the second
+  // probe the channel is compared with IS NOT DISTINCT FROM (the same for a column that is never null) so
+  // that it cannot use the (channel, reply_to) index: without fresh statistics (PGlite has no autovacuum)
+  // the planner ANDs that index, which matches most rows, with the (patient_id, sent_at) one — 100× slower.
+  const matched = sql`case when ${messages.replyToProviderMessageId} is not null then exists (
+      select 1 from ${messages} as ${outbound} where ${outbound.channel} = ${messages.channel}
+        and ${outbound.providerMessageId} = ${messages.replyToProviderMessageId} and ${outbound.direction} = 'outbound')
+    else exists (
+      select 1 from ${messages} as ${outbound} where ${outbound.patientId} = ${messages.patientId} and ${outbound.channel} is not distinct from ${messages.channel}
+        and ${outbound.direction} = 'outbound' and ${outbound.sentAt} <= ${messages.sentAt}
+        and ${outbound.sentAt} > ${messages.sentAt} - make_interval(hours => ${replyWindowHours}))
+    end`;
+  const hasDelivered = sql`${messages.statusHistory} @> '[{"status":"delivered"}]'::jsonb`;
+  const deliveredAt = sql`(jsonb_path_query_first(${messages.statusHistory}, '$[*] ? (@.status == "delivered").at') #>> '{}')::timestamptz`;
+
+  // Per patient first (one hash aggregate), then over patients: distinct-patient counts without a sort each.
+  const perPatient = database
+    .select({
+      patientId: sql`${messages.patientId}`.as('patient_id'),
+      checked: sql<number>`count(*) filter (where ${checked})`.as('checked'),
+      withoutFinal: sql<number>`count(*) filter (where ${withoutFinal})`.as('without_final'),
+      inbound: sql<number>`count(*) filter (where ${isInbound})`.as('inbound'),
+      // The inbound test comes first: the match is only looked up for replies.
+      unmatched: sql<number>`count(*) filter (where ${isInbound} and not (${matched}))`.as('unmatched'),
+      delivered: sql<number>`count(*) filter (where ${isOutbound} and ${hasDelivered})`.as('delivered'),
+    })
+    .from(messages)
+    .innerJoin(patients, eq(patients.id, messages.patientId))
+    .where(where)
+    .groupBy(messages.patientId)
+    .as('per_patient');
+  // Latency of the delivered messages (percentile_cont ignores the nulls of the others): the history is
+  // read once per message, and one sort serves the three percentiles.
+  const latencies = database
+    .select({ seconds: sql<number | null>`extract(epoch from (${deliveredAt} - ${messages.sentAt}))`.as('seconds') })
+    .from(messages)
+    .innerJoin(patients, eq(patients.id, messages.patientId))
+    .where(and(where, isOutbound, hasDelivered))
+    .as('latencies');
+  const [counts, latency, events] = await Promise.all([
+    database
+      .select({
+        patients: sql<number>`count(*)::int`,
+        checked: sql<number>`coalesce(sum(${perPatient.checked}), 0)::int`,
+        checkedPatients: sql<number>`count(*) filter (where ${perPatient.checked} > 0)::int`,
+        withoutFinal: sql<number>`coalesce(sum(${perPatient.withoutFinal}), 0)::int`,
+        withoutFinalPatients: sql<number>`count(*) filter (where ${perPatient.withoutFinal} > 0)::int`,
+        inbound: sql<number>`coalesce(sum(${perPatient.inbound}), 0)::int`,
+        inboundPatients: sql<number>`count(*) filter (where ${perPatient.inbound} > 0)::int`,
+        unmatched: sql<number>`coalesce(sum(${perPatient.unmatched}), 0)::int`,
+        unmatchedPatients: sql<number>`count(*) filter (where ${perPatient.unmatched} > 0)::int`,
+        deliveredPatients: sql<number>`count(*) filter (where ${perPatient.delivered} > 0)::int`,
+      })
+      .from(perPatient),
+    database
+      .select({
+        percentiles: sql<number[] | null>`percentile_cont(array[0.5, 0.9, 0.99]::float8[]) within group (order by ${latencies.seconds})`,
+        messages: sql<number>`count(${latencies.seconds})::int`,
+      })
+      .from(latencies),
+    options.webhookEvents === null
+      ? Promise.resolve(null)
+      : (() => {
+          const { from, to } = periodInstants(options.period);
+          const provider = options.webhookEvents.channel === null ? null : options.webhookEvents.channel === 'sms' ? 'twilio' : 'whatsapp';
+          return database
+            .select({
+              unknownMessage: sql<number>`count(*) filter (where ${webhookEvents.outcome} = 'unknown-message')::int`,
+              unknownSender: sql<number>`count(*) filter (where ${webhookEvents.outcome} = 'unknown-sender')::int`,
+            })
+            .from(webhookEvents)
+            .where(
+              and(
+                gte(webhookEvents.occurredAt, from),
+                lt(webhookEvents.occurredAt, to),
+                inArray(webhookEvents.outcome, ['unknown-message', 'unknown-sender']),
+                provider === null ? undefined : eq(webhookEvents.provider, provider),
+              ),
+            );
+        })(),
+  ]);
+
+  const row = counts[0];
+  const count = (messagesCount: unknown, patientsCount: unknown): SuppressibleCount => {
+    const reached = toNumber(patientsCount);
+    // A zero is no group of patients: nobody can be singled out by it.
+    if (suppressed && reached > 0 && reached < MINIMUM_GROUP_SIZE) return { suppressed: true };
+    return { messages: toNumber(messagesCount), patients: reached };
+  };
+  const latencyRow = latency[0];
+  const latencyMessages = toNumber(latencyRow?.messages);
+  const latencyPatients = toNumber(row?.deliveredPatients);
+  const eventRow = events === null ? null : events[0];
+  return {
+    patients: toNumber(row?.patients),
+    report: {
+      outboundChecked: count(row?.checked, row?.checkedPatients),
+      withoutFinalStatus: count(row?.withoutFinal, row?.withoutFinalPatients),
+      inbound: count(row?.inbound, row?.inboundPatients),
+      unmatchedReplies: count(row?.unmatched, row?.unmatchedPatients),
+      unmatchedWebhookEvents:
+        eventRow === null ? null : { unknownMessage: toNumber(eventRow?.unknownMessage), unknownSender: toNumber(eventRow?.unknownSender) },
+      latency:
+        latencyMessages === 0
+          ? null
+          : suppressed && latencyPatients < MINIMUM_GROUP_SIZE
+            ? { suppressed: true }
+            : {
+                p50: Number(latencyRow!.percentiles![0]),
+                p90: Number(latencyRow!.percentiles![1]),
+                p99: Number(latencyRow!.percentiles![2]),
+                messages: latencyMessages,
+                patients: latencyPatients,
+              },
+    },
+  };
+}
