@@ -1,4 +1,5 @@
 import { getTableColumns } from 'drizzle-orm';
+import { retentionDays } from '@/lib/domain/retention';
 import { describe, expect, it } from 'vitest';
 import { messages, policyDecisions, webhookEvents } from '@/db/schema';
 import { collectedFields, type CollectedTable } from './collected-fields';
@@ -14,11 +15,12 @@ describe('the fields the page says are collected', () => {
     for (const row of rows) expect(row.column).toBe(columns[row.key as keyof typeof columns]!.name);
   });
 
-  it('states a purpose, a legal basis and a retention for every field, and no retention period that is not enforced', () => {
+  it('states a purpose, a legal basis and a retention for every field: the prune’s own period for the webhook log, the record for the rest', () => {
     for (const field of collectedFields) {
       expect(field.purpose.length).toBeGreaterThan(5);
       expect(field.legalBasis.length).toBeGreaterThan(5);
-      expect(field.retention).toContain('pruning not yet built');
+      if (field.table === 'webhook_events') expect(field.retention).toContain(`${retentionDays.webhookEvents} days`);
+      else expect(field.retention).toContain('kept until the record is deleted');
     }
   });
 

@@ -9,10 +9,11 @@
  * no message category yet). What the provider reports about delivering it (statuses, error codes, ids)
  * is kept to perform the service the patient consented to and to account for it.
  *
- * Retention: nothing is pruned yet. Every row is kept until it is deleted — a patient's messages and
- * decisions go with the patient's record (ON DELETE CASCADE) — and the page says so rather than claim a
- * period that is not enforced (docs/decisions/035).
+ * Retention (docs/decisions/037): messages and policy decisions are part of the patient's record and are not
+ * pruned by age — they go with the patient's record (ON DELETE CASCADE); the webhook event log is pruned
+ * nightly after the period in src/lib/domain/retention.ts, the figure the prune itself uses.
  */
+import { retentionDays } from '@/lib/domain/retention';
 
 export type CollectedTable = 'messages' | 'webhook_events' | 'policy_decisions';
 
@@ -34,9 +35,9 @@ export type CollectedField = {
 const consentedPurpose = "Consent for the message's purpose on its channel (reminders or education)";
 const service = 'Performing the messaging service the patient consented to (delivery accounting)';
 const replyBasis = "The patient's own reply to a message sent with consent; STOP/HELP answers are a legal duty";
-const kept = 'Kept until deleted (with the patient record); pruning not yet built';
-const keptEvents = 'Kept until deleted; pruning not yet built (decision 012 names it future work)';
-const keptDecisions = 'Kept until deleted (with the patient record); pruning not yet built';
+const kept = "Part of the patient's record: kept until the record is deleted, not pruned by age";
+const keptEvents = `${retentionDays.webhookEvents} days after it was received, then removed by the nightly prune`;
+const keptDecisions = "Part of the patient's record (the audit trail of each decision): kept until the record is deleted";
 
 export const collectedFields: readonly CollectedField[] = [
   // messages
