@@ -101,7 +101,9 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
   const [countryId, setCountryId] = useState<CountryId>('united-kingdom');
   const country = countryPresets[countryId];
   const [parameters, setParameters] = useState<Parameters>(() => parametersOf(country));
-  const measuredPoints = measured === null ? 0 : Math.min(MAX_IMPROVEMENT_POINTS, Math.max(0, measured.points.estimate));
+  // On the slider's half-point steps, within its range.
+  const measuredPoints =
+    measured === null ? 0 : Math.min(MAX_IMPROVEMENT_POINTS, Math.max(0, Math.round(measured.points.estimate * 2) / 2));
   const [points, setPoints] = useState(measuredPoints);
 
   const chooseCountry = (id: CountryId) => {
@@ -114,16 +116,13 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
       conditions: { ...current.conditions, [condition]: { ...current.conditions[condition], ...change } },
     }));
 
-  const improvement: AdherenceImprovement = { kind: 'percentage-points', points };
-  const impacts = useMemo(
-    () =>
-      modelledConditions.map((condition) => ({
-        condition,
-        impact: conditionImpact({ ...parameters.conditions[condition], population: parameters.population }, improvement),
-      })),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `improvement` is rebuilt from `points` on each render
-    [parameters, points],
-  );
+  const impacts = useMemo(() => {
+    const improvement: AdherenceImprovement = { kind: 'percentage-points', points };
+    return modelledConditions.map((condition) => ({
+      condition,
+      impact: conditionImpact({ ...parameters.conditions[condition], population: parameters.population }, improvement),
+    }));
+  }, [parameters, points]);
   const total = useMemo(() => totalImpact(impacts.map((entry) => entry.impact)), [impacts]);
   const hospitalisationBars = useMemo(
     () => [
@@ -165,8 +164,8 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
             {formatCount(measured.participants.control)} control participants; {measured.population}; follow-up{' '}
             {formatDate(measured.period.from)} to {formatDate(measured.period.to)}.
             {measured.points.estimate < 0 ? ' The measured difference is negative, so the slider starts at 0.' : ''}
-            {measured.points.estimate > MAX_IMPROVEMENT_POINTS ? ` The slider stops at ${MAX_IMPROVEMENT_POINTS} points.` : ''} You can set
-            it instead.
+            {measured.points.estimate > MAX_IMPROVEMENT_POINTS ? ` The slider stops at ${MAX_IMPROVEMENT_POINTS} points.` : ''} The slider
+            moves in half points, so it starts at the nearest half point; you can set it instead.
           </p>
         )}
         <ParameterSlider

@@ -8,13 +8,13 @@ import 'server-only';
  * computed on the server; only group aggregates leave it, through whole-page small-cell suppression for
  * viewers who see suppressed aggregates.
  */
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
-import { loadCohortDispensings, medicationEventsFrom } from '@/db/queries/medication-events';
+import { loadCohortFillsByPatient, medicationEventsFrom } from '@/db/queries/medication-events';
 import { findReportingPeriod, lookbackStart, type PeriodChoice, type PeriodView, periodView } from '@/db/queries/reporting-period';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
-import { dispensings, patients } from '@/db/schema';
+import { patients } from '@/db/schema';
 import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import { PQA_ADHERENT_THRESHOLD } from '@/engine/adherence/pqa-pdc';
 import { hiddenFigures, type HiddenReason, type PageCell, type SumRelation, suppressPage } from '@/engine/aggregation/page-suppression';
@@ -74,11 +74,12 @@ export async function getPatientOutcomes(options: {
   const period = await findReportingPeriod({ database, scope, choice: options.choice, now: options.now ?? new Date() });
   const conditions = cohortConditions(database, scope);
 
+  // Patients of the scope (a few columns each) and their fills; those with a fill in the period are the cohort.
   const [people, fillsByPatient] = await Promise.all([
     conditions === null
       ? Promise.resolve([])
       : database
-          .selectDistinct({
+          .select({
             id: patients.id,
             persona: patients.persona,
             ageBand: patients.ageBand,
@@ -86,22 +87,20 @@ export async function getPatientOutcomes(options: {
             synthetic: patients.synthetic,
           })
           .from(patients)
-          .innerJoin(dispensings, eq(dispensings.patientId, patients.id))
-          .where(
-            and(
-              conditions.dispensings,
-              gte(dispensings.dispensedOn, isoFromDayNumber(period.start)),
-              lt(dispensings.dispensedOn, isoFromDayNumber(period.end)),
-            ),
-          )
+          .where(conditions.patients)
           .orderBy(asc(patients.id)),
-    loadCohortDispensings({ database, scope, from: lookbackStart(period), to: period.end }),
+    loadCohortFillsByPatient({ database, scope, from: lookbackStart(period), to: period.end }),
   ]);
+  const periodStart = isoFromDayNumber(period.start);
 
   // Adherent: refill PDC over the period (from the first fill when treatment began inside it) ≥ 0.8.
   const members: Member[] = [];
+  let synthetic = false;
   for (const person of people) {
-    const pdc = periodPdc(medicationEventsFrom(fillsByPatient.get(person.id) ?? [], period.end), period);
+    const fills = fillsByPatient.get(person.id) ?? [];
+    // ISO dates compare as text; fills are before the period's end already.
+    if (!fills.some((fill) => fill.dispensedOn >= periodStart)) continue;
+    const pdc = periodPdc(medicationEventsFrom(fills, period.end), period);
     if (pdc === null) continue;
     members.push({
       persona: person.persona ?? NOT_RECORDED,
@@ -109,6 +108,7 @@ export async function getPatientOutcomes(options: {
       conditions: person.conditions,
       adherent: pdc.value >= PQA_ADHERENT_THRESHOLD,
     });
+    synthetic ||= person.synthetic;
   }
   const view = periodView(period);
   if (suppressed && members.length < SMALL_CELL_THRESHOLD) return { status: 'too-few', period: view, country, suppressed: true };
@@ -200,7 +200,7 @@ export async function getPatientOutcomes(options: {
     cohort: {
       patients: show('cohort', members.length),
       adherentShare: cohortHidden ? null : members.filter((member) => member.adherent).length / members.length,
-      synthetic: people.some((person) => person.synthetic),
+      synthetic,
     },
     groups,
   };
