@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { authUsers, dispensings, drugCompanies, patients, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { loadCohortDispensings, loadCohortFillsByPatient } from '@/db/queries/medication-events';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { SessionUser } from '@/lib/server/session';
 import { getPatientOutcomes, type PatientOutcomes } from './get-patient-outcomes';
@@ -138,6 +139,17 @@ describe.each(testDatabaseBackends())('patient outcomes on $name', (backend) => 
     const outcomes = await getPatientOutcomes({ database: db, actor: government, country: 'india', now });
     expect(outcomes.status).toBe('too-few');
     expect(ok(await getPatientOutcomes({ database: db, actor: admin, country: 'india', now })).cohort.patients.count).toBe(5);
+  });
+
+  it('reads the same fills one row per patient as the per-fill read', async () => {
+    await seedCohort();
+    const range = { from: today - 500, to: today + 1 };
+    const perFill = await loadCohortDispensings({ database: db, scope: { kind: 'all' }, ...range });
+    const perPatient = await loadCohortFillsByPatient({ database: db, scope: { kind: 'all' }, ...range });
+    expect(perPatient.size).toBe(15);
+    for (const [patientId, fills] of perFill) {
+      expect(perPatient.get(patientId)).toEqual(fills.map(({ patientId: _patient, productName: _name, ...fill }) => fill));
+    }
   });
 
   it('gives a manufacturer of no company nothing', async () => {
