@@ -45,13 +45,17 @@ for (const who of ['government-official', 'admin'] as const) {
     await choose(page, /Country preset/, 'India');
     await expect.poll(async () => (await totalRow(page).textContent()) ?? '').not.toEqual(ukTotal);
     await expect(totalRow(page)).toContainText('₹');
-    const indiaTotal = (await totalRow(page).textContent()) ?? '';
 
     const slider = page.getByRole('slider', { name: /^Adherence improvement/ });
     await slider.focus();
+    // Home: no improvement, nothing avoided; two steps right: half a point each, the figures follow.
+    await slider.press('Home');
+    await expect(totalRow(page)).toContainText('Central 0 ');
+    const noneTotal = (await totalRow(page).textContent()) ?? '';
     await slider.press('ArrowRight');
     await slider.press('ArrowRight');
-    await expect.poll(async () => (await totalRow(page).textContent()) ?? '').not.toEqual(indiaTotal);
+    await expect(page.getByText('1.0 points', { exact: true })).toBeVisible();
+    await expect.poll(async () => (await totalRow(page).textContent()) ?? '').not.toEqual(noneTotal);
     await expect(page.getByRole('img', { name: /Hospital admissions avoided per year in India/ }).locator('svg')).toBeAttached();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
