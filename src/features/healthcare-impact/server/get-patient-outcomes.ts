@@ -199,7 +199,7 @@ export async function getPatientOutcomes(options: {
     suppressed,
     cohort: {
       patients: show('cohort', members.length),
-      adherentShare: cohortHidden ? null : members.filter((member) => member.adherent).length / members.length,
+      adherentShare: cohortHidden || members.length === 0 ? null : members.filter((member) => member.adherent).length / members.length,
       synthetic,
     },
     groups,
