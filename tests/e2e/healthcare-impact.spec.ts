@@ -63,7 +63,7 @@ for (const who of ['government-official', 'admin'] as const) {
     expect(outcomes?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Patient Outcomes with Universal Health Impact');
     await expect(page.getByTestId('not-causal')).toContainText('Modelled from observational associations, not causal.');
-    await expect(page.getByTestId('outcomes-population')).toContainText(/Patients with a dispensing between .+ share adherent/);
+    await expect(page.getByTestId('outcomes-population')).toContainText(/Patients with a dispensing from .+ share adherent/);
     const personaTable = page.getByTestId('outcomes-persona');
     await expect(personaTable).toBeVisible();
     await expect(page.getByTestId('outcomes-condition')).toContainText('Hypertension');

@@ -35,7 +35,7 @@ export function PatientOutcomesView({
   }
   const periodQuery = periodQueryOf(outcomes.period.choice);
   const country = countryPresets[outcomes.country];
-  const periodText = `${formatDate(outcomes.period.start)} to ${formatDate(outcomes.period.end)}`;
+  const periodText = `from ${formatDate(outcomes.period.start)} to ${formatDate(outcomes.period.end)}`;
   return (
     <div className="flex flex-col gap-6">
       <ReportingPeriodBar period={outcomes.period} path={OUTCOMES_PATH} keep={{ country: outcomes.country }} problem={periodProblem} />
@@ -50,11 +50,11 @@ export function PatientOutcomesView({
         patients.
       </p>
       {outcomes.status === 'too-few' ? (
-        <p data-testid="too-few">Fewer than 11 patients had a dispensing between {periodText}, so no figures are shown for this period.</p>
+        <p data-testid="too-few">Fewer than 11 patients had a dispensing {periodText}, so no figures are shown for this period.</p>
       ) : (
         <>
           <p data-testid="outcomes-population">
-            Patients with a dispensing between {periodText}: {countText(outcomes.cohort.patients)}
+            Patients with a dispensing {periodText}: {countText(outcomes.cohort.patients)}
             {outcomes.cohort.synthetic ? ' (including synthetic demo data)' : ''}; share adherent (PDC ≥ 0.8 over the period, from the first
             fill when treatment began inside it): {formatPercent(outcomes.cohort.adherentShare)}.
             {outcomes.suppressed
@@ -80,7 +80,7 @@ export function PatientOutcomesView({
               key={dimension}
               dimension={dimension}
               groups={outcomes.groups[dimension]}
-              caption={`${dimensionTitles[dimension]}: patients with a dispensing between ${periodText}, ${country.name} preset`}
+              caption={`${dimensionTitles[dimension]}: patients with a dispensing ${periodText}, ${country.name} preset`}
             />
           ))}
         </>
