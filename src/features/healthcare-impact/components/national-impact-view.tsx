@@ -237,7 +237,7 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
                   value={values.prevalence}
                   minValue={0}
                   maxValue={1}
-                  step={0.005}
+                  step={0.001}
                   format={percentOf}
                   onChange={(value) => setCondition(condition, { prevalence: value })}
                   source={preset.prevalence.source}
