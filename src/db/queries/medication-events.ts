@@ -4,7 +4,7 @@ import 'server-only';
  * loaded for a cohort scope or one patient, for every feature that computes adherence (shared read layer,
  * docs/decisions/008). `productIds` narrows to those products (a manufacturer's view); null reads all.
  */
-import { and, asc, type Column, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, type Column, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { dispensings, doseEvents, doseStatuses, patients, products, regimens } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
@@ -161,4 +161,54 @@ export function medicationEventsFrom(
     }))
     .filter((event) => event.day < end)
     .sort((left, right) => left.day - right.day);
+}
+
+/**
+ * The same fills as `loadCohortDispensings` (without the product's name), aggregated into one row per patient
+ * in SQL: a page over a whole cohort reads a row per patient rather than per fill, several times faster
+ * (PGlite's per-row cost dominates); for pages that need only what the PDC needs.
+ */
+export async function loadCohortFillsByPatient(options: {
+  database: Database;
+  scope: CohortScope;
+  from: number;
+  to: number;
+}): Promise<Map<string, Omit<DispensingRow, 'patientId' | 'productName'>[]>> {
+  const { database, scope } = options;
+  const byPatient = new Map<string, Omit<DispensingRow, 'patientId' | 'productName'>[]>();
+  const conditions = cohortConditions(database, scope);
+  if (conditions === null) return byPatient;
+  const ordered = sql`order by ${dispensings.dispensedOn}`;
+  const rows = await database
+    .select({
+      patientId: dispensings.patientId,
+      productIds: sql<(string | null)[]>`array_agg(${dispensings.productId} ${ordered})`,
+      medicationCodes: sql<(string | null)[]>`array_agg(${dispensings.medicationCode} ${ordered})`,
+      dispensedOn: sql<string[]>`array_agg(${dispensings.dispensedOn}::text ${ordered})`,
+      daysSupply: sql<number[]>`array_agg(${dispensings.daysSupply} ${ordered})`,
+      dosesPerDay: sql<(number | null)[]>`array_agg(${dispensings.dosesPerDay} ${ordered})`,
+    })
+    .from(dispensings)
+    .innerJoin(patients, eq(patients.id, dispensings.patientId))
+    .where(
+      and(
+        conditions.dispensings,
+        gte(dispensings.dispensedOn, isoFromDayNumber(options.from)),
+        lt(dispensings.dispensedOn, isoFromDayNumber(options.to)),
+      ),
+    )
+    .groupBy(dispensings.patientId);
+  for (const row of rows) {
+    byPatient.set(
+      row.patientId,
+      row.dispensedOn.map((dispensedOn, index) => ({
+        productId: row.productIds[index] ?? null,
+        medicationCode: row.medicationCodes[index] ?? null,
+        dispensedOn,
+        daysSupply: Number(row.daysSupply[index]),
+        dosesPerDay: row.dosesPerDay[index] === null || row.dosesPerDay[index] === undefined ? null : Number(row.dosesPerDay[index]),
+      })),
+    );
+  }
+  return byPatient;
 }
