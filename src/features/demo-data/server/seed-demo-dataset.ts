@@ -459,6 +459,9 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     };
   });
   if (result === null) return { seeded: false, syntheticPatients: await countSyntheticPatients(options.database) };
+  // Planner statistics for the tables just filled: PGlite has no autovacuum to gather them, and without them
+  // the pages' aggregate queries over messages and dose events chose plans up to 100× slower (decision 035).
+  await options.database.execute(sql`analyze patients, regimens, dispensings, dose_events, messages, policy_decisions`);
   const programmes: Record<DemoProgramme, number> = { 'fixed-daily': 0, 'fixed-weekly': 0, none: 0 };
   for (const patient of cohort.patients) programmes[demoProgrammeOf(patient.id)] += 1;
   return {
