@@ -11,7 +11,7 @@ import 'server-only';
  *   channel is inbound and arrives within 24 h (the next inbound before the next outbound). Replies up to 24 h
  *   after the period's end still count for a message sent inside it.
  * - A dose is confirmed after a message when a dose_events row of the patient with status 'taken' was
- *   confirmed within 24 h after it (its dose scheduled from 48 h before to 24 h after the message).
+ *   confirmed within 24 h after it (doses scheduled from 48 h before the period to 24 h after it).
  * - An opt-out is a STOP reply, or a consent opt-out event not made by a keyword (a keyword's event is the
  *   STOP reply itself), of a patient messaged in the selection; it is put down to the template of the last
  *   outbound message the patient received on the channel before it.
@@ -153,6 +153,24 @@ export async function findWhatsappAnalysis(options: {
         where not c.granted and c.source not like '%-keyword' and c.channel = ${filters.channel}
           and c.effective_at >= ${from.toISOString()}::timestamptz and c.effective_at < ${to.toISOString()}::timestamptz
       ),
+      -- The first dose confirmation at or after each template message: one sort of the messages and the
+      -- patients' confirmations together (a running minimum from the latest), not one index probe per message.
+      confirmation_stream as (
+        select patient_id, template_id, replied_at, sent_at, 0 as kind from outbound where template_id is not null
+        union all
+        select d.patient_id, null, null, d.confirmed_at, 1
+        from dose_events d
+        where d.status = 'taken' and d.confirmed_at is not null
+          and d.scheduled_at >= ${from.toISOString()}::timestamptz - interval '48 hours'
+          and d.scheduled_at < ${to.toISOString()}::timestamptz + interval '24 hours'
+          and d.patient_id in (select patient_id from outbound)
+      ),
+      confirmations as (
+        select kind, patient_id, template_id, replied_at, sent_at,
+          min(case when kind = 1 then sent_at end) over (partition by patient_id order by sent_at desc, kind desc rows unbounded preceding)
+            as next_confirmation
+        from confirmation_stream
+      ),
       attributed as (
         select x.patient_id, x.persona, (
           select m.template_id from ${messages} m
@@ -194,15 +212,7 @@ export async function findWhatsappAnalysis(options: {
           select template_id, count(*) as messages, count(distinct patient_id) as patients,
             count(replied_at) as replied, count(distinct patient_id) filter (where replied_at is not null) as replied_patients,
             count(*) filter (where confirmed) as confirmed, count(distinct patient_id) filter (where confirmed) as confirmed_patients
-          from (
-            select o.*, exists (
-              select 1 from dose_events d
-              where d.patient_id = o.patient_id and d.status = 'taken'
-                and d.scheduled_at >= o.sent_at - interval '48 hours' and d.scheduled_at < o.sent_at + interval '24 hours'
-                and d.confirmed_at >= o.sent_at and d.confirmed_at < o.sent_at + interval '24 hours'
-            ) as confirmed
-            from outbound o where o.template_id is not null
-          ) x group by template_id
+          from (select template_id, patient_id, replied_at, next_confirmation < sent_at + interval '24 hours' as confirmed from confirmations where kind = 0) x group by template_id
         ) t) as templates,
         (select json_agg(a) from (
           select template_id, persona, count(*) as count, count(distinct patient_id) as patients from attributed group by template_id, persona
