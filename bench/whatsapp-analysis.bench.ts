@@ -2,23 +2,36 @@
  * The WhatsApp analysis page's store query (issue 16: under 500 ms on the demo dataset): seeds the demo dataset
  * (2,000 patients, ~214k messages) into an in-memory PGlite, then times findWhatsappAnalysis for an admin (every
  * patient, no suppression) and a government official (suppressed), default period and filters, WhatsApp and SMS.
- * `npm run bench -- whatsapp-analysis [--runs N] [--data-directory DIR]` (a PGlite folder kept between runs: seeded once).
+ * `npm run bench -- whatsapp-analysis [--runs N] [--data-directory DIR]` (a PGlite folder kept between runs: seeded once),
+ * or `--postgres URL` (a server to create a fresh database medaptive_bench_whatsapp on, dropped first).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { openPgliteConnection } from '@/db/client';
+import pg from 'pg';
+import { openPgliteConnection, openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { findWhatsappAnalysis } from '@/features/whatsapp-analysis';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { runs: { type: 'string', default: '5' }, 'data-directory': { type: 'string' } },
+  options: { runs: { type: 'string', default: '5' }, 'data-directory': { type: 'string' }, postgres: { type: 'string' } },
 });
 const runs = Number(values.runs);
 
-const connection = openPgliteConnection(values['data-directory']);
+async function openPostgres(url: string) {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query('drop database if exists medaptive_bench_whatsapp');
+  await admin.query('create database medaptive_bench_whatsapp');
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = '/medaptive_bench_whatsapp';
+  return openPostgresConnection(target.toString());
+}
+const connection = values.postgres === undefined ? openPgliteConnection(values['data-directory']) : await openPostgres(values.postgres);
+process.stdout.write(`database: ${values.postgres === undefined ? 'PGlite' : 'PostgreSQL'}\n`);
 await migrateDatabase(connection);
 const database = connection.database;
 const seedStarted = performance.now();
