@@ -113,7 +113,9 @@ export async function findWhatsappAnalysis(options: {
     sql`with scoped as (
         select ${messages.id} as id, ${messages.patientId} as patient_id, ${messages.channel} as channel,
           ${messages.direction} as direction, ${messages.sentAt} as sent_at, ${messages.templateId} as template_id,
-          ${messages.providerMessageId} as provider_message_id, ${replyKey} as reply_key,
+          ${messages.providerMessageId} as provider_message_id,
+          -- Only replies are read: no hash for the (many) outbound rows.
+          case when ${messages.direction} = 'inbound' then ${replyKey} end as reply_key,
           coalesce(${patients.persona}, ${personaNotAssigned}) as persona, ${patients.timezone} as timezone
         from ${messages} inner join ${patients} on ${eq(messages.patientId, patients.id)}
         where ${widened}
