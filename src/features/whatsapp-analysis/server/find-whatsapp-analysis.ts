@@ -182,11 +182,12 @@ export async function findWhatsappAnalysis(options: {
         from opt_outs x
       )
       select
-        (select count(distinct patient_id) from scoped where sent_at < ${to.toISOString()}::timestamptz) as patients,
+        (select count(*) from (select distinct patient_id from scoped where sent_at < ${to.toISOString()}::timestamptz) d) as patients,
         (select json_agg(r) from (
-          select persona, grouping(persona) as overall, count(*) as messages, count(replied_at) as replied,
-            count(distinct patient_id) as patients
-          from outbound group by grouping sets ((persona), ())
+          -- Per patient first (hash aggregates), so a group's patients are its rows: no count(distinct) sort.
+          select persona, grouping(persona) as overall, sum(messages) as messages, sum(replied) as replied, count(*) as patients
+          from (select persona, patient_id, count(*) as messages, count(replied_at) as replied from outbound group by persona, patient_id) pp
+          group by grouping sets ((persona), ())
         ) r) as reply_rates,
         (select json_build_object(
             'count', count(*), 'patients', count(distinct patient_id),
@@ -211,10 +212,14 @@ export async function findWhatsappAnalysis(options: {
           select intent, reason, count(*) as count, count(distinct patient_id) as patients from inbound group by intent, reason
         ) i) as intents,
         (select json_agg(t) from (
-          select template_id, count(*) as messages, count(distinct patient_id) as patients,
-            count(replied_at) as replied, count(distinct patient_id) filter (where replied_at is not null) as replied_patients,
-            count(*) filter (where confirmed) as confirmed, count(distinct patient_id) filter (where confirmed) as confirmed_patients
-          from (select template_id, patient_id, replied_at, next_confirmation < sent_at + interval '24 hours' as confirmed from confirmations where kind = 0) x group by template_id
+          select template_id, sum(messages) as messages, count(*) as patients, sum(replied) as replied,
+            count(*) filter (where replied > 0) as replied_patients, sum(confirmed) as confirmed,
+            count(*) filter (where confirmed > 0) as confirmed_patients
+          from (
+            select template_id, patient_id, count(*) as messages, count(replied_at) as replied,
+              count(*) filter (where next_confirmation < sent_at + interval '24 hours') as confirmed
+            from confirmations where kind = 0 group by template_id, patient_id
+          ) tp group by template_id
         ) t) as templates,
         (select json_agg(a) from (
           select template_id, persona, count(*) as count, count(distinct patient_id) as patients from attributed group by template_id, persona
