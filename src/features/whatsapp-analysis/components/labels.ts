@@ -1,0 +1,31 @@
+/** Words the WhatsApp analysis views share (browser-safe). */
+import type { Channel } from '@/lib/domain/channels';
+import type { ReplyIntent, ReplyReason } from '../reply-intent';
+
+export const whatsappAnalysisPath = '/algorithms/patient-engagement/whatsapp-analysis';
+
+export const channelLabels: Readonly<Record<Channel, string>> = { whatsapp: 'WhatsApp', sms: 'SMS', app: 'App', email: 'E-mail' };
+
+export const intentLabels: Readonly<Record<ReplyIntent, string>> = {
+  taken: 'Taken',
+  missed: 'Missed',
+  question: 'Question',
+  stop: 'STOP (opt-out)',
+  other: 'Other',
+};
+
+export const reasonLabels: Readonly<Record<ReplyReason, string>> = {
+  forgot: 'forgot',
+  'side-effects': 'side effects',
+  'ran-out': 'ran out',
+  cost: 'cost',
+  'felt-fine': 'felt fine',
+  other: 'another reason',
+  none: 'no reason given',
+};
+
+/** "busy-professional" → "Busy professional"; patients without a persona are "Not assigned". */
+export function personaName(persona: string): string {
+  const words = persona.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
