@@ -6,10 +6,11 @@ import 'server-only';
  * scope (src/db/queries/message-scope.ts). Everything is aggregated in SQL; only counts leave this module.
  *
  * Rules (the decision records them):
- * - An outbound message is answered when, for a live message (it has a provider id), an inbound message
- *   names it (reply_to_provider_message_id); for a demo message, when the patient's next message on the same
- *   channel is inbound and arrives within 24 h (the next inbound before the next outbound). Replies up to 24 h
- *   after the period's end still count for a message sent inside it.
+ * - An outbound message is answered by the shared reply rule (src/db/queries/message-replies.ts, the one the
+ *   message flow and the messaging overview count with): an inbound message quoting it within 24 h
+ *   (reply_to_provider_message_id; live messages), or the patient's next message on the same channel when it
+ *   is inbound and arrives within 24 h (the next inbound before the next outbound) — computed here in one
+ *   windowed pass. Replies up to 24 h after the period's end still count for a message sent inside it.
  * - A dose is confirmed after a message when a dose_events row of the patient with status 'taken' was
  *   confirmed within 24 h after it (doses scheduled from 48 h before the period to 24 h after it).
  * - An opt-out is a STOP reply, or a consent opt-out event not made by a keyword (a keyword's event is the
@@ -21,6 +22,7 @@ import 'server-only';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { findCohortScope, type Viewer } from '@/db/queries/cohort-scope';
+import { REPLY_WINDOW_HOURS } from '@/db/queries/message-replies';
 import { findMessageFilterOptions, messageConditions, periodInstants } from '@/db/queries/message-scope';
 import { findReportingPeriod, type PeriodChoice, periodView } from '@/db/queries/reporting-period';
 import { MINIMUM_GROUP_SIZE, seesSuppressedAggregates } from '@/db/queries/suppression';
@@ -40,6 +42,8 @@ import type {
   TemplatePerformance,
   WhatsappAnalysisPage,
 } from '../schemas';
+
+const replyWindow = sql.raw(`interval '${REPLY_WINDOW_HOURS} hours'`);
 
 /** The persona key of patients without one (imported records). */
 export const personaNotAssigned = 'not-assigned';
@@ -129,13 +133,17 @@ export async function findWhatsappAnalysis(options: {
       ),
       outbound as (
         select o.patient_id, o.persona, o.template_id, o.sent_at,
-          case
-            when o.provider_message_id is not null then (
+          -- The shared reply rule (src/db/queries/message-replies.ts), set-wise: a reply quoting the message within
+          -- the window, or the patient's next message on the channel, when it is inbound and within the window
+          -- (no outbound of ours in between). least() skips the null of a clause that does not apply.
+          least(
+            case when o.provider_message_id is not null then (
               select min(i.sent_at) from ${messages} i
               where i.channel = o.channel and i.reply_to_provider_message_id = o.provider_message_id and i.direction = 'inbound'
-            )
-            when o.next_direction = 'inbound' and o.next_at < o.sent_at + interval '24 hours' then o.next_at
-          end as replied_at
+                and i.patient_id = o.patient_id and i.sent_at >= o.sent_at and i.sent_at <= o.sent_at + ${replyWindow}
+            ) end,
+            case when o.next_direction = 'inbound' and o.next_at <= o.sent_at + ${replyWindow} then o.next_at end
+          ) as replied_at
         from ordered o
         where o.direction = 'outbound' and o.sent_at >= ${from.toISOString()}::timestamptz and o.sent_at < ${to.toISOString()}::timestamptz
       ),
