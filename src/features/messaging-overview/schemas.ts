@@ -27,9 +27,8 @@ export type TotalRow = { group: string; outbound: Cell; inbound: Cell };
 export type OutcomeRow = {
   /** A channel, or 'all'. */
   channel: string;
-  /** Outbound messages and the patients they went to; null when hidden (then so are the rates). */
+  /** Outbound messages; null when hidden (then so are the rates). */
   outbound: Cell;
-  patients: Cell;
   delivered: Rate;
   read: Rate;
   replied: Rate;

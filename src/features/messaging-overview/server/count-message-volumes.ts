@@ -1,83 +1,159 @@
 import 'server-only';
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, exists, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messages, patients } from '@/db/schema';
-
-export type VolumeLevel = 'day-channel' | 'week-channel' | 'week-category' | 'channel' | 'category' | 'direction' | 'all';
-
-export type VolumeCount = {
-  level: VolumeLevel;
-  direction: 'outbound' | 'inbound' | null;
-  key: string | null;
-  group: string | null;
-  messages: number;
-  patients: number;
-  syntheticPatients: number;
-};
-
-// grouping(day, week, channel, category, direction): a bit per column left out of the grouping set.
-const levelOfMask: Record<number, VolumeLevel> = {
-  10: 'day-channel',
-  18: 'week-channel',
-  20: 'week-category',
-  26: 'channel',
-  28: 'category',
-  30: 'direction',
-  31: 'all',
-};
 
 /** A category as the tables name it: inbound rows of live messages carry none. */
 export const noCategory = 'none';
 
+/** The UTC day number of a message (days since 1970-01-01), cheaper to group by than a formatted date. */
+export const messageDay = sql`floor(extract(epoch from ${messages.sentAt}) / 86400)::int`;
+
+/** The day number of the Monday of a day's ISO week (day 4, 1970-01-05, was a Monday). */
+export function weekOfDay(day: number): number {
+  return day - ((((day + 3) % 7) + 7) % 7);
+}
+
+export type MessageGroupCount = {
+  direction: 'outbound' | 'inbound';
+  day: number;
+  channel: string;
+  category: string;
+  /** Inbound messages without the engine's reading (demo replies): their text, for the keyword matcher. */
+  replyText: string | null;
+  messages: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  /** Live inbound messages the engine read as an opt-out keyword. */
+  liveStops: number;
+};
+
 /**
- * Messages of the selection per UTC day and channel, per ISO week (Monday) by channel and by category, in
- * total by channel, by category and by direction, and overall, each with the distinct patients it concerns:
- * one scan with grouping sets, so the database does the counting.
+ * The selection's messages counted per direction, UTC day, channel and category (and for demo replies their
+ * text): one hashed scan from which every volume, the delivered, read and failed counts and the STOP replies
+ * are summed. Delivered: a delivered or read step (or that status); read: a read step; failed: final status
+ * failed or undelivered.
  */
-export async function countMessageVolumes(options: { database: Database; where: SQL }): Promise<VolumeCount[]> {
+export async function countMessageGroups(options: { database: Database; where: SQL }): Promise<MessageGroupCount[]> {
   const { database, where } = options;
-  const day = sql`to_char(${messages.sentAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const week = sql`to_char(date_trunc('week', ${messages.sentAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  // Literals, not parameters: a parameter would make the grouped and the selected expression differ.
   const category = sql`coalesce(${messages.category}, ${sql.raw(`'${noCategory}'`)})`;
+  const replyText = sql`case when ${messages.direction} = 'inbound' and ${messages.inboundReading} is null then ${messages.replyText} end`;
   const rows = await database
     .select({
-      day: sql<string | null>`${day}`,
-      week: sql<string | null>`${week}`,
-      channel: messages.channel,
-      category: sql<string | null>`${category}`,
       direction: messages.direction,
-      mask: sql<number>`grouping(${day}, ${week}, ${messages.channel}, ${category}, ${messages.direction})::int`,
+      day: sql<number>`${messageDay}`,
+      channel: messages.channel,
+      category: sql<string>`${category}`,
+      replyText: sql<string | null>`${replyText}`,
       messages: sql<number>`count(*)::int`,
-      patients: sql<number>`count(distinct ${messages.patientId})::int`,
-      syntheticPatients: sql<number>`count(distinct ${messages.patientId}) filter (where ${patients.synthetic})::int`,
+      delivered: sql<number>`count(*) filter (where ${messages.status} in ('delivered', 'read')
+        or ${messages.statusHistory} @> '[{"status":"delivered"}]'::jsonb or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb)::int`,
+      read: sql<number>`count(*) filter (where ${messages.status} = 'read' or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb)::int`,
+      failed: sql<number>`count(*) filter (where ${messages.status} in ('failed', 'undelivered'))::int`,
+      liveStops: sql<number>`count(*) filter (where ${messages.inboundReading}->'interpretation'->>'kind' = 'keyword'
+        and ${messages.inboundReading}->'interpretation'->'keyword'->>'action' = 'opt-out')::int`,
     })
     .from(messages)
     .innerJoin(patients, eq(patients.id, messages.patientId))
     .where(where)
+    .groupBy(messages.direction, messageDay, messages.channel, category, replyText);
+  return rows.map((row) => ({
+    direction: row.direction,
+    day: Number(row.day),
+    channel: row.channel,
+    category: row.category,
+    replyText: row.replyText,
+    messages: Number(row.messages),
+    delivered: Number(row.delivered),
+    read: Number(row.read),
+    failed: Number(row.failed),
+    liveStops: Number(row.liveStops),
+  }));
+}
+
+/**
+ * The patients the selection's messages concern, and how many of them are synthetic: a probe of the
+ * (patient, time) index per patient rather than a distinct count over the messages.
+ */
+export async function countSelectionPatients(options: {
+  database: Database;
+  where: SQL;
+}): Promise<{ patients: number; synthetic: number }> {
+  const { database, where } = options;
+  const [row] = await database
+    .select({ patients: sql<number>`count(*)::int`, synthetic: sql<number>`count(*) filter (where ${patients.synthetic})::int` })
+    .from(patients)
+    .where(
+      exists(
+        database
+          .select({ one: sql`1` })
+          .from(messages)
+          .where(and(eq(messages.patientId, patients.id), where)),
+      ),
+    );
+  return { patients: Number(row?.patients ?? 0), synthetic: Number(row?.synthetic ?? 0) };
+}
+
+export type GroupPatientLevel = 'day-channel' | 'week-channel' | 'week-category' | 'channel' | 'category' | 'direction';
+export type GroupPatientCount = { level: GroupPatientLevel; direction: string; key: number | null; group: string | null; patients: number };
+
+// grouping(day, week, channel, category): a bit per column left out of the grouping set (direction is in all).
+const levelOfMask: Record<number, GroupPatientLevel> = {
+  5: 'day-channel',
+  9: 'week-channel',
+  10: 'week-category',
+  13: 'channel',
+  14: 'category',
+  15: 'direction',
+};
+
+/**
+ * Distinct patients per group the page shows, for suppression: only a viewer whose aggregates are suppressed
+ * needs them. The messages are first reduced to distinct (patient, direction, day, channel, category).
+ */
+export async function countGroupPatients(options: { database: Database; where: SQL }): Promise<GroupPatientCount[]> {
+  const { database, where } = options;
+  const category = sql`coalesce(${messages.category}, ${sql.raw(`'${noCategory}'`)})`;
+  const reduced = database
+    .selectDistinct({
+      patientId: sql<string>`${messages.patientId}`.as('patient_id'),
+      direction: sql<string>`${messages.direction}`.as('direction'),
+      day: sql<number>`${messageDay}`.as('day'),
+      channel: sql<string>`${messages.channel}`.as('channel'),
+      category: sql<string>`${category}`.as('category'),
+    })
+    .from(messages)
+    .innerJoin(patients, eq(patients.id, messages.patientId))
+    .where(where)
+    .as('reduced');
+  const week = sql`(${reduced.day} - ((${reduced.day} + 3) % 7))`;
+  const rows = await database
+    .select({
+      direction: reduced.direction,
+      day: reduced.day,
+      week: sql<number | null>`${week}`,
+      channel: reduced.channel,
+      category: reduced.category,
+      mask: sql<number>`grouping(${reduced.day}, ${week}, ${reduced.channel}, ${reduced.category})::int`,
+      patients: sql<number>`count(distinct ${reduced.patientId})::int`,
+    })
+    .from(reduced)
     .groupBy(
-      sql`grouping sets ((${messages.direction}, ${day}, ${messages.channel}), (${messages.direction}, ${week}, ${messages.channel}),
-        (${messages.direction}, ${week}, ${category}), (${messages.direction}, ${messages.channel}), (${messages.direction}, ${category}),
-        (${messages.direction}), ())`,
+      sql`grouping sets ((${reduced.direction}, ${reduced.day}, ${reduced.channel}), (${reduced.direction}, ${week}, ${reduced.channel}),
+        (${reduced.direction}, ${week}, ${reduced.category}), (${reduced.direction}, ${reduced.channel}), (${reduced.direction}, ${reduced.category}),
+        (${reduced.direction}))`,
     );
   return rows.map((row) => {
     const level = levelOfMask[Number(row.mask)];
     if (level === undefined) throw new Error(`unexpected grouping ${row.mask}`);
-    const key = level === 'day-channel' ? row.day : level === 'week-channel' || level === 'week-category' ? row.week : null;
+    const key = level === 'day-channel' ? Number(row.day) : level === 'week-channel' || level === 'week-category' ? Number(row.week) : null;
     const group =
       level === 'day-channel' || level === 'week-channel' || level === 'channel'
         ? row.channel
-        : level === 'week-category' || level === 'category'
-          ? row.category
-          : null;
-    return {
-      level,
-      direction: level === 'all' ? null : row.direction,
-      key,
-      group,
-      messages: Number(row.messages),
-      patients: Number(row.patients),
-      syntheticPatients: Number(row.syntheticPatients),
-    };
+        : level === 'direction'
+          ? null
+          : row.category;
+    return { level, direction: row.direction, key, group, patients: Number(row.patients) };
   });
 }

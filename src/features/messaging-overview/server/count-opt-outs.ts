@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { consentEvents, messages, patients } from '@/db/schema';
 import { matchKeyword } from '@/engine/messaging';
@@ -74,19 +74,11 @@ export async function countConsentOptOuts(options: {
 }
 
 /**
- * STOP replies in the message store per ISO week and channel: live inbound messages the engine read as an
- * opt-out keyword, and demo replies (which carry no reading) whose text the keyword matcher reads as one.
- * The demo's distinct reply texts are few: they are read once each here rather than per message.
+ * Distinct patients per ISO week and channel among the selection's STOP replies (live inbound messages read
+ * as an opt-out keyword, and demo replies with one of `stopTexts`), for suppression.
  */
-export async function countStopReplies(options: { database: Database; where: SQL }): Promise<StopReplyCount[]> {
-  const { database, where } = options;
-  const unread = and(where, eq(messages.direction, 'inbound'), isNull(messages.inboundReading), isNotNull(messages.replyText));
-  const texts = await database
-    .selectDistinct({ text: messages.replyText })
-    .from(messages)
-    .innerJoin(patients, eq(patients.id, messages.patientId))
-    .where(unread);
-  const stopTexts = texts.map((row) => row.text!).filter((text) => matchKeyword(text)?.action === 'opt-out');
+export async function countStopReplyPatients(options: { database: Database; where: SQL; stopTexts: string[] }): Promise<StopReplyCount[]> {
+  const { database, where, stopTexts } = options;
   const week = sql`to_char(date_trunc('week', ${messages.sentAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
   const rows = await database
     .select({
@@ -107,7 +99,11 @@ export async function countStopReplies(options: { database: Database; where: SQL
         ),
       ),
     )
-    .groupBy(week, messages.channel)
-    .orderBy(week, messages.channel);
+    .groupBy(week, messages.channel);
   return rows.map((row) => ({ week: row.week, channel: row.channel, replies: Number(row.replies), patients: Number(row.patients) }));
+}
+
+/** Whether a demo reply's text is an opt-out keyword (STOP, UNSUBSCRIBE, BAJA …) as the live channel reads it. */
+export function isStopText(text: string): boolean {
+  return matchKeyword(text)?.action === 'opt-out';
 }

@@ -9,9 +9,9 @@ import { wilsonInterval } from '@/engine/statistics/trial';
 import { utcDayNumber } from '@/engine/time/local-day';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import type { Cell, MessagingOverview, OutcomeRow, OverviewFilters, Rate, TotalRow, VolumeRow } from '../schemas';
-import { countMessageOutcomes, type OutcomeCount } from './count-message-outcomes';
-import { countMessageVolumes, type VolumeCount, type VolumeLevel } from './count-message-volumes';
-import { countConsentOptOuts, countStopReplies } from './count-opt-outs';
+import { countFailureReasons, countReplies } from './count-message-outcomes';
+import { countGroupPatients, countMessageGroups, countSelectionPatients, type GroupPatientLevel, weekOfDay } from './count-message-volumes';
+import { countConsentOptOuts, countStopReplyPatients, isStopText } from './count-opt-outs';
 import { countPlannedSends, countProgrammes, nextSendDays } from './count-programmes';
 import { patientConditions } from './patient-conditions';
 
@@ -63,47 +63,106 @@ export async function getMessagingOverview(options: {
   const windowWhere = messageConditions(database, scope, { ...messageFilters, period: { start: period.start, end: period.end + 1 } });
   const patientWhere = patientConditions(database, scope, filters);
 
-  const [volumes, outcomes, optOuts, stopReplies, programmes, plannedSends] = await Promise.all([
-    where === null ? [] : countMessageVolumes({ database, where }),
-    where === null || windowWhere === null ? { outcomes: [], failureReasons: [] } : countMessageOutcomes({ database, where, windowWhere }),
+  const [groups, selection, replies, failureReasons, optOuts, programmes, plannedSends, groupPatients] = await Promise.all([
+    where === null ? [] : countMessageGroups({ database, where }),
+    where === null ? { patients: 0, synthetic: 0 } : countSelectionPatients({ database, where }),
+    where === null || windowWhere === null ? [] : countReplies({ database, where, windowWhere }),
+    where === null ? [] : countFailureReasons({ database, where }),
     patientWhere === null ? [] : countConsentOptOuts({ database, patientWhere, channel: filters.channel, from, to }),
-    where === null ? [] : countStopReplies({ database, where }),
     patientWhere === null ? [] : countProgrammes({ database, patientWhere }),
     patientWhere === null ? [] : countPlannedSends({ database, patientWhere, now }),
+    // Patients per group only matter to a viewer whose aggregates are suppressed.
+    where === null || !suppressed ? [] : countGroupPatients({ database, where }),
   ]);
+  const stopTexts = [...new Set(groups.flatMap((row) => (row.replyText !== null && isStopText(row.replyText) ? [row.replyText] : [])))];
+  const stopPatients = where !== null && suppressed ? await countStopReplyPatients({ database, where, stopTexts }) : [];
 
   const small = (patients: number) => suppressed && patients > 0 && patients < MINIMUM_GROUP_SIZE;
   const cell = (count: number, patients: number): Cell => (small(patients) ? null : count);
+  const tooFew = small(selection.patients);
 
-  const overall = volumes.find((row) => row.level === 'all');
-  const selectionPatients = overall?.patients ?? 0;
-  const tooFew = small(selectionPatients);
-
-  const volumeRows = (level: VolumeLevel): VolumeRow[] => {
-    const byKey = new Map<string, VolumeRow>();
-    for (const row of volumes.filter((entry) => entry.level === level)) {
-      const id = `${row.key}|${row.group}`;
-      const entry = byKey.get(id) ?? { key: row.key ?? '', group: row.group ?? '', outbound: 0, inbound: 0 };
-      entry[row.direction === 'inbound' ? 'inbound' : 'outbound'] = cell(row.messages, row.patients);
-      byKey.set(id, entry);
+  // Sums of the day-level groups; a group's patients (suppressed viewers only) from countGroupPatients.
+  const patientsOf = new Map(groupPatients.map((row) => [`${row.level}|${row.direction}|${row.key}|${row.group}`, row.patients]));
+  const hiddenCell = (level: GroupPatientLevel, direction: string, key: number | null, group: string | null, count: number): Cell =>
+    suppressed ? cell(count, patientsOf.get(`${level}|${direction}|${key}|${group}`) ?? 0) : count;
+  const volumeRows = (level: 'day-channel' | 'week-channel' | 'week-category'): VolumeRow[] => {
+    const sums = new Map<string, { key: number; group: string; outbound: number; inbound: number }>();
+    for (const row of groups) {
+      const key = level === 'day-channel' ? row.day : weekOfDay(row.day);
+      const group = level === 'week-category' ? row.category : row.channel;
+      const id = `${key}|${group}`;
+      const entry = sums.get(id) ?? { key, group, outbound: 0, inbound: 0 };
+      entry[row.direction] += row.messages;
+      sums.set(id, entry);
     }
-    return [...byKey.values()].sort((left, right) => left.key.localeCompare(right.key) || left.group.localeCompare(right.group));
+    return [...sums.values()]
+      .sort((left, right) => left.key - right.key || left.group.localeCompare(right.group))
+      .map((entry) => ({
+        key: isoFromDayNumber(entry.key),
+        group: entry.group,
+        outbound: hiddenCell(level, 'outbound', entry.key, entry.group, entry.outbound),
+        inbound: hiddenCell(level, 'inbound', entry.key, entry.group, entry.inbound),
+      }));
   };
-  const totalRows = (level: VolumeLevel): TotalRow[] =>
-    volumeRows(level).map((row) => ({ group: row.group, outbound: row.outbound, inbound: row.inbound }));
+  const totalRows = (level: 'channel' | 'category'): TotalRow[] => {
+    const sums = new Map<string, { outbound: number; inbound: number }>();
+    for (const row of groups) {
+      const group = level === 'channel' ? row.channel : row.category;
+      const entry = sums.get(group) ?? { outbound: 0, inbound: 0 };
+      entry[row.direction] += row.messages;
+      sums.set(group, entry);
+    }
+    return [...sums.entries()]
+      .sort(([left], [right]) => left.localeCompare(right))
+      .map(([group, entry]) => ({
+        group,
+        outbound: hiddenCell(level, 'outbound', null, group, entry.outbound),
+        inbound: hiddenCell(level, 'inbound', null, group, entry.inbound),
+      }));
+  };
 
-  const outcomeRow = (row: OutcomeCount): OutcomeRow => {
-    const hidden = small(row.patients);
+  // Outcomes per channel and overall, from the outbound groups and the replies.
+  const outbound = groups.filter((row) => row.direction === 'outbound');
+  const outcomeChannels = [...new Set(outbound.map((row) => row.channel))].sort();
+  const outcomeRow = (channel: string | null): OutcomeRow => {
+    const rows = outbound.filter((row) => channel === null || row.channel === channel);
+    const sum = (field: 'messages' | 'delivered' | 'read' | 'failed') => rows.reduce((total, row) => total + row[field], 0);
+    const sent = sum('messages');
+    const delivered = sum('delivered');
+    const replied = replies.filter((row) => channel === null || row.channel === channel).reduce((total, row) => total + row.replied, 0);
+    const patients = suppressed
+      ? (patientsOf.get(channel === null ? 'direction|outbound|null|null' : `channel|outbound|null|${channel}`) ?? 0)
+      : null;
+    if (patients !== null && small(patients)) {
+      return { channel: channel ?? 'all', outbound: null, delivered: null, read: null, replied: null, failed: null };
+    }
     return {
-      channel: row.channel ?? 'all',
-      outbound: hidden ? null : row.outbound,
-      patients: hidden ? null : row.patients,
-      delivered: hidden ? null : rate(row.delivered, row.outbound),
-      read: hidden ? null : rate(row.read, row.delivered),
-      replied: hidden ? null : rate(row.replied, row.outbound),
-      failed: hidden ? null : rate(row.failed, row.outbound),
+      channel: channel ?? 'all',
+      outbound: sent,
+      delivered: rate(delivered, sent),
+      read: rate(sum('read'), delivered),
+      replied: rate(replied, sent),
+      failed: rate(sum('failed'), sent),
     };
   };
+
+  // STOP replies per ISO week and channel: live readings and demo texts the keyword matcher reads as STOP.
+  const stopSums = new Map<string, { week: string; channel: string; replies: number }>();
+  for (const row of groups) {
+    const stops = row.liveStops + (row.replyText !== null && stopTexts.includes(row.replyText) ? row.messages : 0);
+    if (row.direction !== 'inbound' || stops === 0) continue;
+    const week = isoFromDayNumber(weekOfDay(row.day));
+    const id = `${week}|${row.channel}`;
+    const entry = stopSums.get(id) ?? { week, channel: row.channel, replies: 0 };
+    entry.replies += stops;
+    stopSums.set(id, entry);
+  }
+  const stopReplies = [...stopSums.values()]
+    .sort((left, right) => left.week.localeCompare(right.week) || left.channel.localeCompare(right.channel))
+    .map((entry) => {
+      const patients = stopPatients.find((row) => row.week === entry.week && row.channel === entry.channel)?.patients ?? 0;
+      return { week: entry.week, channel: entry.channel, replies: suppressed ? cell(entry.replies, patients) : entry.replies };
+    });
 
   const programmeTotals = programmes.filter((row) => row.level === 1);
   const allProgrammes = programmes.find((row) => row.level === 3);
@@ -142,15 +201,12 @@ export async function getMessagingOverview(options: {
       nextSends: { days: [], total: null, next: null },
     };
   }
-  const sortedOutcomes = [...outcomes.outcomes].sort((left, right) =>
-    left.channel === null ? 1 : right.channel === null ? -1 : left.channel.localeCompare(right.channel),
-  );
   return {
     ...base,
     selection: {
-      messages: overall?.messages ?? 0,
-      patients: selectionPatients,
-      syntheticPatients: overall?.syntheticPatients ?? 0,
+      messages: groups.reduce((total, row) => total + row.messages, 0),
+      patients: selection.patients,
+      syntheticPatients: selection.synthetic,
     },
     tooFew: false,
     daily: volumeRows('day-channel'),
@@ -158,8 +214,8 @@ export async function getMessagingOverview(options: {
     weeklyByCategory: volumeRows('week-category'),
     totalsByChannel: totalRows('channel'),
     totalsByCategory: totalRows('category'),
-    outcomes: sortedOutcomes.map(outcomeRow),
-    failureReasons: outcomes.failureReasons.map((row) => ({
+    outcomes: [...outcomeChannels.map(outcomeRow), ...(outbound.length === 0 ? [] : [outcomeRow(null)])],
+    failureReasons: failureReasons.map((row) => ({
       code: row.code,
       title: row.title,
       messages: cell(row.messages, row.patients),
@@ -180,7 +236,7 @@ export async function getMessagingOverview(options: {
         (left, right) =>
           left.channel.localeCompare(right.channel) || left.purpose.localeCompare(right.purpose) || left.source.localeCompare(right.source),
       ),
-    stopReplies: stopReplies.map((row) => ({ week: row.week, channel: row.channel, replies: cell(row.replies, row.patients) })),
+    stopReplies,
     programmes: programmeTotals
       .map((total) => ({
         programme: total.programme ?? 'not-enrolled',
