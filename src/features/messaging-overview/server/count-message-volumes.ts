@@ -47,11 +47,13 @@ export async function countMessageGroups(options: { database: Database; where: S
       category: sql<string>`${category}`,
       replyText: sql<string | null>`${replyText}`,
       messages: sql<number>`count(*)::int`,
-      delivered: sql<number>`count(*) filter (where ${messages.status} in ('delivered', 'read')
-        or ${messages.statusHistory} @> '[{"status":"delivered"}]'::jsonb or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb)::int`,
-      read: sql<number>`count(*) filter (where ${messages.status} = 'read' or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb)::int`,
+      // The final status settles most rows without reading the history (a later step outranks an earlier one).
+      delivered: sql<number>`count(*) filter (where case when ${messages.status} in ('delivered', 'read') then true
+        else ${messages.statusHistory} @> '[{"status":"delivered"}]'::jsonb or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb end)::int`,
+      read: sql<number>`count(*) filter (where case when ${messages.status} = 'read' then true when ${messages.status} in ('delivered', 'sent') then false
+        else ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb end)::int`,
       failed: sql<number>`count(*) filter (where ${messages.status} in ('failed', 'undelivered'))::int`,
-      liveStops: sql<number>`count(*) filter (where ${messages.inboundReading}->'interpretation'->>'kind' = 'keyword'
+      liveStops: sql<number>`count(*) filter (where ${messages.direction} = 'inbound' and ${messages.inboundReading}->'interpretation'->>'kind' = 'keyword'
         and ${messages.inboundReading}->'interpretation'->'keyword'->>'action' = 'opt-out')::int`,
     })
     .from(messages)
