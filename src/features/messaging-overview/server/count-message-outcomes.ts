@@ -32,36 +32,40 @@ export async function countReplies(options: { database: Database; where: SQL; wi
           (${where}) as in_period
         from ${messages} inner join ${patients} on ${patients.id} = ${messages.patientId}
         where ${windowWhere}
-        window w as (partition by ${messages.patientId}, ${messages.channel} order by ${messages.sentAt}, ${messages.direction} desc, ${messages.id})
+        window w as (partition by ${messages.patientId}, ${messages.channel} order by ${messages.sentAt}, ${messages.direction} desc)
       )
       select o.channel, count(*)::int as replied
       from ordered o
+        -- A join, not a correlated exists: its estimate stays low enough that the server does not JIT-compile the query.
+        left join (select distinct r.channel, r.reply_to_provider_message_id as ref from ${messages} r
+            where r.direction = 'inbound' and r.reply_to_provider_message_id is not null) refs
+          on refs.channel = o.channel and refs.ref = o.provider_message_id
       where o.direction = 'outbound' and o.in_period and (
         (o.next_direction = 'inbound' and o.next_unreferenced and o.next_at <= o.sent_at + interval '${sql.raw(String(replyWindowHours))} hours')
-        or (o.provider_message_id is not null and exists (
-          select 1 from ${messages} r where r.channel = o.channel and r.reply_to_provider_message_id = o.provider_message_id
-            and r.direction = 'inbound')))
+        or refs.ref is not null)
       group by o.channel`,
   );
   return rows.map((row) => ({ channel: row.channel, replied: Number(row.replied) }));
 }
 
 /**
- * The provider's error codes on the selection's failed outbound messages (final status failed or
- * undelivered: errors come with a failure), each with the messages and patients it concerns.
+ * The provider's error on the selection's failed outbound messages (final status failed or undelivered:
+ * errors come with a failure), by code, each with the messages and patients it concerns. A message counts
+ * once, under the first error of its history (providers report one; a scalar JSON path, rather than
+ * expanding the arrays, keeps the query cheap to plan).
  */
 export async function countFailureReasons(options: { database: Database; where: SQL }): Promise<FailureReasonCount[]> {
   const { database, where } = options;
+  const firstError = sql`jsonb_path_query_first(${messages.statusHistory}, '$[*].errors[*]')`;
   const rows = await rowsOf<FailureReasonCount>(
     database,
-    sql`select e.error->>'code' as code, max(e.error->>'title') as title, count(distinct ${messages.id})::int as messages,
+    sql`select ${firstError}->>'code' as code, max(${firstError}->>'title') as title, count(*)::int as messages,
         count(distinct ${messages.patientId})::int as patients
       from ${messages} inner join ${patients} on ${patients.id} = ${messages.patientId}
-        cross join lateral jsonb_array_elements(${messages.statusHistory}) as step(entry)
-        cross join lateral jsonb_array_elements(case when jsonb_typeof(step.entry->'errors') = 'array' then step.entry->'errors' else '[]'::jsonb end) as e(error)
       where ${where} and ${messages.direction} = 'outbound' and ${messages.status} in ('failed', 'undelivered')
-      group by e.error->>'code'
-      order by count(distinct ${messages.id}) desc, e.error->>'code'`,
+        and jsonb_path_exists(${messages.statusHistory}, '$[*].errors[*]')
+      group by 1
+      order by count(*) desc, 1`,
   );
   return rows.map((row) => ({
     code: row.code ?? 'unknown',

@@ -14,6 +14,7 @@ import { countGroupPatients, countMessageGroups, countSelectionPatients, type Gr
 import { countConsentOptOuts, countStopReplyPatients, isStopText } from './count-opt-outs';
 import { countPlannedSends, countProgrammes, nextSendDays } from './count-programmes';
 import { patientConditions } from './patient-conditions';
+import { withSortMemory } from './with-sort-memory';
 
 function rate(count: number, of: number): Rate {
   if (of === 0) return null;
@@ -66,13 +67,15 @@ export async function getMessagingOverview(options: {
   const [groups, selection, replies, failureReasons, optOuts, programmes, plannedSends, groupPatients] = await Promise.all([
     where === null ? [] : countMessageGroups({ database, where }),
     where === null ? { patients: 0, synthetic: 0 } : countSelectionPatients({ database, where }),
-    where === null || windowWhere === null ? [] : countReplies({ database, where, windowWhere }),
+    where === null || windowWhere === null
+      ? []
+      : withSortMemory(database, (transaction) => countReplies({ database: transaction, where, windowWhere })),
     where === null ? [] : countFailureReasons({ database, where }),
     patientWhere === null ? [] : countConsentOptOuts({ database, patientWhere, channel: filters.channel, from, to }),
     patientWhere === null ? [] : countProgrammes({ database, patientWhere }),
     patientWhere === null ? [] : countPlannedSends({ database, patientWhere, now }),
     // Patients per group only matter to a viewer whose aggregates are suppressed.
-    where === null || !suppressed ? [] : countGroupPatients({ database, where }),
+    where === null || !suppressed ? [] : withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
   ]);
   const stopTexts = [...new Set(groups.flatMap((row) => (row.replyText !== null && isStopText(row.replyText) ? [row.replyText] : [])))];
   const stopPatients = where !== null && suppressed ? await countStopReplyPatients({ database, where, stopTexts }) : [];
