@@ -36,7 +36,6 @@ for (const role of ['clinician', 'admin'] as const) {
     await expect(population).toContainText('channel WhatsApp');
     await expect.poll(async () => population.textContent()).not.toBe(before);
     await expect(outcomes.getByRole('rowheader')).toHaveText(['WhatsApp', 'All channels']);
-    expect(await seriousAccessibilityViolations(page, 'main')).toEqual([]);
   });
 }
 
