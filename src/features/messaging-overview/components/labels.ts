@@ -1,0 +1,46 @@
+/** What the overview calls its groups (browser-safe). */
+import { messagingProgrammeLabels } from '@/lib/domain/messaging-programmes';
+
+const channelNames: Record<string, string> = {
+  sms: 'SMS',
+  whatsapp: 'WhatsApp',
+  app: 'App',
+  email: 'E-mail',
+  none: 'No preference',
+  all: 'All channels',
+};
+
+export function channelLabel(channel: string): string {
+  return channelNames[channel] ?? channel;
+}
+
+/** "check-in" → "Check-in"; inbound rows without a category are "No category". */
+export function categoryLabel(category: string): string {
+  if (category === 'none') return 'No category';
+  return category.charAt(0).toUpperCase() + category.slice(1);
+}
+
+/** "busy-professional" → "Busy professional". */
+export function personaLabel(persona: string): string {
+  const words = persona.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function programmeLabel(programme: string): string {
+  if (programme === 'not-enrolled') return 'Not enrolled';
+  return (messagingProgrammeLabels as Record<string, string>)[programme] ?? programme;
+}
+
+const sourceNames: Record<string, string> = {
+  keyword: 'Keyword reply (STOP)',
+  profile: 'Patient’s profile',
+  clinician: 'Clinician',
+  other: 'Other (import, demo data)',
+};
+
+export function optOutSourceLabel(source: string): string {
+  return sourceNames[source] ?? source;
+}
+
+/** What a hidden figure shows instead. */
+export const hiddenText = '<11 patients';
