@@ -3,9 +3,11 @@ import 'server-only';
  * Which inbound message answers which outbound one, as SQL for the pages that count replies (message flow,
  * messaging overview, WhatsApp analysis, message data collection): one rule, so their reply figures agree.
  * It is the reply handler's rule (message-replies' findAnsweredMessage): an inbound message of the patient on
- * the message's channel answers it when it quotes it (WhatsApp context or reaction target), or when it arrives
- * within the reply window after it with no later outbound message of ours on that channel in between.
- * Simulated (demo) messages carry no provider ids, so only the second clause applies to them.
+ * the message's channel answers it when it quotes it (WhatsApp context or reaction target; at any time
+ * after it), or, quoting nothing, when it arrives within the reply window after it with no later outbound
+ * message of ours on that channel in between. Simulated (demo) messages carry no provider ids, so only the
+ * second clause applies to them. (The handler also falls back to the second clause for a reply quoting a
+ * message it cannot find; a count cannot tell that case apart, so here a quoting reply answers only what it quotes.)
  */
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 
@@ -20,12 +22,13 @@ export type OutboundColumns = { patientId: ColumnOrValue; channel: ColumnOrValue
 /** The condition on `inbound` (an alias of messages) that it answers the outbound message. */
 function answers(outbound: OutboundColumns): SQL {
   return sql`inbound.patient_id = ${outbound.patientId} and inbound.channel = ${outbound.channel} and inbound.direction = 'inbound'
-    and inbound.sent_at >= ${outbound.sentAt} and inbound.sent_at <= ${outbound.sentAt} + ${replyWindow}
+    and inbound.sent_at >= ${outbound.sentAt}
     and (inbound.reply_to_provider_message_id = ${outbound.providerMessageId}
-      or not exists (
-        select 1 from messages as later
-        where later.patient_id = inbound.patient_id and later.channel = inbound.channel and later.direction = 'outbound'
-          and later.sent_at > ${outbound.sentAt} and later.sent_at <= inbound.sent_at))`;
+      or (inbound.reply_to_provider_message_id is null and inbound.sent_at <= ${outbound.sentAt} + ${replyWindow}
+        and not exists (
+          select 1 from messages as later
+          where later.patient_id = inbound.patient_id and later.channel = inbound.channel and later.direction = 'outbound'
+            and later.sent_at > ${outbound.sentAt} and later.sent_at <= inbound.sent_at)))`;
 }
 
 /** True when the outbound message was answered. */

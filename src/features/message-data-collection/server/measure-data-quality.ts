@@ -14,6 +14,7 @@ import 'server-only';
 import { and, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
+import { REPLY_WINDOW_HOURS } from '@/db/queries/message-replies';
 import { periodInstants } from '@/db/queries/message-scope';
 import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
 import { messages, patients, webhookEvents } from '@/db/schema';
@@ -23,8 +24,8 @@ import type { DataQualityReport, SuppressibleCount } from '../schemas';
 export const finalStatusGraceHours = 24;
 /** Statuses after which nothing more is expected (Twilio says "undelivered" where WhatsApp says "failed"). */
 export const finalStatuses = ['delivered', 'read', 'failed', 'undelivered'] as const;
-/** How far back a reply without a named message looks for the message it answers (decision 020). */
-export const replyWindowHours = 24;
+/** How far back a reply without a named message looks for the message it answers (the shared reply rule's window). */
+export const replyWindowHours = REPLY_WINDOW_HOURS;
 
 const toNumber = (value: unknown) => Number(value ?? 0);
 

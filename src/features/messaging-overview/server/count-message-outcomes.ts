@@ -1,10 +1,11 @@
 import 'server-only';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { REPLY_WINDOW_HOURS } from '@/db/queries/message-replies';
 import { messages, patients } from '@/db/schema';
 
-/** How long after an outbound message a following inbound one counts as its reply when it names none. */
-export const replyWindowHours = 24;
+/** How long after an outbound message a following inbound one counts as its reply when it names none (the shared rule's window). */
+export const replyWindowHours = REPLY_WINDOW_HOURS;
 
 export type ReplyCount = { channel: string; replied: number };
 export type FailureReasonCount = { code: string; title: string | null; messages: number; patients: number };
@@ -14,7 +15,8 @@ async function rowsOf<T>(database: Database, query: SQL): Promise<T[]> {
 }
 
 /**
- * Outbound messages of the period that were replied to, per channel (docs/decisions/034): an inbound message
+ * Outbound messages of the period that were replied to, per channel (docs/decisions/034), by the shared reply
+ * rule (src/db/queries/message-replies.ts) computed in one windowed pass: an inbound message
  * naming the outbound one's provider id (live WhatsApp context) replies to it; an inbound message naming none
  * (demo rows, SMS) replies to the patient's previous message on the channel when that was outbound and at
  * most 24 hours earlier. `windowWhere` selects the period plus one day, so a message of the period's last day

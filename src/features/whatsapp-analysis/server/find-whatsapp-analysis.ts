@@ -7,9 +7,9 @@ import 'server-only';
  *
  * Rules (the decision records them):
  * - An outbound message is answered by the shared reply rule (src/db/queries/message-replies.ts, the one the
- *   message flow and the messaging overview count with): an inbound message quoting it within 24 h
+ *   message flow and the messaging overview count with): an inbound message quoting it
  *   (reply_to_provider_message_id; live messages), or the patient's next message on the same channel when it
- *   is inbound and arrives within 24 h (the next inbound before the next outbound) — computed here in one
+ *   is inbound, quotes nothing and arrives within 24 h (the next inbound before the next outbound) — computed here in one
  *   windowed pass. Replies up to 24 h after the period's end still count for a message sent inside it.
  * - A dose is confirmed after a message when a dose_events row of the patient with status 'taken' was
  *   confirmed within 24 h after it (doses scheduled from 48 h before the period to 24 h after it).
@@ -117,7 +117,7 @@ export async function findWhatsappAnalysis(options: {
     sql`with scoped as (
         select ${messages.id} as id, ${messages.patientId} as patient_id, ${messages.channel} as channel,
           ${messages.direction} as direction, ${messages.sentAt} as sent_at, ${messages.templateId} as template_id,
-          ${messages.providerMessageId} as provider_message_id,
+          ${messages.providerMessageId} as provider_message_id, ${messages.replyToProviderMessageId} as reply_to_provider_message_id,
           -- Only replies are read: no hash for the (many) outbound rows.
           case when ${messages.direction} = 'inbound' then ${replyKey} end as reply_key,
           coalesce(${patients.persona}, ${personaNotAssigned}) as persona, ${patients.timezone} as timezone
@@ -127,22 +127,23 @@ export async function findWhatsappAnalysis(options: {
       ordered as (
         select scoped.*,
           lead(direction) over stream as next_direction,
-          lead(sent_at) over stream as next_at
+          lead(sent_at) over stream as next_at,
+          lead(reply_to_provider_message_id is null) over stream as next_unreferenced
         from scoped
         window stream as (partition by patient_id, channel order by sent_at, id)
       ),
       outbound as (
         select o.patient_id, o.persona, o.template_id, o.sent_at,
-          -- The shared reply rule (src/db/queries/message-replies.ts), set-wise: a reply quoting the message within
-          -- the window, or the patient's next message on the channel, when it is inbound and within the window
-          -- (no outbound of ours in between). least() skips the null of a clause that does not apply.
+          -- The shared reply rule (src/db/queries/message-replies.ts), set-wise: a reply quoting the message, or the
+          -- patient's next message on the channel when it is inbound, quotes nothing and is within the window (no
+          -- outbound of ours in between). least() skips the null of a clause that does not apply.
           least(
             case when o.provider_message_id is not null then (
               select min(i.sent_at) from ${messages} i
               where i.channel = o.channel and i.reply_to_provider_message_id = o.provider_message_id and i.direction = 'inbound'
-                and i.patient_id = o.patient_id and i.sent_at >= o.sent_at and i.sent_at <= o.sent_at + ${replyWindow}
+                and i.patient_id = o.patient_id and i.sent_at >= o.sent_at
             ) end,
-            case when o.next_direction = 'inbound' and o.next_at <= o.sent_at + ${replyWindow} then o.next_at end
+            case when o.next_direction = 'inbound' and o.next_unreferenced and o.next_at <= o.sent_at + ${replyWindow} then o.next_at end
           ) as replied_at
         from ordered o
         where o.direction = 'outbound' and o.sent_at >= ${from.toISOString()}::timestamptz and o.sent_at < ${to.toISOString()}::timestamptz
