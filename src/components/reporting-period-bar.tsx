@@ -10,6 +10,10 @@ const PERIOD_PAGES = [
   { label: 'Data sources', href: `${patientEngagementPrefix}data-sources` },
   { label: 'Compliance journey', href: `${patientEngagementPrefix}compliance-journey` },
   { label: 'Patient profile', href: `${patientEngagementPrefix}patient-profile` },
+  { label: 'Messaging overview', href: `${patientEngagementPrefix}messaging-overview` },
+  { label: 'Message data collection', href: `${patientEngagementPrefix}message-data-collection` },
+  { label: 'WhatsApp analysis', href: `${patientEngagementPrefix}whatsapp-analysis` },
+  { label: 'Patient outcomes', href: `${patientEngagementPrefix}patient-outcomes` },
 ] as const;
 
 /** "1 Jan 2025 – 31 Dec 2025, data up to 31 Dec 2025": the words every page states its period in. */

@@ -31,6 +31,11 @@ const builtPages = new Set([
   'learning-journey',
   'learning-visualization',
   'adherence-optimization',
+  'messaging-overview',
+  'message-data-collection',
+  'whatsapp-analysis',
+  'national-healthcare-impact',
+  'patient-outcomes',
 ]);
 
 const memberRoutes: [string, string, boolean][] = [
