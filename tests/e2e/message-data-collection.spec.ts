@@ -12,7 +12,8 @@ async function expectTablesAndExport(page: Page) {
   const fields = page.getByTestId('collected-messages');
   await expect(fields.getByRole('rowheader', { name: /^status_history/ })).toBeVisible();
   await expect(fields.getByRole('rowheader', { name: /^body \(sensitive\)/ })).toBeVisible();
-  await expect(fields).toContainText('removed by the nightly prune');
+  await expect(fields).toContainText('kept until the record is deleted');
+  await expect(page.getByTestId('collected-webhook_events')).toContainText('removed by the nightly prune');
   await expect(page.getByTestId('quality-population')).toContainText('Period:');
   await expect(page.getByTestId('quality-final-status')).toBeVisible();
   await expect(page.getByTestId('quality-latency')).toContainText(/p50 .* p90 .* p99/);

@@ -1,3 +1,4 @@
+import { retentionDays } from '@/lib/domain/retention';
 import { buttonVariants } from '@heroui/react';
 import { Suspense } from 'react';
 import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
@@ -39,9 +40,10 @@ function FieldTables() {
         Every field the product stores for a message, read from its database schema. Messages are sent for one consent purpose on one
         channel — {consentPurposes.map((purpose) => consentPurposeLabels[purpose]).join(', ')} — and only while the patient consents to it:
         reminders, refills and check-ins are “Reminders”, education and encouragement “Education” (surveys and research have no messages
-        yet). What the providers report about delivering a message is kept to perform the service the patient consented to. Nothing is
-        pruned yet: every field is kept until it is deleted (a patient’s messages go with their record). Fields marked “sensitive” (message
-        text, phone digits) never appear in logs, the live feed or the export.
+        yet). What the providers report about delivering a message is kept to perform the service the patient consented to. Messages and
+        decisions are part of the patient’s record and are kept until it is deleted; the webhook event log is removed by a nightly prune
+        after {retentionDays.webhookEvents} days. Fields marked “sensitive” (message text, phone digits) never appear in logs, the live feed
+        or the export.
       </p>
       {tables.map((table) => (
         <div key={table} className="overflow-x-auto">
@@ -73,7 +75,7 @@ function FieldTables() {
                   <tr key={field.column} className="border-b border-separator align-top">
                     <th scope="row" className="py-1 pr-3 font-mono text-xs font-normal">
                       {field.column}
-                      {field.sensitive ? <span className="ml-1 font-sans text-danger">(sensitive)</span> : null}
+                      {field.sensitive ? <span className="font-sans text-danger"> (sensitive)</span> : null}
                     </th>
                     <td className="py-1 pr-3">{field.appliesTo}</td>
                     <td className="py-1 pr-3">{field.purpose}</td>
