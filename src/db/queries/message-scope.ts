@@ -13,7 +13,9 @@ import type { Database } from '@/db/client';
 import { dispensings, messages, patients, products, regimens } from '@/db/schema';
 import { MS_PER_DAY } from '@/engine/time/local-day';
 import type { Channel } from '@/lib/domain/channels';
-import { type CohortScope, cohortConditions, scopeProductIds } from './cohort-scope';
+import { type CohortScope, cohortConditions, findCohortScope, scopeProductIds, type Viewer } from './cohort-scope';
+import { findReportingPeriod, type PeriodChoice, type ReportingPeriod } from './reporting-period';
+import { seesSuppressedAggregates } from './suppression';
 
 export type MessageFilters = {
   /** The reporting period's days [start, end), as UTC calendar days (a message counts on the UTC day it was sent). */
@@ -90,4 +92,32 @@ export async function findMessageFilterOptions(options: { database: Database; sc
     personas: personaRows.map((row) => row.persona!),
     products: allowed === null ? productRows : productRows.filter((product) => allowed.includes(product.id)),
   };
+}
+
+export type MessageSelection = {
+  scope: Exclude<CohortScope, { kind: 'no-company' }>;
+  /** The viewer sees aggregates through small-cell suppression. */
+  suppressed: boolean;
+  period: ReportingPeriod;
+  filterOptions: MessageFilterOptions;
+};
+
+/**
+ * What every message page starts from: the viewer's scope, whether their figures are suppressed, the reporting
+ * period of their choice and the filter options; 'no-company' for a manufacturer who belongs to none.
+ */
+export async function findMessageSelection(options: {
+  database: Database;
+  actor: Viewer;
+  choice?: PeriodChoice;
+  now: Date;
+}): Promise<MessageSelection | 'no-company'> {
+  const { database, actor } = options;
+  const scope = await findCohortScope({ database, actor });
+  if (scope.kind === 'no-company') return 'no-company';
+  const [period, filterOptions] = await Promise.all([
+    findReportingPeriod({ database, scope, choice: options.choice, now: options.now }),
+    findMessageFilterOptions({ database, scope }),
+  ]);
+  return { scope, suppressed: seesSuppressedAggregates(actor.role), period, filterOptions };
 }

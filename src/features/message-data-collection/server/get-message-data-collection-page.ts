@@ -1,8 +1,8 @@
 import 'server-only';
-import { findCohortScope, type Viewer } from '@/db/queries/cohort-scope';
-import { findMessageFilterOptions, type MessageFilterOptions } from '@/db/queries/message-scope';
-import { findReportingPeriod, type PeriodChoice, type PeriodView, periodView } from '@/db/queries/reporting-period';
-import { MINIMUM_GROUP_SIZE, seesSuppressedAggregates } from '@/db/queries/suppression';
+import { type Viewer } from '@/db/queries/cohort-scope';
+import { type MessageFilterOptions, findMessageSelection } from '@/db/queries/message-scope';
+import { type PeriodChoice, type PeriodView, periodView } from '@/db/queries/reporting-period';
+import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
 import type { Database } from '@/db/client';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
@@ -39,13 +39,9 @@ export async function getMessageDataCollectionPage(options: {
 }): Promise<MessageDataCollectionPage> {
   const { database, actor, filters } = options;
   if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
-  const scope = await findCohortScope({ database, actor });
-  if (scope.kind === 'no-company') return { status: 'no-company' };
-  const suppressed = seesSuppressedAggregates(actor.role);
-  const [period, filterOptions] = await Promise.all([
-    findReportingPeriod({ database, scope, choice: options.choice, now: options.now }),
-    findMessageFilterOptions({ database, scope }),
-  ]);
+  const selection = await findMessageSelection({ database, actor, choice: options.choice, now: options.now });
+  if (selection === 'no-company') return { status: 'no-company' };
+  const { scope, suppressed, period, filterOptions } = selection;
   const base = {
     status: 'ok' as const,
     period: periodView(period),

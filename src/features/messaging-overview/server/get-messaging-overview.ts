@@ -1,9 +1,9 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { findCohortScope, type Viewer } from '@/db/queries/cohort-scope';
-import { findMessageFilterOptions, type MessageFilters, messageConditions, periodInstants } from '@/db/queries/message-scope';
-import { findReportingPeriod, type PeriodChoice, periodView } from '@/db/queries/reporting-period';
-import { MINIMUM_GROUP_SIZE, seesSuppressedAggregates } from '@/db/queries/suppression';
+import { type Viewer } from '@/db/queries/cohort-scope';
+import { type MessageFilters, messageConditions, periodInstants, findMessageSelection } from '@/db/queries/message-scope';
+import { type PeriodChoice, periodView } from '@/db/queries/reporting-period';
+import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
 import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import { wilsonInterval } from '@/engine/statistics/trial';
 import { utcDayNumber } from '@/engine/time/local-day';
@@ -38,13 +38,9 @@ export async function getMessagingOverview(options: {
 }): Promise<MessagingOverview> {
   const { database, actor, now } = options;
   if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
-  const scope = await findCohortScope({ database, actor });
-  if (scope.kind === 'no-company') return { status: 'no-company' };
-  const suppressed = seesSuppressedAggregates(actor.role);
-  const [period, filterOptions] = await Promise.all([
-    findReportingPeriod({ database, scope, choice: options.choice, now }),
-    findMessageFilterOptions({ database, scope }),
-  ]);
+  const viewed = await findMessageSelection({ database, actor, choice: options.choice, now });
+  if (viewed === 'no-company') return { status: 'no-company' };
+  const { scope, suppressed, period, filterOptions } = viewed;
 
   // A persona or product that is not among the viewer's options is named and not applied.
   const problems: string[] = [];

@@ -21,11 +21,11 @@ import 'server-only';
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { findCohortScope, type Viewer } from '@/db/queries/cohort-scope';
+import { type Viewer } from '@/db/queries/cohort-scope';
 import { REPLY_WINDOW_HOURS } from '@/db/queries/message-replies';
-import { findMessageFilterOptions, messageConditions, periodInstants } from '@/db/queries/message-scope';
-import { findReportingPeriod, type PeriodChoice, periodView } from '@/db/queries/reporting-period';
-import { MINIMUM_GROUP_SIZE, seesSuppressedAggregates } from '@/db/queries/suppression';
+import { messageConditions, periodInstants, findMessageSelection } from '@/db/queries/message-scope';
+import { type PeriodChoice, periodView } from '@/db/queries/reporting-period';
+import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
 import { messages, patients } from '@/db/schema';
 import { replyTimeBins } from '@/engine/chat-export';
 import { wilsonInterval } from '@/engine/statistics/trial';
@@ -68,13 +68,9 @@ export async function findWhatsappAnalysis(options: {
 }): Promise<WhatsappAnalysisPage> {
   const { database, actor, filters } = options;
   if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
-  const scope = await findCohortScope({ database, actor });
-  if (scope.kind === 'no-company') return { status: 'no-company' };
-  const suppressed = seesSuppressedAggregates(actor.role);
-  const [period, filterOptions] = await Promise.all([
-    findReportingPeriod({ database, scope, choice: options.choice, now: options.now }),
-    findMessageFilterOptions({ database, scope }),
-  ]);
+  const selection = await findMessageSelection({ database, actor, choice: options.choice, now: options.now });
+  if (selection === 'no-company') return { status: 'no-company' };
+  const { scope, suppressed, period, filterOptions } = selection;
   const base = {
     status: 'ok' as const,
     period: periodView(period),
