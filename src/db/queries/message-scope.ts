@@ -32,13 +32,18 @@ export function periodInstants(period: { start: number; end: number }): { from: 
 }
 
 /**
- * The scope, period and filters as one condition over `messages` joined to `patients`; null when the scope
- * holds nobody (no query should run).
+ * The patient half of the scope: the viewer's cohort narrowed by persona and product (a regimen or a
+ * dispensing of it), as one condition over `patients` — for figures about patients rather than messages
+ * (opt-outs, programmes); null when the scope (or the product filter) holds nobody.
  */
-export function messageConditions(database: Database, scope: CohortScope, filters: MessageFilters): SQL | null {
+export function messagePatientConditions(
+  database: Database,
+  scope: CohortScope,
+  filters: Pick<MessageFilters, 'persona' | 'productId'>,
+): SQL | undefined | null {
   const cohort = cohortConditions(database, scope);
   if (cohort === null) return null;
-  const { from, to } = periodInstants(filters.period);
+  const persona = filters.persona ?? null;
   const productId = filters.productId ?? null;
   if (productId !== null) {
     const allowed = scopeProductIds(scope);
@@ -46,10 +51,7 @@ export function messageConditions(database: Database, scope: CohortScope, filter
   }
   return and(
     cohort.patients,
-    gte(messages.sentAt, from),
-    lt(messages.sentAt, to),
-    filters.channel ? eq(messages.channel, filters.channel) : undefined,
-    filters.persona ? eq(patients.persona, filters.persona) : undefined,
+    persona === null ? undefined : eq(patients.persona, persona),
     productId === null
       ? undefined
       : or(
@@ -66,6 +68,22 @@ export function messageConditions(database: Database, scope: CohortScope, filter
               .where(and(eq(dispensings.patientId, patients.id), eq(dispensings.productId, productId))),
           ),
         ),
+  );
+}
+
+/**
+ * The scope, period and filters as one condition over `messages` joined to `patients`; null when the scope
+ * holds nobody (no query should run).
+ */
+export function messageConditions(database: Database, scope: CohortScope, filters: MessageFilters): SQL | null {
+  const ofPatients = messagePatientConditions(database, scope, filters);
+  if (ofPatients === null) return null;
+  const { from, to } = periodInstants(filters.period);
+  return and(
+    ofPatients,
+    gte(messages.sentAt, from),
+    lt(messages.sentAt, to),
+    filters.channel ? eq(messages.channel, filters.channel) : undefined,
   )!;
 }
 

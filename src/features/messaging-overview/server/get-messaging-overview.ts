@@ -1,7 +1,13 @@
 import 'server-only';
 import type { Database } from '@/db/client';
 import { type Viewer } from '@/db/queries/cohort-scope';
-import { type MessageFilters, messageConditions, periodInstants, findMessageSelection } from '@/db/queries/message-scope';
+import {
+  type MessageFilters,
+  messageConditions,
+  periodInstants,
+  findMessageSelection,
+  messagePatientConditions,
+} from '@/db/queries/message-scope';
 import { type PeriodChoice, periodView } from '@/db/queries/reporting-period';
 import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
 import { isoFromDayNumber } from '@/engine/adherence/day-number';
@@ -13,7 +19,6 @@ import { countFailureReasons, countReplies } from './count-message-outcomes';
 import { countGroupPatients, countMessageGroups, countSelectionPatients, type GroupPatientLevel, weekOfDay } from './count-message-volumes';
 import { countConsentOptOuts, countStopReplyPatients, isStopText } from './count-opt-outs';
 import { countPlannedSends, countProgrammes, nextSendDays } from './count-programmes';
-import { patientConditions } from './patient-conditions';
 import { withSortMemory } from './with-sort-memory';
 
 function rate(count: number, of: number): Rate {
@@ -58,7 +63,7 @@ export async function getMessagingOverview(options: {
   const { from, to } = periodInstants(messageFilters.period);
   const where = messageConditions(database, scope, messageFilters);
   const windowWhere = messageConditions(database, scope, { ...messageFilters, period: { start: period.start, end: period.end + 1 } });
-  const patientWhere = patientConditions(database, scope, filters);
+  const patientWhere = messagePatientConditions(database, scope, filters);
 
   const [groups, selection, replies, failureReasons, optOuts, programmes, plannedSends, groupPatients] = await Promise.all([
     where === null ? [] : countMessageGroups({ database, where }),
