@@ -1,6 +1,6 @@
 'use client';
 
-import { Label, ListBox, Select, Slider } from '@heroui/react';
+import { Label, Slider } from '@heroui/react';
 import { useMemo, useState } from 'react';
 import {
   type AdherenceImprovement,
@@ -15,7 +15,6 @@ import { displayLocale, formatCount, formatDate, formatDecimal } from '@/lib/for
 import {
   conditionInputsOf,
   type CountryId,
-  countryIds,
   countryPresets,
   type CountryPreset,
   type ModelledCondition,
@@ -24,6 +23,7 @@ import {
   NOT_CAUSAL_LABEL,
   type Source,
 } from '../presets';
+import { CountrySelect } from './country-select';
 import type { MeasuredImprovement } from '../server/get-measured-improvement';
 import { ScenarioBarChart } from './impact-chart';
 
@@ -190,29 +190,12 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
         <h2 id="country-heading" className="text-xl font-semibold">
           Country and parameters
         </h2>
-        <Select
+        <CountrySelect
+          label="Country preset"
           selectedKey={countryId}
           onSelectionChange={(key) => chooseCountry(key as CountryId)}
-          className="w-64"
-          variant="secondary"
           data-testid="country-select"
-        >
-          <Label>Country preset</Label>
-          <Select.Trigger>
-            <Select.Value />
-            <Select.Indicator />
-          </Select.Trigger>
-          <Select.Popover>
-            <ListBox>
-              {countryIds.map((id) => (
-                <ListBox.Item key={id} id={id} textValue={countryPresets[id].name}>
-                  {countryPresets[id].name}
-                  <ListBox.ItemIndicator />
-                </ListBox.Item>
-              ))}
-            </ListBox>
-          </Select.Popover>
-        </Select>
+        />
         <ParameterSlider
           label="Adult population (millions)"
           value={parameters.population / 1e6}
