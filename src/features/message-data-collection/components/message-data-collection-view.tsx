@@ -2,7 +2,7 @@ import { retentionDays } from '@/lib/domain/retention';
 import { buttonVariants } from '@heroui/react';
 import { Suspense } from 'react';
 import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
-import { channels } from '@/lib/domain/channels';
+import { channelLabels, channels } from '@/lib/domain/channels';
 import { consentPurposeLabels, consentPurposes } from '@/lib/domain/consent';
 import { formatCount, formatDateTime, formatPercent } from '@/lib/format';
 import { periodQueryOf } from '@/lib/period-query';
@@ -15,7 +15,6 @@ import { LiveMessageFeed } from './live-message-feed';
 
 export const messageDataCollectionPath = `${patientEngagementPrefix}message-data-collection`;
 
-const channelLabels: Record<string, string> = { whatsapp: 'WhatsApp', sms: 'SMS', app: 'App', email: 'E-mail' };
 const scopeWords = {
   all: 'all patients',
   organisation: 'the patients of your organisations',

@@ -3,6 +3,7 @@
 import { Button } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { type Channel, channelLabels } from '@/lib/domain/channels';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { ReplyToReadDto } from '../schemas';
 
@@ -11,7 +12,6 @@ type Props = {
   markRead: (input: { messageId: string }) => Promise<ActionResult<{ messageId: string; reviewedAt: string }>>;
 };
 
-const channelNames: Readonly<Record<string, string>> = { whatsapp: 'WhatsApp', sms: 'SMS', app: 'App', email: 'E-mail' };
 const reasonText: Readonly<Record<ReplyToReadDto['reason'], string>> = {
   unrecognised: 'not recognised as an answer',
   media: 'a picture, voice note or other attachment',
@@ -60,7 +60,7 @@ export function RepliesToRead({ replies, markRead }: Props) {
           {replies.map((reply) => (
             <li key={reply.id} className="flex flex-col gap-2 rounded-lg border border-separator p-3" data-testid="reply-to-read">
               <p className="text-sm text-muted">
-                {channelNames[reply.channel] ?? reply.channel} · {timeFormat.format(new Date(reply.receivedAt))} ·{' '}
+                {channelLabels[reply.channel as Channel] ?? reply.channel} · {timeFormat.format(new Date(reply.receivedAt))} ·{' '}
                 {reasonText[reply.reason]}
               </p>
               <p className="whitespace-pre-wrap">{reply.text}</p>

@@ -1,11 +1,9 @@
 /** What the overview calls its groups (browser-safe). */
+import { channelLabels } from '@/lib/domain/channels';
 import { messagingProgrammeLabels } from '@/lib/domain/messaging-programmes';
 
 const channelNames: Record<string, string> = {
-  sms: 'SMS',
-  whatsapp: 'WhatsApp',
-  app: 'App',
-  email: 'E-mail',
+  ...channelLabels,
   none: 'No preference',
   all: 'All channels',
 };

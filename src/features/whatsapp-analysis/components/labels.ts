@@ -1,10 +1,9 @@
 /** Words the WhatsApp analysis views share (browser-safe). */
-import type { Channel } from '@/lib/domain/channels';
 import type { ReplyIntent, ReplyReason } from '../reply-intent';
 
 export const whatsappAnalysisPath = '/algorithms/patient-engagement/whatsapp-analysis';
 
-export const channelLabels: Readonly<Record<Channel, string>> = { whatsapp: 'WhatsApp', sms: 'SMS', app: 'App', email: 'E-mail' };
+export { channelLabels } from '@/lib/domain/channels';
 
 export const intentLabels: Readonly<Record<ReplyIntent, string>> = {
   taken: 'Taken',
