@@ -1,8 +1,8 @@
 import { retentionDays } from '@/lib/domain/retention';
 import { buttonVariants } from '@heroui/react';
 import { Suspense } from 'react';
+import { MessageFilterForm } from '@/components/message-filter-form';
 import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
-import { channelLabels, channels } from '@/lib/domain/channels';
 import { consentPurposeLabels, consentPurposes } from '@/lib/domain/consent';
 import { formatCount, formatDateTime, formatPercent } from '@/lib/format';
 import { periodQueryOf } from '@/lib/period-query';
@@ -20,7 +20,6 @@ const scopeWords = {
   organisation: 'the patients of your organisations',
   companies: 'the patients dispensed your companies’ products',
 } as const;
-const selectClass = 'rounded-lg border border-separator bg-background px-2 py-1.5';
 
 function queryString(params: Record<string, string | null | undefined>): string {
   const search = new URLSearchParams();
@@ -251,47 +250,14 @@ export function MessageDataCollectionView({
             {filterProblem}
           </p>
         )}
-        <form method="get" action={messageDataCollectionPath} className="flex flex-wrap items-end gap-3" aria-label="Filter the messages">
-          {Object.entries(periodParams).map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
-          <label className="flex flex-col gap-1 text-sm">
-            Channel
-            <select name="channel" defaultValue={page.filters.channel ?? ''} className={selectClass}>
-              <option value="">All channels</option>
-              {channels.map((channel) => (
-                <option key={channel} value={channel}>
-                  {channelLabels[channel]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-sm">
-            Persona
-            <select name="persona" defaultValue={page.filters.persona ?? ''} className={selectClass}>
-              <option value="">All personas</option>
-              {page.filterOptions.personas.map((persona) => (
-                <option key={persona} value={persona}>
-                  {persona}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-sm">
-            Product
-            <select name="product" defaultValue={page.filters.productId ?? ''} className={selectClass}>
-              <option value="">All products</option>
-              {page.filterOptions.products.map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
-            Apply filters
-          </button>
-        </form>
+        <MessageFilterForm
+          path={messageDataCollectionPath}
+          label="Filter the messages"
+          periodParams={periodParams}
+          filters={page.filters}
+          options={page.filterOptions}
+          allChannels
+        />
       </section>
 
       <section aria-labelledby="feed-heading" className="flex flex-col gap-2">

@@ -1,8 +1,7 @@
-import { buttonVariants } from '@heroui/react';
 import type { ReactNode } from 'react';
+import { MessageFilterForm } from '@/components/message-filter-form';
 import { ReportingPeriodBar, describePeriod } from '@/components/reporting-period-bar';
 import { replyTimeBins } from '@/engine/chat-export';
-import { channels } from '@/lib/domain/channels';
 import { formatCount, formatPercent } from '@/lib/format';
 import { periodQueryOf } from '@/lib/period-query';
 import type { RateFigure, WhatsappAnalysisPage } from '../schemas';
@@ -59,57 +58,16 @@ export function StoreAnalysisView({
   return (
     <div className="flex flex-col gap-6">
       <ReportingPeriodBar period={period} path={whatsappAnalysisPath} keep={keep} problem={periodProblem} />
-      <form
-        method="get"
-        action={whatsappAnalysisPath}
-        aria-label="Message filters"
+      <MessageFilterForm
+        path={whatsappAnalysisPath}
+        label="Message filters"
+        periodParams={periodParams}
+        filters={filters}
+        options={page.options}
+        allChannels={false}
+        personaLabel={personaName}
         className="flex flex-wrap items-end gap-3 rounded-2xl border border-separator p-4"
-      >
-        {Object.entries(periodParams).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-        <label className="flex flex-col gap-1 text-sm">
-          Channel
-          <select name="channel" defaultValue={filters.channel} className="rounded-lg border border-separator bg-background px-2 py-1.5">
-            {channels.map((channel) => (
-              <option key={channel} value={channel}>
-                {channelLabels[channel]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          Persona
-          <select
-            name="persona"
-            defaultValue={filters.persona ?? ''}
-            className="rounded-lg border border-separator bg-background px-2 py-1.5"
-          >
-            <option value="">All personas</option>
-            {page.options.personas.map((persona) => (
-              <option key={persona} value={persona}>
-                {personaName(persona)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          Product
-          <select
-            name="product"
-            defaultValue={filters.productId ?? ''}
-            className="rounded-lg border border-separator bg-background px-2 py-1.5"
-          >
-            <option value="">All products</option>
-            {page.options.products.map((product) => (
-              <option key={product.id} value={product.id}>
-                {product.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
-          Apply filters
-        </button>
-      </form>
+      />
       {filterProblem === null ? null : (
         <p role="alert" className="text-danger">
           {filterProblem}
