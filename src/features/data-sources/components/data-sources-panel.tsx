@@ -38,7 +38,7 @@ function reportSummary(result: Record<string, unknown> | null): string {
 function ImportProgress({ job }: { job: ImportJobSummary }) {
   const percent = job.progressTotal ? Math.min(100, Math.round((job.progressDone / job.progressTotal) * 100)) : null;
   return (
-    <div className="flex flex-col gap-1" data-testid="import-job">
+    <div className="flex flex-col gap-1" data-testid="import-job" data-job-id={job.id}>
       <div className="flex flex-wrap items-baseline gap-2 text-sm">
         <span className="font-medium">{job.kind === 'import-fhir' ? 'FHIR import' : 'CSV import'}</span>
         <span className="text-muted">{formatDateTime(job.createdAt)}</span>
