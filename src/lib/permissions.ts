@@ -24,6 +24,8 @@ export const permissions = {
   'message-templates:edit': ['admin'],
   /** Download the message log (one row per message, by pseudonym) of the patients in one's scope. */
   'messages:export-log': ['admin', 'clinician'],
+  /** Open /app/manufacturing: manufacturers see their companies' products, officials and admins every company's. */
+  'portal:view': ['drug-manufacturer', 'government-official', 'admin'],
   /** Download a trial's de-identified analysis dataset (one row per participant, by pseudonym). */
   'trials:analysis-dataset': ['admin', 'clinician', 'government-official'],
   /** Assess, enrol and record exits of trial participants (clinicians: their organisations' patients). */
