@@ -2,8 +2,10 @@
 export const routes = {
   home: '/',
   login: '/login',
+  passwordReset: '/login/reset-password',
   profile: '/profile',
   settings: '/settings',
+  administration: '/admin',
   trial: '/trials/cohort-a',
   manufacturingPortal: '/app/manufacturing',
   drugCompanySelector: '/app/drug-company-selector',

@@ -59,6 +59,10 @@ test('creating an account answers the same for a new and a registered address', 
     const status = page.getByRole('status');
     await expect(status).toContainText('Check your inbox');
     answers.push((await status.textContent())?.replace(email, '<address>') ?? '');
+    // The view says what it is, and the form is emptied once the request has gone.
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText('Create an account');
+    await expect(page.getByLabel('Password')).toHaveValue('');
+    await expect(page.getByLabel('Email')).toHaveValue('');
   }
   expect(answers[0]).toBe(answers[1]);
   // The new address gets a confirmation link; the owner of the registered one is told instead.
@@ -150,4 +154,56 @@ test('the login page passes axe on both tabs', async ({ page }) => {
   await openPhoneTab(page);
   await expect(page.locator('altcha-widget')).toBeVisible();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test('forgot password: the same answer for any address, a single-use link by e-mail, and only the new password signs in', async ({
+  page,
+  createAccount,
+}) => {
+  test.setTimeout(90_000);
+  const account = await createAccount({ role: 'patient' });
+  const answers: string[] = [];
+  for (const email of [`nobody-${Date.now()}@example.org`, account.email]) {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reset your password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    const status = page.getByRole('main').getByRole('status');
+    await expect(status).toContainText('If an account uses');
+    answers.push((await status.textContent())?.replace(email, '<address>') ?? '');
+  }
+  expect(answers[0]).toBe(answers[1]);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  const message = await latestOutboxMessage(page.request, account.email, /choose a new password/);
+  const link = /(https?:\/\/\S+)/.exec(message.body)?.[1] ?? '';
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/login\/reset-password\?token=/);
+  const form = page.getByRole('form', { name: 'Choose a new password' });
+  await form.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+  await form.getByLabel('New password again').fill('a different passphrase');
+  await form.getByRole('button', { name: 'Set the new password' }).click();
+  await expect(form.getByRole('alert')).toHaveText('The two passwords are not the same. Type the new password twice.');
+  await form.getByLabel('New password again').fill('a brand new passphrase');
+  await form.getByRole('button', { name: 'Set the new password' }).click();
+  await expect(page.getByRole('main').getByRole('status')).toContainText('Your password has been changed');
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  // The link works once.
+  await page.goto(link);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'This reset link has expired or has already been used. Ask for a new one below.',
+  );
+
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'That e-mail and password do not match an account. Check both and try again.',
+  );
+  await page.getByLabel('Password').fill('a brand new passphrase');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toBeVisible();
 });

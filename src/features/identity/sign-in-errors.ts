@@ -57,6 +57,7 @@ const messages: Record<string, string> = {
   PHONE_NUMBER_CANNOT_BE_SET: 'The phone number can only be changed with a code sent to the new number.',
   SEND_OTP_NOT_IMPLEMENTED: 'Codes by SMS are not available here.',
   UNEXPECTED_ERROR: 'Something went wrong on our side. Please try again in a moment.',
+  INVALID_TOKEN: 'This reset link has expired or has already been used. Ask for a new one below.',
   CODE_ALREADY_USED: 'That code was used already. Wait for the next one in your authenticator app.',
   NO_PHONE_NUMBER: 'There is no phone number on your account for a code by SMS.',
   OAUTH_STATE_MISMATCH: 'The sign-in response did not match this browser’s request, so it was refused. Please start again.',

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { and, desc, eq, like } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog, authTwoFactors, authUsers, authVerifications, outboxMessages } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { clientAddressHeader } from '@/lib/client-address';
@@ -324,5 +324,77 @@ describe.each(testDatabaseBackends())('sign-in guarantees on $name', (backend) =
     expect(await auth.api.getSession({ headers: second })).toBeNull();
     // The browser that changed it stays signed in, on the fresh session better-auth gives it.
     expect((await auth.api.getSession({ headers: new Headers({ cookie: cookiesOf(changed, first.cookie) }) }))?.user.id).toBe(first.userId);
+  });
+
+  /** The reset token of the newest reset e-mail to `to` (sent without being awaited, so waited for). */
+  async function latestResetToken(to: string, after = ''): Promise<string> {
+    return vi.waitFor(async () => {
+      const [message] = await database.database
+        .select({ body: outboxMessages.body })
+        .from(outboxMessages)
+        .where(
+          and(eq(outboxMessages.channel, 'email'), eq(outboxMessages.recipient, to), like(outboxMessages.body, '%choose a new password%')),
+        )
+        .orderBy(desc(outboxMessages.createdAt))
+        .limit(1);
+      const token = /\/reset-password\/([^?\s]+)/.exec(message?.body ?? '')?.[1];
+      if (token === undefined || token === after) throw new Error(`no new reset e-mail to ${to}`);
+      return token;
+    });
+  }
+
+  it('resets a password once per link, ends every session, audits it, and caps requests per address', async () => {
+    const account = await signedInAccount('reset@example.org');
+    const headers = new Headers({ [clientAddressHeader]: '10.1.2.5' });
+    expect(
+      await auth.api.requestPasswordReset({ body: { email: 'reset@example.org', redirectTo: '/login/reset-password' }, headers }),
+    ).toMatchObject({
+      status: true,
+    });
+    const token = await latestResetToken('reset@example.org');
+
+    expect(await outcomeOf(auth.api.resetPassword({ body: { token, newPassword: 'short' }, headers }))).toBe(
+      'BAD_REQUEST:PASSWORD_TOO_SHORT',
+    );
+    expect(await outcomeOf(auth.api.resetPassword({ body: { token, newPassword: 'a brand new passphrase' }, headers }))).toBe('ok');
+    // Single use, and every session signed in with the old password has ended.
+    expect(await outcomeOf(auth.api.resetPassword({ body: { token, newPassword: 'yet another passphrase' }, headers }))).toBe(
+      'BAD_REQUEST:INVALID_TOKEN',
+    );
+    expect(await auth.api.getSession({ headers: new Headers({ cookie: account.cookie }) })).toBeNull();
+    expect(await outcomeOf(auth.api.signInEmail({ body: { email: 'reset@example.org', password } }))).toBe(
+      'UNAUTHORIZED:INVALID_EMAIL_OR_PASSWORD',
+    );
+    expect(await outcomeOf(auth.api.signInEmail({ body: { email: 'reset@example.org', password: 'a brand new passphrase' } }))).toBe('ok');
+    const audited = await database.database
+      .select({ action: auditLog.action, outcome: auditLog.outcome, target: auditLog.targetUserId })
+      .from(auditLog)
+      .where(like(auditLog.action, 'password.reset%'));
+    expect(audited).toEqual(
+      expect.arrayContaining([
+        { action: 'password.reset', outcome: 'success', target: account.userId },
+        { action: 'password.reset', outcome: 'failure', target: null },
+      ]),
+    );
+
+    // An expired link is refused.
+    await auth.api.requestPasswordReset({ body: { email: 'reset@example.org', redirectTo: '/login/reset-password' }, headers });
+    const second = await latestResetToken('reset@example.org', token);
+    await database.database
+      .update(authVerifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authVerifications.identifier, `reset-password:${second}`));
+    expect(await outcomeOf(auth.api.resetPassword({ body: { token: second, newPassword: 'yet another passphrase' }, headers }))).toBe(
+      'BAD_REQUEST:INVALID_TOKEN',
+    );
+
+    // At most 3 requests per address an hour — for an unknown address exactly as for a known one.
+    for (const email of ['reset@example.org', 'nobody@example.org']) {
+      const outcomes: string[] = [];
+      for (let attempt = email === 'reset@example.org' ? 2 : 0; attempt < 4; attempt += 1)
+        outcomes.push(await outcomeOf(auth.api.requestPasswordReset({ body: { email, redirectTo: '/login/reset-password' }, headers })));
+      expect(outcomes.at(-1)).toBe('TOO_MANY_REQUESTS:TOO_MANY_ATTEMPTS');
+      expect(outcomes.slice(0, -1).every((outcome) => outcome === 'ok')).toBe(true);
+    }
   });
 });

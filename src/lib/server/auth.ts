@@ -33,6 +33,11 @@ export { sessionPolicy } from './session-policy';
 
 export const minimumPasswordLength = 12;
 
+/** A password-reset link works once, for this long (better-auth consumes it when the password is set). */
+export const passwordResetLinkSeconds = 30 * 60;
+/** Reset e-mails per address per hour: enough to retry a lost message, too few to flood someone's inbox. */
+const passwordResetRequestsPerAddressHour = 3;
+
 export function createSmsSender(database: Database, environment: Environment): SmsSender {
   return environment.TWILIO_ACCOUNT_SID !== undefined &&
     environment.TWILIO_AUTH_TOKEN !== undefined &&
@@ -134,6 +139,9 @@ const auditedPaths: Record<string, string> = {
   '/two-factor/disable': 'two-factor.disable',
   '/change-password': 'password.change',
   '/revoke-other-sessions': 'sessions.revoke-others',
+  '/request-password-reset': 'password.reset-request',
+  // A successful reset is recorded by onPasswordReset, which knows the account; here only refusals.
+  '/reset-password': 'password.reset',
 };
 
 function buildAuth(options: { database: Database; environment: Environment; secret: string }) {
@@ -176,6 +184,35 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           text: `An account already exists for this address. If this was you, sign in instead (or reset your password). If it was not, you can ignore this message.`,
         });
       },
+      resetPasswordTokenExpiresIn: passwordResetLinkSeconds,
+      // Whoever knew the old password (or held a session with it) must not stay signed in.
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, url }) => {
+        // Accounts made by phone sign-in carry a placeholder address that no one reads.
+        if (user.email.endsWith('.invalid')) return;
+        // Not awaited: an address with an account must answer as fast as one without (better-auth only
+        // looks the address up for those), so the answer's timing does not say who has an account.
+        void mailer
+          .send({
+            to: user.email,
+            subject: `Reset your ${productName} password`,
+            text: `Someone (we hope you) asked to reset the password of your ${productName} account.\n\nOpen this link to choose a new password:\n\n${url}\n\nThe link works once, for ${passwordResetLinkSeconds / 60} minutes. Choosing a new password signs you out everywhere. If you did not ask for this, ignore this message: your password stays as it is.`,
+          })
+          .catch((error: unknown) =>
+            // The error's name only: a mail error's message can carry the address.
+            console.error('password reset e-mail could not be sent:', error instanceof Error ? error.name : 'unknown error'),
+          );
+      },
+      onPasswordReset: async ({ user }, request) => {
+        await recordAuditEvent(database, {
+          action: 'password.reset',
+          outcome: 'success',
+          actorUserId: user.id,
+          targetUserId: user.id,
+          ...auditContextOf(request?.headers),
+          details: {},
+        });
+      },
     },
     emailVerification: {
       sendOnSignUp: true,
@@ -203,6 +240,8 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         '/sign-up/*': { window: 60, max: 5 },
         '/phone-number/*': { window: 60, max: 10 },
         '/two-factor/*': { window: 60, max: 20 },
+        '/request-password-reset': { window: 60, max: 5 },
+        '/reset-password': { window: 60, max: 10 },
         '/get-session': false,
       },
     },
@@ -261,6 +300,21 @@ function buildAuth(options: { database: Database; environment: Environment; secr
             if (!captcha.verified) {
               throw new APIError('FORBIDDEN', { message: 'CAPTCHA_REQUIRED', code: 'CAPTCHA_REQUIRED' });
             }
+          }
+        }
+        if (context.path === '/request-password-reset') {
+          // Per address, on the same keyed digest as the password step-up, for unknown addresses too (the
+          // answer says nothing about whether an account exists).
+          const email = signInEmailOf(context.body);
+          if (email !== null) {
+            const allowance = await consumeSlidingRateLimit({
+              database,
+              scope: 'password-reset-address-hour',
+              subject: accountKeyOf({ secret: options.secret, email }),
+              limit: passwordResetRequestsPerAddressHour,
+              windowSeconds: 3600,
+            });
+            if (!allowance.allowed) throw new APIError('TOO_MANY_REQUESTS', { message: 'TOO_MANY_ATTEMPTS', code: 'TOO_MANY_ATTEMPTS' });
           }
         }
         if (context.path === '/phone-number/send-otp') {
@@ -372,6 +426,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
         const action = auditedPaths[context.path];
         if (action === undefined) return;
         const failed = !succeeded;
+        if (context.path === '/reset-password' && !failed) return;
         const userId = context.context.newSession?.user.id ?? context.context.session?.user.id ?? null;
         const errorCode =
           returned instanceof APIError ? String((returned.body as { code?: string } | undefined)?.code ?? returned.status) : undefined;

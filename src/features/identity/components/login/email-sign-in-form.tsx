@@ -1,8 +1,10 @@
 'use client';
 
 import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
+import { routes } from '@/lib/routes';
 import { describeSignInError } from '../../sign-in-errors';
 import { CaptchaWidget, useCaptchaWidget } from '../captcha-widget';
 import { FormMessage } from './form-message';
@@ -23,7 +25,8 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
+    const form = event.currentTarget;
+    const data = new FormData(form);
     const email = String(data.get('email') ?? '');
     const password = String(data.get('password') ?? '');
     setBusy(true);
@@ -33,8 +36,12 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
       if (mode === 'sign-up') {
         const result = await authClient.signUp.email({ email, password, name: String(data.get('name') ?? '') });
         if (result.error) setError(describeSignInError(result.error));
-        // The same answer whether or not the address had an account (nothing is revealed).
-        else setNotice(`Check your inbox at ${email}: open the link we sent to confirm your address and sign in.`);
+        else {
+          // The same answer whether or not the address had an account (nothing is revealed); the form is
+          // emptied so the password does not stay on screen.
+          form.reset();
+          setNotice(`Check your inbox at ${email}: open the link we sent to confirm your address and sign in.`);
+        }
         return;
       }
       const captcha = String(data.get('altcha') ?? '');
@@ -65,6 +72,7 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
       onSubmit={(event) => void submit(event)}
       aria-label={mode === 'sign-in' ? 'Sign in with e-mail' : 'Create an account'}
     >
+      {mode === 'sign-up' ? <h2 className="text-xl font-semibold">Create an account</h2> : null}
       {mode === 'sign-up' ? (
         <TextField name="name" isRequired autoComplete="name" maxLength={120}>
           <Label>Your name</Label>
@@ -89,6 +97,11 @@ export function EmailSignInForm({ onSignedIn, onTwoFactorRequired }: { onSignedI
           <p className="text-xs text-muted">At least 12 characters. A few unrelated words make a strong password.</p>
         ) : null}
       </TextField>
+      {mode === 'sign-in' ? (
+        <Link href={routes.passwordReset} className="self-start text-sm underline">
+          Forgot your password?
+        </Link>
+      ) : null}
       {mode === 'sign-in' && captchaRequired ? <CaptchaWidget ready={widgetReady} resetKey={widgetKey} /> : null}
       <FormMessage error={error} notice={notice} />
       <Button type="submit" variant="primary" isDisabled={busy || (mode === 'sign-in' && captchaRequired && !widgetReady)}>
