@@ -7,8 +7,10 @@ test('signed in: centre links, dropdowns with the current page marked, Portal an
   await page.goto('/algorithms/patient-engagement/whatsapp-analysis');
   const bar = page.getByRole('navigation', { name: 'Main' });
   await expect(bar.getByRole('link', { name: '12-Week Trial' })).toHaveAttribute('href', '/trials/cohort-a');
-  await expect(bar.getByRole('link', { name: 'Portal' })).toHaveAttribute('href', '/app/manufacturing');
+  // The portal serves manufacturers, officials and admins: a patient is not offered it.
   await expect(bar.getByRole('link', { name: 'Login' })).toHaveCount(0);
+  await expect(bar.getByRole('button', { name: 'Account menu' })).toBeVisible();
+  await expect(bar.getByRole('link', { name: 'Portal' })).toHaveCount(0);
 
   await bar.getByRole('button', { name: 'Patient Algorithm' }).click();
   const algorithms = page.getByRole('menu', { name: 'Patient Algorithm' });
@@ -107,6 +109,18 @@ test('logout clears client values, signs out, and reloads the home page', async 
   expect(await session.json()).toBeNull();
   await page.goto('/profile');
   await expect(page).toHaveURL('/login?next=%2Fprofile');
+});
+
+test('an administrator finds Administration in the account menu and the Portal button', async ({ page, signIn }) => {
+  await signIn('admin');
+  await page.goto('/settings');
+  const bar = page.getByRole('navigation', { name: 'Main' });
+  await expect(bar.getByRole('link', { name: 'Portal' })).toHaveAttribute('href', '/app/manufacturing');
+  await bar.getByRole('button', { name: 'Account menu' }).click();
+  const account = page.getByRole('menu', { name: 'Account' });
+  await expect(account.getByRole('menuitem')).toHaveText(['Profile', 'Contact Us', 'Settings', 'Administration', 'Logout']);
+  await account.getByRole('menuitem', { name: 'Administration' }).click();
+  await expect(page).toHaveURL('/admin');
 });
 
 test('only an administrator reaches the administration page', async ({ page, signIn }) => {

@@ -12,16 +12,19 @@ import { AuthStateProvider, type ProfileActions, useAuthState } from '@/features
 import { RoleBadge } from '@/features/shell/components/role-badge';
 import { SignedInMobileNavigation, SignedInNavigation } from '@/features/shell/components/signed-in-navigation';
 import { TopBar } from '@/features/shell/components/top-bar';
+import { hasPermission } from '@/lib/permissions';
 import { routes } from '@/lib/routes';
 
 function ShellTopBar({ productName, onContactPress }: { productName: string; onContactPress: () => void }) {
   const { loggedIn, userData, userDataLoading, logout } = useAuthState();
   if (!loggedIn) return <TopBar productName={productName} onContactPress={onContactPress} authLoading={userDataLoading} />;
-  const portal = (
-    <Link href={routes.manufacturingPortal} className={buttonVariants({ variant: 'primary', size: 'sm' })}>
-      Portal
-    </Link>
-  );
+  // The portal serves manufacturers, officials and admins; for anyone else it would only say "not for you".
+  const portal =
+    userData !== null && hasPermission(userData.role, 'portal:view') ? (
+      <Link href={routes.manufacturingPortal} className={buttonVariants({ variant: 'primary', size: 'sm' })}>
+        Portal
+      </Link>
+    ) : null;
   return (
     <TopBar
       productName={productName}

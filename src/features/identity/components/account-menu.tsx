@@ -1,6 +1,7 @@
 'use client';
 
 import { Avatar, Dropdown } from '@heroui/react';
+import { hasPermission } from '@/lib/permissions';
 import { routes } from '@/lib/routes';
 import { useAuthState } from './auth-state';
 
@@ -13,7 +14,7 @@ function initials(name: string): string {
   return letters.slice(0, 2) || '?';
 }
 
-/** Seed-spec §2 avatar menu: Profile, Contact Us (opens the contact modal), Settings, Logout. */
+/** Seed-spec §2 avatar menu: Profile, Contact Us (opens the contact modal), Settings, Logout; Administration for admins. */
 export function AccountMenu({ onContactPress }: { onContactPress: () => void }) {
   const { user, userData, logout } = useAuthState();
   const name = userData?.displayName ?? user?.name ?? '';
@@ -41,6 +42,11 @@ export function AccountMenu({ onContactPress }: { onContactPress: () => void }) 
           <Dropdown.Item id="settings" href={routes.settings} textValue="Settings">
             Settings
           </Dropdown.Item>
+          {userData && hasPermission(userData.role, 'users:administer') ? (
+            <Dropdown.Item id="administration" href={routes.administration} textValue="Administration">
+              Administration
+            </Dropdown.Item>
+          ) : null}
           <Dropdown.Item id="logout" textValue="Logout">
             Logout
           </Dropdown.Item>
