@@ -1,26 +1,10 @@
 import type { Page } from '@playwright/test';
-import { codeIn, expect, latestOutboxMessage, seriousAccessibilityViolations, test } from './fixtures';
+import { codeIn, expect, latestOutboxMessage, openPhoneTab, seriousAccessibilityViolations, solveCaptcha, test } from './fixtures';
 
 // Sign-in flows through the UI (the only specs that sign in through the form).
 
 function uniquePhoneNumber(): string {
   return `+4477009${String(Math.floor(Math.random() * 1e5)).padStart(5, '0')}`;
-}
-
-async function solveCaptcha(page: Page) {
-  const widget = page.locator('altcha-widget');
-  // As a person does: the label (the check mark drawn over the box takes the pointer).
-  await widget.getByText("I'm not a robot").click();
-  await expect(widget.locator('input[name="altcha"]')).not.toHaveValue('', { timeout: 20_000 });
-}
-
-// A click that lands before React hydrates the tabs is lost; click again until the tab is selected.
-async function openPhoneTab(page: Page) {
-  const tab = page.getByRole('tab', { name: 'Phone' });
-  await expect(async () => {
-    await tab.click();
-    await expect(tab).toHaveAttribute('aria-selected', 'true', { timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
 }
 
 async function requestPhoneCode(page: Page, phoneNumber: string) {
