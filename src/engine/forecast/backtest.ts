@@ -20,6 +20,8 @@ export type BacktestMonth = {
 };
 
 export type Backtest = {
+  /** Patients feeding the fitted forecast (fills in its window before the held-out months). */
+  patients: number;
   months: BacktestMonth[];
   /** Mean absolute percentage error over months with actual fills > 0 (a share, 0.1 = 10 %); null without any. */
   forecastMape: number | null;
@@ -69,6 +71,7 @@ export function backtestDemand(options: {
   const meanAbsolute = (key: 'forecast' | 'naive') =>
     months.reduce((sum, month) => sum + Math.abs(month[key] - month.actual), 0) / months.length;
   return {
+    patients: forecast.patients,
     months,
     forecastMape: meanAbsolutePercentageError(months.map((month) => ({ predicted: month.forecast, actual: month.actual }))),
     naiveMape: meanAbsolutePercentageError(months.map((month) => ({ predicted: month.naive, actual: month.actual }))),

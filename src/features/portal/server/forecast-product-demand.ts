@@ -1,0 +1,175 @@
+import 'server-only';
+/**
+ * The portal's demand forecast (issue 15, docs/decisions/040): expected fills and units of a product (or a
+ * set; none named: every product in the viewer's scope) for the next three calendar months, with a
+ * backtest on the last three complete months. The database groups the dispensings by patient (one row of
+ * day, days' supply and units triples per patient, no identifier), the engine (src/engine/forecast) turns
+ * them into figures, and only those aggregates leave: fewer than 11 patients feeding the forecast and it is
+ * suppressed with no figures, for every viewer (a forecast over so few patients would reveal them).
+ */
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
+import { dispensings, patients, products } from '@/db/schema';
+import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
+import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
+import {
+  backtestDemand,
+  completeMonthsBefore,
+  FIT_LOOKBACK_DAYS,
+  type Fill,
+  forecastDemand,
+  HELD_OUT_MONTHS,
+  PERMISSIBLE_GAP_DAYS,
+} from '@/engine/forecast';
+import { AppError } from '@/lib/errors';
+import { hasPermission } from '@/lib/permissions';
+import type { SessionUser } from '@/lib/server/session';
+import type { DemandForecastDto, DemandForecastSuppression } from '../demand-forecast-dto';
+
+/** Fills loaded before the backtest's fitting window, so episodes begun earlier keep their true start. */
+const HISTORY_BEFORE_WINDOW_DAYS = 365;
+/** Forecast figures are rounded for display; the engine keeps full precision. */
+const round = (value: number) => Math.round(value * 10) / 10;
+
+const monthName = (label: string) =>
+  new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const longDate = (iso: string) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export async function forecastProductDemand(options: {
+  database: Database;
+  actor: SessionUser | null;
+  /** Empty: every product the viewer may see. */
+  productIds: readonly string[];
+  now: Date;
+}): Promise<DemandForecastDto> {
+  const { database, actor } = options;
+  if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
+  if (!hasPermission(actor.role, 'portal:view')) throw new AppError('forbidden', 'The portal is for manufacturers, officials and admins');
+
+  // Data through today; the forecast and the held-out months are counted from the day after.
+  const today = dayNumberFromIso(options.now.toISOString().slice(0, 10));
+  const asOf = today + 1;
+  const scope = await findCohortScope({ database, actor });
+  const visible = scopeProductIds(scope);
+  const requested = [...new Set(options.productIds)];
+  // Manufacturers never see another company's product: a product outside the scope is dropped, silently.
+  const productIds =
+    visible === null
+      ? requested.length > 0
+        ? requested
+        : null
+      : requested.length > 0
+        ? requested.filter((id) => visible.includes(id))
+        : visible;
+
+  const productRows =
+    productIds !== null && productIds.length === 0
+      ? []
+      : await database
+          .select({ id: products.id, name: products.name })
+          .from(products)
+          .where(productIds === null ? undefined : inArray(products.id, productIds))
+          .orderBy(asc(products.name));
+  const base = {
+    asOf: isoFromDayNumber(today),
+    products: productRows,
+    methodWording:
+      `Each current patient's next fills follow their recent refill interval, each counted with the probability that they are still on therapy then ` +
+      `(Kaplan–Meier persistence, a stop after ${PERMISSIBLE_GAP_DAYS} days without supply); starts and restarts continue at the rate of the last ` +
+      `${HELD_OUT_MONTHS} complete months. The range is a 95 % interval for patients' stopping and new starts, not for the model's own error; ` +
+      `the backtest forecasts the last ${HELD_OUT_MONTHS} complete months from the data before them, next to those months' fills a quarter earlier.`,
+  };
+  const suppressedDto = (reason: DemandForecastSuppression, wording: string, synthetic: boolean): DemandForecastDto => ({
+    ...base,
+    periodWording: wording,
+    synthetic,
+    suppressed: true,
+    suppressedReason: reason,
+    patients: null,
+    months: [],
+    backtest: null,
+  });
+  if (productIds !== null && productRows.length === 0) {
+    return suppressedDto('no-products', 'No product in your view matches this selection.', false);
+  }
+
+  const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
+  const loadFrom = heldOut[0]!.start - FIT_LOOKBACK_DAYS - HISTORY_BEFORE_WINDOW_DAYS;
+  // One row per patient: its fills as [day number, days' supply, units] in date order. Units: the quantity
+  // dispensed when recorded, else days' supply × doses a day (else 1 a day).
+  const rows = await database
+    .select({
+      fills: sql<[number, number, number][]>`json_agg(json_build_array(
+        ${dispensings.dispensedOn} - date '1970-01-01',
+        ${dispensings.daysSupply},
+        coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1))
+      ) order by ${dispensings.dispensedOn})`,
+      synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
+    })
+    .from(dispensings)
+    .innerJoin(patients, eq(patients.id, dispensings.patientId))
+    .where(
+      and(
+        productIds === null ? undefined : inArray(dispensings.productId, productIds),
+        gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)),
+        lt(dispensings.dispensedOn, isoFromDayNumber(asOf)),
+      ),
+    )
+    .groupBy(dispensings.patientId);
+  const histories: Fill[][] = rows.map((row) => row.fills.map(([day, daysSupply, units]) => ({ day, daysSupply, units: Number(units) })));
+  const synthetic = rows.some((row) => row.synthetic);
+
+  const forecast = forecastDemand({ histories, asOf, months: 3 });
+  const productWording = requested.length === 0 ? 'all products in your view' : productRows.map((product) => product.name).join(', ');
+  const first = forecast.months[0]!.label;
+  const last = forecast.months[forecast.months.length - 1]!.label;
+  const fitFrom = isoFromDayNumber(asOf - FIT_LOOKBACK_DAYS);
+  if (forecast.patients < MINIMUM_GROUP_SIZE) {
+    return suppressedDto(
+      'too-few-patients',
+      `Fewer than ${MINIMUM_GROUP_SIZE} patients had a fill of ${productWording} between ${longDate(fitFrom)} and ${longDate(base.asOf)}: the forecast is not shown.`,
+      synthetic,
+    );
+  }
+  const backtest = backtestDemand({ histories, asOf });
+  return {
+    ...base,
+    periodWording:
+      `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${forecast.patients} patients dispensed them ` +
+      `between ${longDate(fitFrom)} and ${longDate(base.asOf)} (${forecast.currentPatients} still on therapy); backtest on ` +
+      `${monthName(heldOut[0]!.label)} – ${monthName(heldOut[heldOut.length - 1]!.label)}, forecast from the data before them.` +
+      (synthetic ? ' Synthetic demo data.' : ''),
+    synthetic,
+    suppressed: false,
+    suppressedReason: null,
+    patients: forecast.patients,
+    months: forecast.months.map((month) => ({
+      label: month.label,
+      expectedFills: round(month.expectedFills),
+      fillsLow: round(month.fillsLow),
+      fillsHigh: round(month.fillsHigh),
+      expectedUnits: round(month.expectedUnits),
+      unitsLow: round(month.unitsLow),
+      unitsHigh: round(month.unitsHigh),
+    })),
+    // The backtest is fitted on older data: shown only when that too comes from enough patients.
+    backtest:
+      backtest.patients < MINIMUM_GROUP_SIZE
+        ? null
+        : {
+            forecastMape: backtest.forecastMape,
+            naiveMape: backtest.naiveMape,
+            forecastMeanAbsoluteError: backtest.forecastMeanAbsoluteError,
+            naiveMeanAbsoluteError: backtest.naiveMeanAbsoluteError,
+            withinInterval: backtest.withinInterval,
+            months: backtest.months.map((month) => ({
+              ...month,
+              forecast: round(month.forecast),
+              low: round(month.low),
+              high: round(month.high),
+            })),
+          },
+  };
+}
