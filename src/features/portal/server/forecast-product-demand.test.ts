@@ -93,6 +93,9 @@ describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend
     expect(forecast.backtest).toMatchObject({ forecastMape: 0, forecastMeanAbsoluteError: 0, withinInterval: 3 });
     expect(forecast.periodWording).toContain('Mar 2026 – May 2026');
     expect(forecast.periodWording).toContain('Synthetic demo data');
+    // Asked months later, the forecast still runs from the latest fill (the data's end), not from today.
+    const later = await forecastProductDemand({ database: db, actor: admin, productIds: ['statin'], now: new Date('2026-06-10T08:00:00Z') });
+    expect(later).toEqual(forecast);
   });
 
   it('suppresses a forecast fed by fewer than 11 patients, with no figures', async () => {

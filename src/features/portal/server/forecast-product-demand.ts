@@ -7,7 +7,7 @@ import 'server-only';
  * them into figures, and only those aggregates leave: fewer than 11 patients feeding the forecast and it is
  * suppressed with no figures, for every viewer (a forecast over so few patients would reveal them).
  */
-import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
 import { dispensings, patients, products } from '@/db/schema';
@@ -32,6 +32,12 @@ const HISTORY_BEFORE_WINDOW_DAYS = 365;
 /** Forecast figures are rounded for display; the engine keeps full precision. */
 const round = (value: number) => Math.round(value * 10) / 10;
 
+const methodWording =
+  `Each current patient's next fills follow their recent refill interval, each counted with the probability that they are still on therapy then ` +
+  `(Kaplan–Meier persistence, a stop after ${PERMISSIBLE_GAP_DAYS} days without supply); starts and restarts continue at the rate of the last ` +
+  `${HELD_OUT_MONTHS} complete months. The range is a 95 % interval for patients' stopping and new starts, not for the model's own error; ` +
+  `the backtest forecasts the last ${HELD_OUT_MONTHS} complete months from the data before them, next to those months' fills a quarter earlier.`;
+
 const monthName = (label: string) =>
   new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 const longDate = (iso: string) =>
@@ -48,9 +54,6 @@ export async function forecastProductDemand(options: {
   if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
   if (!hasPermission(actor.role, 'portal:view')) throw new AppError('forbidden', 'The portal is for manufacturers, officials and admins');
 
-  // Data through today; the forecast and the held-out months are counted from the day after.
-  const today = dayNumberFromIso(options.now.toISOString().slice(0, 10));
-  const asOf = today + 1;
   const scope = await findCohortScope({ database, actor });
   const visible = scopeProductIds(scope);
   const requested = [...new Set(options.productIds)];
@@ -72,18 +75,12 @@ export async function forecastProductDemand(options: {
           .from(products)
           .where(productIds === null ? undefined : inArray(products.id, productIds))
           .orderBy(asc(products.name));
-  const base = {
-    asOf: isoFromDayNumber(today),
+  const today = dayNumberFromIso(options.now.toISOString().slice(0, 10));
+  const suppressedDto = (reason: DemandForecastSuppression, lastDay: number, wording: string, synthetic: boolean): DemandForecastDto => ({
+    asOf: isoFromDayNumber(lastDay),
     products: productRows,
-    methodWording:
-      `Each current patient's next fills follow their recent refill interval, each counted with the probability that they are still on therapy then ` +
-      `(Kaplan–Meier persistence, a stop after ${PERMISSIBLE_GAP_DAYS} days without supply); starts and restarts continue at the rate of the last ` +
-      `${HELD_OUT_MONTHS} complete months. The range is a 95 % interval for patients' stopping and new starts, not for the model's own error; ` +
-      `the backtest forecasts the last ${HELD_OUT_MONTHS} complete months from the data before them, next to those months' fills a quarter earlier.`,
-  };
-  const suppressedDto = (reason: DemandForecastSuppression, wording: string, synthetic: boolean): DemandForecastDto => ({
-    ...base,
     periodWording: wording,
+    methodWording,
     synthetic,
     suppressed: true,
     suppressedReason: reason,
@@ -92,8 +89,24 @@ export async function forecastProductDemand(options: {
     backtest: null,
   });
   if (productIds !== null && productRows.length === 0) {
-    return suppressedDto('no-products', 'No product in your view matches this selection.', false);
+    return suppressedDto('no-products', today, 'No product in your view matches this selection.', false);
   }
+
+  // Data through its latest fill on or before today (demo data can end before today): the forecast and
+  // the held-out months are counted from the day after.
+  const productCondition =
+    productIds === null
+      ? undefined
+      : inArray(
+          dispensings.productId,
+          productRows.map((product) => product.id),
+        );
+  const [latest] = await database
+    .select({ day: sql<string | null>`max(${dispensings.dispensedOn})` })
+    .from(dispensings)
+    .where(and(productCondition, lte(dispensings.dispensedOn, isoFromDayNumber(today))));
+  const lastDay = latest?.day == null ? today : dayNumberFromIso(String(latest.day).slice(0, 10));
+  const asOf = lastDay + 1;
 
   const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
   const loadFrom = heldOut[0]!.start - FIT_LOOKBACK_DAYS - HISTORY_BEFORE_WINDOW_DAYS;
@@ -111,11 +124,7 @@ export async function forecastProductDemand(options: {
     .from(dispensings)
     .innerJoin(patients, eq(patients.id, dispensings.patientId))
     .where(
-      and(
-        productIds === null ? undefined : inArray(dispensings.productId, productIds),
-        gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)),
-        lt(dispensings.dispensedOn, isoFromDayNumber(asOf)),
-      ),
+      and(productCondition, gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)), lt(dispensings.dispensedOn, isoFromDayNumber(asOf))),
     )
     .groupBy(dispensings.patientId);
   const histories: Fill[][] = rows.map((row) => row.fills.map(([day, daysSupply, units]) => ({ day, daysSupply, units: Number(units) })));
@@ -129,16 +138,19 @@ export async function forecastProductDemand(options: {
   if (forecast.patients < MINIMUM_GROUP_SIZE) {
     return suppressedDto(
       'too-few-patients',
-      `Fewer than ${MINIMUM_GROUP_SIZE} patients had a fill of ${productWording} between ${longDate(fitFrom)} and ${longDate(base.asOf)}: the forecast is not shown.`,
+      lastDay,
+      `Fewer than ${MINIMUM_GROUP_SIZE} patients had a fill of ${productWording} between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))}: the forecast is not shown.`,
       synthetic,
     );
   }
   const backtest = backtestDemand({ histories, asOf });
   return {
-    ...base,
+    asOf: isoFromDayNumber(lastDay),
+    products: productRows,
+    methodWording,
     periodWording:
       `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${forecast.patients} patients dispensed them ` +
-      `between ${longDate(fitFrom)} and ${longDate(base.asOf)} (${forecast.currentPatients} still on therapy); backtest on ` +
+      `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${forecast.currentPatients} still on therapy); backtest on ` +
       `${monthName(heldOut[0]!.label)} – ${monthName(heldOut[heldOut.length - 1]!.label)}, forecast from the data before them.` +
       (synthetic ? ' Synthetic demo data.' : ''),
     synthetic,
