@@ -94,7 +94,12 @@ describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend
     expect(forecast.periodWording).toContain('Mar 2026 – May 2026');
     expect(forecast.periodWording).toContain('Synthetic demo data');
     // Asked months later, the forecast still runs from the latest fill (the data's end), not from today.
-    const later = await forecastProductDemand({ database: db, actor: admin, productIds: ['statin'], now: new Date('2026-06-10T08:00:00Z') });
+    const later = await forecastProductDemand({
+      database: db,
+      actor: admin,
+      productIds: ['statin'],
+      now: new Date('2026-06-10T08:00:00Z'),
+    });
     expect(later).toEqual(forecast);
   });
 
