@@ -2,7 +2,7 @@
  * The portal's demand forecast (issue 15: each portal view under 500 ms on the demo dataset). Creates a
  * fresh PostgreSQL database (BENCH_DATABASE_URL, else TEST_DATABASE_URL, names the server), loads the demo
  * dataset (2,000 synthetic patients), then times forecastProductDemand for an admin over every product and
- * over the product with the most dispensings: a warm-up, then the median and slowest of 5 runs, with the
+ * over the product with the most dispensings, as of today and as of the demo history's last day: a warm-up, then the median and slowest of 5 runs, with the
  * backtest's errors. Then a larger simulated cohort (`--patients N`, default 100,000; 0 skips it) of one
  * product, refilling every 28–35 days for up to 30 fills over two years, is written in SQL and timed too.
  * `npm run bench -- forecast [--patients N]`.
@@ -21,6 +21,7 @@ import type { SessionUser } from '@/lib/server/session';
 const targetMs = 500;
 const runs = 5;
 const now = new Date('2026-11-24T12:00:00Z');
+const historyEnd = new Date('2025-12-31T12:00:00Z');
 const patientsFlag = process.argv.indexOf('--patients');
 const scalePatients = patientsFlag === -1 ? 100_000 : Number(process.argv[patientsFlag + 1]);
 
@@ -85,13 +86,21 @@ try {
       group by product_id order by count(*) desc limit 1`)
   ).rows as { productId: string; fills: number }[];
 
-  withinBudget =
-    (await time('demo, admin, every product', () => forecastProductDemand({ database: db, actor: admin, productIds: [], now }))) &&
-    withinBudget;
-  withinBudget =
-    (await time(`demo, admin, ${busiest!.productId} (${busiest!.fills} fills)`, () =>
-      forecastProductDemand({ database: db, actor: admin, productIds: [busiest!.productId], now }),
-    )) && withinBudget;
+  // Today, and the day the demo history ends (after it only the trial participants are simulated, so a
+  // backtest at today's date holds out months where most patients' records end; decision 040).
+  for (const [when, at] of [
+    ['today', now],
+    ['history end', historyEnd],
+  ] as const) {
+    withinBudget =
+      (await time(`demo as of ${when}, admin, every product`, () =>
+        forecastProductDemand({ database: db, actor: admin, productIds: [], now: at }),
+      )) && withinBudget;
+    withinBudget =
+      (await time(`demo as of ${when}, admin, ${busiest!.productId} (${busiest!.fills} fills)`, () =>
+        forecastProductDemand({ database: db, actor: admin, productIds: [busiest!.productId], now: at }),
+      )) && withinBudget;
+  }
 
   if (scalePatients > 0) {
     const scaleStarted = performance.now();

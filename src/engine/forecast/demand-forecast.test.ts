@@ -4,6 +4,7 @@ import { backtestDemand } from './backtest';
 import { forecastDemand, nestedBernoulliMoments } from './demand-forecast';
 import { completeMonthsBefore, monthsFrom } from './months';
 import { episodesOf, type Fill } from './persistence';
+import { observeRefillLateness, refillProbability } from './refill-lateness';
 
 // As of 1 March 2026: forecast months March [D, D+31), April [D+31, D+61), May [D+61, D+92); the start-rate
 // months December–February hold 31 + 31 + 28 = 90 days.
@@ -12,8 +13,8 @@ const fills = (days: number[], units = 30, daysSupply = 30): Fill[] => days.map(
 
 /** Refills every 30 days for a year: first D − 360, last D − 30. */
 const steady = fills(Array.from({ length: 12 }, (_, index) => D - 360 + index * 30));
-/** Five monthly fills from D − 400; supply ran out at D − 250: stopped after 150 days. */
-const stopper = fills([D - 400, D - 370, D - 340, D - 310, D - 280]);
+/** Six monthly fills from D − 400; supply ran out at D − 220: stopped after 180 days. */
+const stopper = fills([D - 400, D - 370, D - 340, D - 310, D - 280, D - 250]);
 /** Monthly 10-unit fills since D − 130, last at D − 10. */
 const recent = fills([D - 130, D - 100, D - 70, D - 40, D - 10], 10);
 
@@ -29,7 +30,7 @@ describe('months', () => {
 
 describe('episodes with a 60-day permissible gap', () => {
   it('ends an episode when supply ran out more than 60 days before the next fill or the as-of day', () => {
-    expect(episodesOf(stopper, D)).toMatchObject([{ start: D - 400, end: D - 250, stopped: true }]);
+    expect(episodesOf(stopper, D)).toMatchObject([{ start: D - 400, end: D - 220, stopped: true }]);
     expect(episodesOf(steady, D)).toMatchObject([{ start: D - 360, end: D, stopped: false }]);
     // 31 days uncovered, then 61: the second gap splits.
     const split = episodesOf(fills([D - 200, D - 139, D - 48]), D);
@@ -64,22 +65,26 @@ describe('forecastDemand, hand-computed', () => {
     expect(forecast).toMatchObject({ patients: 1, currentPatients: 1, episodeStartsPerMonth: 0, medianRefillIntervalDays: 30 });
   });
 
-  it('one who stopped lowers the persistence of a current patient past the stop time', () => {
-    // Kaplan–Meier: steady censored at 360, recent censored at 130, stopper stopped at 150 → S = 1/2 from 150.
-    // recent (start D − 130) refills at D+20, D+50, D+80, i.e. at 150, 180, 210 days: each with 0.5 / 1.
-    // steady: S(360) = 1/2 now and later, so its fills stay certain. The stopper adds nothing.
+  it('one who stopped lowers the refill probability and the persistence of a current patient past the stop time', () => {
+    // Refill lateness: 20 refills on the day the supply ran out (11 steady, 5 stopper, 4 recent) and 1 stop,
+    // so a patient not yet refilled at lateness ≤ 0 refills with q = 20/21.
+    // Kaplan–Meier: steady censored at 360, recent at 130, stopper stopped at 180 → S = 1/2 from 180.
+    // steady: fills on D, D+30 (March), D+60, D+90; S(360 …) all 1/2 → q each. recent (start D − 130):
+    // D+20, D+50, D+80, i.e. 150, 180, 210 days: q, q × (1/2) / 1, q × (1/2) / 1.
+    const q = 20 / 21;
     const forecast = forecastDemand({ histories: [steady, stopper, recent], asOf: D });
     expect(forecast.patients).toBe(3);
     expect(forecast.currentPatients).toBe(2);
     const [march, april, may] = forecast.months;
-    expect(march!.expectedFills).toBeCloseTo(2.5, 12);
-    expect(april!.expectedFills).toBeCloseTo(1.5, 12);
-    expect(may!.expectedFills).toBeCloseTo(1.5, 12);
-    expect(march!.expectedUnits).toBeCloseTo(60 + 5, 12);
-    // Variance 0.25 (one Bernoulli(1/2)), units variance 0.25 × 10².
-    expect(march!.fillsLow).toBeCloseTo(2.5 - 1.959963984540054 * 0.5, 9);
-    expect(march!.fillsHigh).toBeCloseTo(2.5 + 1.959963984540054 * 0.5, 9);
-    expect(march!.unitsHigh).toBeCloseTo(65 + 1.959963984540054 * 5, 9);
+    expect(march!.expectedFills).toBeCloseTo(3 * q, 12);
+    expect(april!.expectedFills).toBeCloseTo(1.5 * q, 12);
+    expect(may!.expectedFills).toBeCloseTo(1.5 * q, 12);
+    expect(march!.expectedUnits).toBeCloseTo(70 * q, 12);
+    // March variance: steady's two nested fills 4q(1 − q), recent's one q(1 − q); units 30² × 4q(1 − q) + 10² × q(1 − q).
+    const z = 1.959963984540054;
+    expect(march!.fillsHigh).toBeCloseTo(3 * q + z * Math.sqrt(5 * q * (1 - q)), 9);
+    expect(march!.fillsLow).toBeCloseTo(3 * q - z * Math.sqrt(5 * q * (1 - q)), 9);
+    expect(march!.unitsHigh).toBeCloseTo(70 * q + z * Math.sqrt(3700 * q * (1 - q)), 9);
     expect(march!.fillsFromStarts).toBe(0);
   });
 
@@ -150,5 +155,19 @@ describe('backtestDemand', () => {
     });
     expect(seen.length).toBeGreaterThan(0);
     expect(Math.max(...seen)).toBeLessThan(D);
+  });
+});
+
+describe('refill lateness', () => {
+  it('counts refills by lateness (supply carried over), stops, and leaves out fills whose outcome is unknown', () => {
+    const history = fills([D - 300, D - 280, D - 200, D - 50]);
+    // Ends: −270, −240 (carried), −170, −20. Lateness: −280 − (−270) = −10, −200 − (−240) = 40, −50 − (−170) = 120 (> 60: stop),
+    // last: supply out at D − 20, +60 > D: unknown.
+    const lateness = observeRefillLateness([history], D);
+    expect(lateness).toEqual({ refilled: [-10, 40], stopped: 1 });
+    expect(refillProbability(lateness, -20)).toBeCloseTo(2 / 3, 12);
+    expect(refillProbability(lateness, 0)).toBeCloseTo(1 / 2, 12);
+    expect(refillProbability(lateness, 41)).toBe(0);
+    expect(refillProbability({ refilled: [], stopped: 0 }, 10)).toBe(1);
   });
 });

@@ -7,9 +7,11 @@
  *   as-of day is current.
  * - Persistence: Kaplan–Meier over every episode in the fitting window (stopped = event, open = censored).
  * - A current patient's projected fills: every I days from the last fill (I = median of the episode's last
- *   refill intervals, else the last fill's days' supply); an overdue one is due on the as-of day. Fill k at
- *   day f happens with probability S(f − start) / S(as-of − start) (still persisting then, given persisting
- *   now); each fill brings the median units of the episode's last fills.
+ *   refill intervals, else the last fill's days' supply); an overdue one is due on the as-of day. The next
+ *   fill happens with probability q(x), x = days since the supply ran out (refill-lateness.ts: of the
+ *   observed fills as late as this, the share refilled rather than stopped); a later fill at day f also
+ *   needs persisting from the next fill f₁ to f: q(x) · S(f − start) / S(f₁ − start). Each fill brings the
+ *   median units of the episode's last fills.
  * - Episode starts: arrive as a Poisson process at the rate of the last complete months before the as-of day,
  *   each then filling every I₀ days (median interval of current patients) while persisting, S(t).
  * - Interval: patients are independent; one patient's fills in a month are nested Bernoullis (a later one
@@ -18,6 +20,7 @@
  */
 import type { SurvivalSubject } from '../aggregation/kaplan-meier';
 import { completeMonthsBefore, type MonthSpan, monthsFrom } from './months';
+import { observeRefillLateness, refillProbability, supplyEnds } from './refill-lateness';
 import { buildSurvivalCurve, episodesOf, type Fill, type SurvivalCurve, survivalAt, survivalSubject } from './persistence';
 
 /** Fills in the last this many days before the as-of day feed the fit. */
@@ -43,7 +46,7 @@ export type DemandMonth = {
 export type DemandForecast = {
   asOf: number;
   months: DemandMonth[];
-  /** Distinct patients with a fill in the fitting window (all of them feed the persistence curve). */
+  /** Histories (a patient's fills of one product, say) with a fill in the fitting window; all feed the fit. */
   patients: number;
   /** Patients still on therapy at the as-of day. */
   currentPatients: number;
@@ -126,7 +129,8 @@ export function forecastDemand(options: { histories: readonly (readonly Fill[])[
   const rateStart = rateMonths[0]!.start;
   const rateEnd = rateMonths[rateMonths.length - 1]!.end;
 
-  type Current = { start: number; lastFill: number; interval: number; units: number };
+  type Current = { start: number; lastFill: number; supplyEnd: number; interval: number; units: number };
+  const knownHistories: Fill[][] = [];
   const current: Current[] = [];
   const subjects: SurvivalSubject[] = [];
   const startUnits: number[] = [];
@@ -137,6 +141,7 @@ export function forecastDemand(options: { histories: readonly (readonly Fill[])[
     const inWindow = known.filter((fill) => fill.day >= fitStart);
     if (inWindow.length === 0) continue;
     patients += 1;
+    knownHistories.push(inWindow);
     // Episodes over everything known, so an episode begun before the window keeps its true start.
     const episodes = episodesOf(known, asOf).filter((episode) => episode.end >= fitStart);
     for (const episode of episodes) {
@@ -155,6 +160,7 @@ export function forecastDemand(options: { histories: readonly (readonly Fill[])[
     current.push({
       start: last.start,
       lastFill: lastFill.day,
+      supplyEnd: supplyEnds(last.fills).at(-1)!,
       interval: Math.max(1, median(gaps) ?? lastFill.daysSupply),
       units: median(recent.slice(-RECENT_FILLS).map((fill) => fill.units)) ?? 0,
     });
@@ -162,10 +168,16 @@ export function forecastDemand(options: { histories: readonly (readonly Fill[])[
 
   const curve: SurvivalCurve = buildSurvivalCurve(subjects);
   const totals: Accumulator[] = months.map(() => ({ fills: 0, fillsVariance: 0, units: 0, unitsVariance: 0, fromStarts: 0 }));
+  const lateness = observeRefillLateness(knownHistories, asOf);
   for (const patient of current) {
     const days = projectedDays(Math.max(patient.lastFill + patient.interval, asOf), patient.interval, horizonEnd);
-    const persistingNow = survivalAt(curve, asOf - patient.start);
-    const probabilities = days.map((day) => Math.min(1, survivalAt(curve, day - patient.start) / persistingNow));
+    if (days.length === 0) continue;
+    // The next refill: q(days overdue); each later one also needs persisting from the next refill on.
+    const next = refillProbability(lateness, asOf - patient.supplyEnd);
+    const persistingAtNext = survivalAt(curve, days[0]! - patient.start);
+    const probabilities = days.map((day) =>
+      persistingAtNext === 0 ? 0 : next * Math.min(1, survivalAt(curve, day - patient.start) / persistingAtNext),
+    );
     addStream(months, totals, days, probabilities, patient.units, { weight: 1, fromStarts: false });
   }
 

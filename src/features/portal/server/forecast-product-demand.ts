@@ -110,32 +110,50 @@ export async function forecastProductDemand(options: {
 
   const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
   const loadFrom = heldOut[0]!.start - FIT_LOOKBACK_DAYS - HISTORY_BEFORE_WINDOW_DAYS;
-  // One row per patient: its fills as [day number, days' supply, units] in date order. Units: the quantity
+  // One row per patient and product (a therapy of its own: two products' fills interleaved are not one
+  // refill rhythm): its fills as [day number, days' supply, units] in date order. Units: the quantity
   // dispensed when recorded, else days' supply × doses a day (else 1 a day).
-  const rows = await database
-    .select({
-      fills: sql<[number, number, number][]>`json_agg(json_build_array(
-        ${dispensings.dispensedOn} - date '1970-01-01',
-        ${dispensings.daysSupply},
-        coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1))
-      ) order by ${dispensings.dispensedOn})`,
-      synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
-    })
-    .from(dispensings)
-    .innerJoin(patients, eq(patients.id, dispensings.patientId))
-    .where(
-      and(productCondition, gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)), lt(dispensings.dispensedOn, isoFromDayNumber(asOf))),
-    )
-    .groupBy(dispensings.patientId);
+  const inLoadedRange = and(
+    productCondition,
+    gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)),
+    lt(dispensings.dispensedOn, isoFromDayNumber(asOf)),
+  );
+  const fitFromDay = asOf - FIT_LOOKBACK_DAYS;
+  const backtestFitFromDay = heldOut[0]!.start - FIT_LOOKBACK_DAYS;
+  const [rows, [counts]] = await Promise.all([
+    database
+      .select({
+        fills: sql<[number, number, number][]>`json_agg(json_build_array(
+          ${dispensings.dispensedOn} - date '1970-01-01',
+          ${dispensings.daysSupply},
+          coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1))
+        ) order by ${dispensings.dispensedOn})`,
+        synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
+      })
+      .from(dispensings)
+      .innerJoin(patients, eq(patients.id, dispensings.patientId))
+      .where(inLoadedRange)
+      .groupBy(dispensings.patientId, dispensings.productId),
+    // Distinct patients feeding the forecast (a fill in its window) and the backtest (a fill in its window).
+    database
+      .select({
+        forecast: sql<number>`count(distinct ${dispensings.patientId}) filter (where ${dispensings.dispensedOn} >= ${isoFromDayNumber(fitFromDay)}::date)::int`,
+        backtest: sql<number>`count(distinct ${dispensings.patientId}) filter (where ${dispensings.dispensedOn} >= ${isoFromDayNumber(backtestFitFromDay)}::date and ${dispensings.dispensedOn} < ${isoFromDayNumber(heldOut[0]!.start)}::date)::int`,
+      })
+      .from(dispensings)
+      .where(inLoadedRange),
+  ]);
   const histories: Fill[][] = rows.map((row) => row.fills.map(([day, daysSupply, units]) => ({ day, daysSupply, units: Number(units) })));
   const synthetic = rows.some((row) => row.synthetic);
+  const patientCount = Number(counts?.forecast ?? 0);
+  const backtestPatients = Number(counts?.backtest ?? 0);
 
   const forecast = forecastDemand({ histories, asOf, months: 3 });
   const productWording = requested.length === 0 ? 'all products in your view' : productRows.map((product) => product.name).join(', ');
   const first = forecast.months[0]!.label;
   const last = forecast.months[forecast.months.length - 1]!.label;
-  const fitFrom = isoFromDayNumber(asOf - FIT_LOOKBACK_DAYS);
-  if (forecast.patients < MINIMUM_GROUP_SIZE) {
+  const fitFrom = isoFromDayNumber(fitFromDay);
+  if (patientCount < MINIMUM_GROUP_SIZE) {
     return suppressedDto(
       'too-few-patients',
       lastDay,
@@ -149,14 +167,14 @@ export async function forecastProductDemand(options: {
     products: productRows,
     methodWording,
     periodWording:
-      `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${forecast.patients} patients dispensed them ` +
-      `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${forecast.currentPatients} still on therapy); backtest on ` +
+      `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${patientCount} patients dispensed them ` +
+      `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${forecast.currentPatients} patient–product therapies still going); backtest on ` +
       `${monthName(heldOut[0]!.label)} – ${monthName(heldOut[heldOut.length - 1]!.label)}, forecast from the data before them.` +
       (synthetic ? ' Synthetic demo data.' : ''),
     synthetic,
     suppressed: false,
     suppressedReason: null,
-    patients: forecast.patients,
+    patients: patientCount,
     months: forecast.months.map((month) => ({
       label: month.label,
       expectedFills: round(month.expectedFills),
@@ -168,7 +186,7 @@ export async function forecastProductDemand(options: {
     })),
     // The backtest is fitted on older data: shown only when that too comes from enough patients.
     backtest:
-      backtest.patients < MINIMUM_GROUP_SIZE
+      backtestPatients < MINIMUM_GROUP_SIZE
         ? null
         : {
             forecastMape: backtest.forecastMape,
