@@ -2,9 +2,9 @@ import 'server-only';
 /**
  * The portal's demand forecast (issue 15, docs/decisions/040): expected fills and units of a product (or a
  * set; none named: every product in the viewer's scope) for the next three calendar months, with a
- * backtest on the last three complete months. The database groups the dispensings by patient (one row of
- * day, days' supply and units triples per patient, no identifier), the engine (src/engine/forecast) turns
- * them into figures, and only those aggregates leave: fewer than 11 patients feeding the forecast and it is
+ * backtest on the last three complete months. The database groups the dispensings by patient (one row per
+ * patient of [day, days' supply, units, product], no identifier), split here into one history per patient and
+ * product; the engine (src/engine/forecast) turns them into figures, and only those aggregates leave: fewer than 11 patients feeding the forecast and it is
  * suppressed with no figures, for every viewer (a forecast over so few patients would reveal them).
  */
 import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
@@ -110,43 +110,47 @@ export async function forecastProductDemand(options: {
 
   const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
   const loadFrom = heldOut[0]!.start - FIT_LOOKBACK_DAYS - HISTORY_BEFORE_WINDOW_DAYS;
-  // One row per patient and product (a therapy of its own: two products' fills interleaved are not one
-  // refill rhythm): its fills as [day number, days' supply, units] in date order. Units: the quantity
-  // dispensed when recorded, else days' supply × doses a day (else 1 a day).
-  const inLoadedRange = and(
-    productCondition,
-    gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)),
-    lt(dispensings.dispensedOn, isoFromDayNumber(asOf)),
-  );
   const fitFromDay = asOf - FIT_LOOKBACK_DAYS;
   const backtestFitFromDay = heldOut[0]!.start - FIT_LOOKBACK_DAYS;
-  const [rows, [counts]] = await Promise.all([
-    database
-      .select({
-        fills: sql<[number, number, number][]>`json_agg(json_build_array(
-          ${dispensings.dispensedOn} - date '1970-01-01',
-          ${dispensings.daysSupply},
-          coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1))
-        ) order by ${dispensings.dispensedOn})`,
-        synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
-      })
-      .from(dispensings)
-      .innerJoin(patients, eq(patients.id, dispensings.patientId))
-      .where(inLoadedRange)
-      .groupBy(dispensings.patientId, dispensings.productId),
-    // Distinct patients feeding the forecast (a fill in its window) and the backtest (a fill in its window).
-    database
-      .select({
-        forecast: sql<number>`count(distinct ${dispensings.patientId}) filter (where ${dispensings.dispensedOn} >= ${isoFromDayNumber(fitFromDay)}::date)::int`,
-        backtest: sql<number>`count(distinct ${dispensings.patientId}) filter (where ${dispensings.dispensedOn} >= ${isoFromDayNumber(backtestFitFromDay)}::date and ${dispensings.dispensedOn} < ${isoFromDayNumber(heldOut[0]!.start)}::date)::int`,
-      })
-      .from(dispensings)
-      .where(inLoadedRange),
-  ]);
-  const histories: Fill[][] = rows.map((row) => row.fills.map(([day, daysSupply, units]) => ({ day, daysSupply, units: Number(units) })));
+  // One row per patient, no identifier: its fills as [day number, days' supply, units, product]. Units: the
+  // quantity dispensed when recorded, else days' supply × doses a day (else 1 a day). Unordered (the engine
+  // sorts), so the database need not sort every fill.
+  const rows = await database
+    .select({
+      fills: sql<[number, number, number, string | null][]>`json_agg(json_build_array(
+        ${dispensings.dispensedOn} - date '1970-01-01',
+        ${dispensings.daysSupply},
+        coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1)),
+        ${dispensings.productId}
+      ))`,
+      synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
+    })
+    .from(dispensings)
+    .innerJoin(patients, eq(patients.id, dispensings.patientId))
+    .where(
+      and(productCondition, gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)), lt(dispensings.dispensedOn, isoFromDayNumber(asOf))),
+    )
+    .groupBy(dispensings.patientId);
+  // A history per patient and product: two products' fills interleaved are not one refill rhythm.
+  const histories: Fill[][] = [];
+  let patientCount = 0;
+  let backtestPatients = 0;
+  for (const row of rows) {
+    const byProduct = new Map<string | null, Fill[]>();
+    let inFit = false;
+    let inBacktestFit = false;
+    for (const [day, daysSupply, units, productId] of row.fills) {
+      const history = byProduct.get(productId) ?? [];
+      if (history.length === 0) byProduct.set(productId, history);
+      history.push({ day, daysSupply, units: Number(units) });
+      inFit ||= day >= fitFromDay;
+      inBacktestFit ||= day >= backtestFitFromDay && day < heldOut[0]!.start;
+    }
+    histories.push(...byProduct.values());
+    if (inFit) patientCount += 1;
+    if (inBacktestFit) backtestPatients += 1;
+  }
   const synthetic = rows.some((row) => row.synthetic);
-  const patientCount = Number(counts?.forecast ?? 0);
-  const backtestPatients = Number(counts?.backtest ?? 0);
 
   const forecast = forecastDemand({ histories, asOf, months: 3 });
   const productWording = requested.length === 0 ? 'all products in your view' : productRows.map((product) => product.name).join(', ');
