@@ -8,11 +8,11 @@
  * `npm run bench -- forecast [--patients N]`.
  */
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
+import { desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { freshPostgresDatabase } from './support/server';
 import { openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { drugCompanies, products } from '@/db/schema';
+import { dispensings, drugCompanies, products } from '@/db/schema';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import type { DemandForecastDto } from '@/features/portal/demand-forecast-dto';
 import { forecastProductDemand } from '@/features/portal/server/forecast-product-demand';
@@ -81,10 +81,13 @@ try {
   await seedDemoDataset({ database: db });
   await connection.execute('analyze');
   process.stdout.write(`PostgreSQL, demo dataset loaded in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s\n`);
-  const [busiest] = (
-    await db.execute(sql`select product_id as "productId", count(*)::int as fills from dispensings where product_id is not null
-      group by product_id order by count(*) desc limit 1`)
-  ).rows as { productId: string; fills: number }[];
+  const [busiest] = await db
+    .select({ productId: dispensings.productId, fills: sql<number>`count(*)::int` })
+    .from(dispensings)
+    .where(isNotNull(dispensings.productId))
+    .groupBy(dispensings.productId)
+    .orderBy(desc(sql`count(*)`))
+    .limit(1);
 
   // Today, and the day the demo history ends (after it only the trial participants are simulated, so a
   // backtest at today's date holds out months where most patients' records end; decision 040).
@@ -97,8 +100,8 @@ try {
         forecastProductDemand({ database: db, actor: admin, productIds: [], now: at }),
       )) && withinBudget;
     withinBudget =
-      (await time(`demo as of ${when}, admin, ${busiest!.productId} (${busiest!.fills} fills)`, () =>
-        forecastProductDemand({ database: db, actor: admin, productIds: [busiest!.productId], now: at }),
+      (await time(`demo as of ${when}, admin, ${busiest!.productId!} (${busiest!.fills} fills)`, () =>
+        forecastProductDemand({ database: db, actor: admin, productIds: [busiest!.productId!], now: at }),
       )) && withinBudget;
   }
 
@@ -116,9 +119,10 @@ try {
            generate_series(0, 29) k
       where k < p.fills and p.start + k * p.step < 780`);
     await connection.execute('analyze');
-    const [{ count }] = (await db.execute(sql`select count(*)::int as count from dispensings where product_id = 'bench-scale'`)).rows as {
-      count: number;
-    }[];
+    const [{ count }] = (await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(dispensings)
+      .where(eq(dispensings.productId, 'bench-scale'))) as [{ count: number }];
     process.stdout.write(
       `\nScale: ${scalePatients.toLocaleString('en')} simulated patients, ${count.toLocaleString('en')} dispensings written in ${((performance.now() - scaleStarted) / 1000).toFixed(0)} s\n`,
     );

@@ -164,7 +164,7 @@ describe('refill lateness', () => {
     // Ends: −270, −240 (carried), −170, −20. Lateness: −280 − (−270) = −10, −200 − (−240) = 40, −50 − (−170) = 120 (> 60: stop),
     // last: supply out at D − 20, +60 > D: unknown.
     const lateness = observeRefillLateness([history], D);
-    expect(lateness).toEqual({ refilled: [-10, 40], stopped: 1 });
+    expect({ refilled: [...Array.from(lateness.refilled)], stopped: lateness.stopped }).toEqual({ refilled: [-10, 40], stopped: 1 });
     expect(refillProbability(lateness, -20)).toBeCloseTo(2 / 3, 12);
     expect(refillProbability(lateness, 0)).toBeCloseTo(1 / 2, 12);
     expect(refillProbability(lateness, 41)).toBe(0);

@@ -7,7 +7,8 @@
  */
 import { type Fill, PERMISSIBLE_GAP_DAYS } from './persistence';
 
-export type RefillLateness = { refilled: number[]; stopped: number };
+/** `refilled`: lateness of each refill, ascending. */
+export type RefillLateness = { refilled: ArrayLike<number>; stopped: number };
 
 /** Day the supply runs out after each fill (sorted by day), carrying unused supply forward. */
 export function supplyEnds(fills: readonly Fill[]): number[] {
@@ -25,17 +26,21 @@ export function observeRefillLateness(histories: readonly (readonly Fill[])[], a
   const refilled: number[] = [];
   let stopped = 0;
   for (const fills of histories) {
-    const ends = supplyEnds(fills);
-    fills.forEach((_fill, index) => {
+    let end = -Infinity;
+    for (let index = 0; index < fills.length; index += 1) {
+      const fill = fills[index]!;
+      end = Math.max(fill.day, end) + fill.daysSupply;
       const next = fills[index + 1];
-      const lateness = next === undefined ? null : next.day - ends[index]!;
-      if (lateness !== null && lateness <= PERMISSIBLE_GAP_DAYS) refilled.push(lateness);
-      else if (lateness !== null || ends[index]! + PERMISSIBLE_GAP_DAYS < asOf) stopped += 1;
-      // Otherwise the outcome is not known yet (censored): left out.
-    });
+      if (next !== undefined) {
+        const lateness = next.day - end;
+        if (lateness <= PERMISSIBLE_GAP_DAYS) refilled.push(lateness);
+        else stopped += 1;
+      } else if (end + PERMISSIBLE_GAP_DAYS < asOf) stopped += 1;
+      // Otherwise the last fill's outcome is not known yet (censored): left out.
+    }
   }
-  refilled.sort((left, right) => left - right);
-  return { refilled, stopped };
+  // A typed array sorts numerically without a comparator call per pair (a million refills at scale).
+  return { refilled: Float64Array.from(refilled).sort(), stopped };
 }
 
 /** q(x); 1 when nothing was observed (no evidence of stopping). */
