@@ -1,0 +1,13 @@
+/** The demand forecast engine's public surface (docs/decisions/040). */
+export { type Backtest, type BacktestMonth, backtestDemand, HELD_OUT_MONTHS } from './backtest';
+export {
+  type DemandForecast,
+  type DemandMonth,
+  FIT_LOOKBACK_DAYS,
+  forecastDemand,
+  nestedBernoulliMoments,
+  RECENT_FILLS,
+  START_RATE_MONTHS,
+} from './demand-forecast';
+export { completeMonthsBefore, type MonthSpan, monthsFrom } from './months';
+export { buildSurvivalCurve, episodesOf, type Fill, PERMISSIBLE_GAP_DAYS, survivalAt } from './persistence';

@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { authUsers, companyMemberships, dispensings, drugCompanies, patients, products } from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
+import type { SessionUser } from '@/lib/server/session';
+import { forecastProductDemand } from './forecast-product-demand';
+
+// Data through 28 February 2026: forecast March–May, backtest December–February.
+const now = new Date('2026-02-28T12:00:00Z');
+const today = dayNumberFromCivil(2026, 2, 28);
+
+const user = (id: string, role: SessionUser['role']): SessionUser => ({
+  id,
+  email: `${id}@x.test`,
+  name: id,
+  role,
+  phoneNumber: null,
+  twoFactorEnabled: false,
+});
+const admin = user('admin-1', 'admin');
+const manufacturer = user('manufacturer-1', 'drug-manufacturer');
+
+/** 30-day fills every 30 days, the last today: 15 fills back to 420 days ago. */
+const monthly = Array.from({ length: 15 }, (_, index) => today - 420 + index * 30);
+
+let sequence = 0;
+async function addPatients(database: Database, count: number, productId: string, fillDays: number[]): Promise<void> {
+  for (let patient = 0; patient < count; patient += 1) {
+    sequence += 1;
+    const [row] = await database
+      .insert(patients)
+      .values({ pseudonym: `P-${sequence}`, source: 'test', sourceRecordId: `P-${sequence}`, synthetic: true })
+      .returning({ id: patients.id });
+    await database.insert(dispensings).values(
+      fillDays.map((day, index) => ({
+        patientId: row!.id,
+        productId,
+        dispensedOn: isoFromDayNumber(day),
+        daysSupply: 30,
+        source: 'test',
+        sourceRecordId: `fill-${sequence}-${index}`,
+      })),
+    );
+  }
+}
+
+describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend) => {
+  let database: TestDatabase;
+  let db: Database;
+
+  beforeEach(async () => {
+    database = await backend.create();
+    db = database.database;
+    await db.insert(authUsers).values({ id: 'manufacturer-1', name: 'manufacturer-1', email: 'manufacturer-1@x.test' });
+    await db.insert(drugCompanies).values([
+      { id: 'company-a', name: 'Company A' },
+      { id: 'company-b', name: 'Company B' },
+    ]);
+    await db.insert(products).values([
+      { id: 'statin', companyId: 'company-a', name: 'Atorva 20', genericName: 'atorvastatin' },
+      { id: 'other', companyId: 'company-b', name: 'Other 5', genericName: 'other' },
+    ]);
+    await db.insert(companyMemberships).values({ userId: 'manufacturer-1', companyId: 'company-a' });
+  });
+
+  afterEach(async () => {
+    await database.dispose();
+  });
+
+  it('forecasts 12 steady monthly patients at 12 fills and 360 units a month, and backtests them exactly', async () => {
+    await addPatients(db, 12, 'statin', monthly);
+    const forecast = await forecastProductDemand({ database: db, actor: admin, productIds: ['statin'], now });
+    expect(forecast).toMatchObject({ suppressed: false, suppressedReason: null, patients: 12, synthetic: true, asOf: '2026-02-28' });
+    expect(forecast.products).toEqual([{ id: 'statin', name: 'Atorva 20' }]);
+    // Each refills on days +29, +59, +89 after today: March 30, April 29, May 29; nobody has stopped.
+    expect(forecast.months).toEqual(
+      ['2026-03', '2026-04', '2026-05'].map((label) => ({
+        label,
+        expectedFills: 12,
+        fillsLow: 12,
+        fillsHigh: 12,
+        expectedUnits: 360,
+        unitsLow: 360,
+        unitsHigh: 360,
+      })),
+    );
+    expect(forecast.backtest!.months.map((month) => [month.label, month.forecast, month.actual])).toEqual([
+      ['2025-12', 12, 12],
+      ['2026-01', 12, 12],
+      ['2026-02', 12, 12],
+    ]);
+    expect(forecast.backtest).toMatchObject({ forecastMape: 0, forecastMeanAbsoluteError: 0, withinInterval: 3 });
+    expect(forecast.periodWording).toContain('Mar 2026 – May 2026');
+    expect(forecast.periodWording).toContain('Synthetic demo data');
+    // Asked months later, the forecast still runs from the latest fill (the data's end), not from today.
+    const later = await forecastProductDemand({
+      database: db,
+      actor: admin,
+      productIds: ['statin'],
+      now: new Date('2026-06-10T08:00:00Z'),
+    });
+    expect(later).toEqual(forecast);
+  });
+
+  it('suppresses a forecast fed by fewer than 11 patients, with no figures', async () => {
+    await addPatients(db, 10, 'statin', monthly);
+    const forecast = await forecastProductDemand({ database: db, actor: admin, productIds: [], now });
+    expect(forecast).toMatchObject({ suppressed: true, suppressedReason: 'too-few-patients', patients: null, months: [], backtest: null });
+  });
+
+  it("shows a manufacturer only their companies' products", async () => {
+    await addPatients(db, 12, 'statin', monthly);
+    await addPatients(db, 12, 'other', monthly);
+    const own = await forecastProductDemand({ database: db, actor: manufacturer, productIds: [], now });
+    expect(own.products.map((product) => product.id)).toEqual(['statin']);
+    expect(own.patients).toBe(12);
+    expect(own.months[0]!.expectedFills).toBe(12);
+    const theirs = await forecastProductDemand({ database: db, actor: manufacturer, productIds: ['other'], now });
+    expect(theirs).toMatchObject({ suppressed: true, suppressedReason: 'no-products', products: [], months: [] });
+    const everything = await forecastProductDemand({ database: db, actor: admin, productIds: [], now });
+    expect(everything.patients).toBe(24);
+    expect(everything.months[0]!.expectedFills).toBe(24);
+  });
+
+  it('refuses viewers without the portal permission', async () => {
+    for (const role of ['clinician', 'patient'] as const) {
+      await expect(forecastProductDemand({ database: db, actor: user(`${role}-1`, role), productIds: [], now })).rejects.toMatchObject({
+        code: 'forbidden',
+      });
+    }
+    await expect(forecastProductDemand({ database: db, actor: null, productIds: [], now })).rejects.toMatchObject({
+      code: 'unauthenticated',
+    });
+  });
+});

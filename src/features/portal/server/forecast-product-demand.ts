@@ -1,0 +1,209 @@
+import 'server-only';
+/**
+ * The portal's demand forecast (issue 15, docs/decisions/040): expected fills and units of a product (or a
+ * set; none named: every product in the viewer's scope) for the next three calendar months, with a
+ * backtest on the last three complete months. The database groups the dispensings by patient (one row per
+ * patient of [day, days' supply, units, product], no identifier), split here into one history per patient and
+ * product; the engine (src/engine/forecast) turns them into figures, and only those aggregates leave: fewer than 11 patients feeding the forecast and it is
+ * suppressed with no figures, for every viewer (a forecast over so few patients would reveal them).
+ */
+import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
+import { dispensings, patients, products } from '@/db/schema';
+import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
+import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
+import {
+  backtestDemand,
+  completeMonthsBefore,
+  FIT_LOOKBACK_DAYS,
+  type Fill,
+  forecastDemand,
+  HELD_OUT_MONTHS,
+  PERMISSIBLE_GAP_DAYS,
+} from '@/engine/forecast';
+import { AppError } from '@/lib/errors';
+import { hasPermission } from '@/lib/permissions';
+import type { SessionUser } from '@/lib/server/session';
+import type { DemandForecastDto, DemandForecastSuppression } from '../demand-forecast-dto';
+
+/** Fills loaded before the backtest's fitting window, so episodes begun earlier keep their true start. */
+const HISTORY_BEFORE_WINDOW_DAYS = 365;
+/** Forecast figures are rounded for display; the engine keeps full precision. */
+const round = (value: number) => Math.round(value * 10) / 10;
+
+const methodWording =
+  `Each current patient's next fills follow their recent refill interval, each counted with the probability that they are still on therapy then ` +
+  `(Kaplan–Meier persistence, a stop after ${PERMISSIBLE_GAP_DAYS} days without supply); starts and restarts continue at the rate of the last ` +
+  `${HELD_OUT_MONTHS} complete months. The range is a 95 % interval for patients' stopping and new starts, not for the model's own error; ` +
+  `the backtest forecasts the last ${HELD_OUT_MONTHS} complete months from the data before them, next to those months' fills a quarter earlier.`;
+
+const monthName = (label: string) =>
+  new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const longDate = (iso: string) =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export async function forecastProductDemand(options: {
+  database: Database;
+  actor: SessionUser | null;
+  /** Empty: every product the viewer may see. */
+  productIds: readonly string[];
+  now: Date;
+}): Promise<DemandForecastDto> {
+  const { database, actor } = options;
+  if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
+  if (!hasPermission(actor.role, 'portal:view')) throw new AppError('forbidden', 'The portal is for manufacturers, officials and admins');
+
+  const scope = await findCohortScope({ database, actor });
+  const visible = scopeProductIds(scope);
+  const requested = [...new Set(options.productIds)];
+  // Manufacturers never see another company's product: a product outside the scope is dropped, silently.
+  const productIds =
+    visible === null
+      ? requested.length > 0
+        ? requested
+        : null
+      : requested.length > 0
+        ? requested.filter((id) => visible.includes(id))
+        : visible;
+
+  const productRows =
+    productIds !== null && productIds.length === 0
+      ? []
+      : await database
+          .select({ id: products.id, name: products.name })
+          .from(products)
+          .where(productIds === null ? undefined : inArray(products.id, productIds))
+          .orderBy(asc(products.name));
+  const today = dayNumberFromIso(options.now.toISOString().slice(0, 10));
+  const suppressedDto = (reason: DemandForecastSuppression, lastDay: number, wording: string, synthetic: boolean): DemandForecastDto => ({
+    asOf: isoFromDayNumber(lastDay),
+    products: productRows,
+    periodWording: wording,
+    methodWording,
+    synthetic,
+    suppressed: true,
+    suppressedReason: reason,
+    patients: null,
+    months: [],
+    backtest: null,
+  });
+  if (productIds !== null && productRows.length === 0) {
+    return suppressedDto('no-products', today, 'No product in your view matches this selection.', false);
+  }
+
+  // Data through its latest fill on or before today (demo data can end before today): the forecast and
+  // the held-out months are counted from the day after.
+  const productCondition =
+    productIds === null
+      ? undefined
+      : inArray(
+          dispensings.productId,
+          productRows.map((product) => product.id),
+        );
+  const [latest] = await database
+    .select({ day: sql<string | null>`max(${dispensings.dispensedOn})` })
+    .from(dispensings)
+    .where(and(productCondition, lte(dispensings.dispensedOn, isoFromDayNumber(today))));
+  const lastDay = latest?.day == null ? today : dayNumberFromIso(String(latest.day).slice(0, 10));
+  const asOf = lastDay + 1;
+
+  const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
+  const loadFrom = heldOut[0]!.start - FIT_LOOKBACK_DAYS - HISTORY_BEFORE_WINDOW_DAYS;
+  const fitFromDay = asOf - FIT_LOOKBACK_DAYS;
+  const backtestFitFromDay = heldOut[0]!.start - FIT_LOOKBACK_DAYS;
+  // One row per patient, no identifier: its fills as [day number, days' supply, units, product]. Units: the
+  // quantity dispensed when recorded, else days' supply × doses a day (else 1 a day). Unordered (the engine
+  // sorts), so the database need not sort every fill.
+  const rows = await database
+    .select({
+      fills: sql<[number, number, number, string | null][]>`json_agg(json_build_array(
+        ${dispensings.dispensedOn} - date '1970-01-01',
+        ${dispensings.daysSupply},
+        coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1)),
+        ${dispensings.productId}
+      ))`,
+      synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
+    })
+    .from(dispensings)
+    .innerJoin(patients, eq(patients.id, dispensings.patientId))
+    .where(
+      and(productCondition, gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)), lt(dispensings.dispensedOn, isoFromDayNumber(asOf))),
+    )
+    .groupBy(dispensings.patientId);
+  // A history per patient and product: two products' fills interleaved are not one refill rhythm.
+  const histories: Fill[][] = [];
+  let patientCount = 0;
+  let backtestPatients = 0;
+  for (const row of rows) {
+    const byProduct = new Map<string | null, Fill[]>();
+    let inFit = false;
+    let inBacktestFit = false;
+    for (const [day, daysSupply, units, productId] of row.fills) {
+      const history = byProduct.get(productId) ?? [];
+      if (history.length === 0) byProduct.set(productId, history);
+      history.push({ day, daysSupply, units: Number(units) });
+      inFit ||= day >= fitFromDay;
+      inBacktestFit ||= day >= backtestFitFromDay && day < heldOut[0]!.start;
+    }
+    histories.push(...byProduct.values());
+    if (inFit) patientCount += 1;
+    if (inBacktestFit) backtestPatients += 1;
+  }
+  const synthetic = rows.some((row) => row.synthetic);
+
+  const forecast = forecastDemand({ histories, asOf, months: 3 });
+  const productWording = requested.length === 0 ? 'all products in your view' : productRows.map((product) => product.name).join(', ');
+  const first = forecast.months[0]!.label;
+  const last = forecast.months[forecast.months.length - 1]!.label;
+  const fitFrom = isoFromDayNumber(fitFromDay);
+  if (patientCount < MINIMUM_GROUP_SIZE) {
+    return suppressedDto(
+      'too-few-patients',
+      lastDay,
+      `Fewer than ${MINIMUM_GROUP_SIZE} patients had a fill of ${productWording} between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))}: the forecast is not shown.`,
+      synthetic,
+    );
+  }
+  const backtest = backtestDemand({ histories, asOf });
+  return {
+    asOf: isoFromDayNumber(lastDay),
+    products: productRows,
+    methodWording,
+    periodWording:
+      `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${patientCount} patients dispensed them ` +
+      `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${forecast.currentPatients} patient–product therapies still going); backtest on ` +
+      `${monthName(heldOut[0]!.label)} – ${monthName(heldOut[heldOut.length - 1]!.label)}, forecast from the data before them.` +
+      (synthetic ? ' Synthetic demo data.' : ''),
+    synthetic,
+    suppressed: false,
+    suppressedReason: null,
+    patients: patientCount,
+    months: forecast.months.map((month) => ({
+      label: month.label,
+      expectedFills: round(month.expectedFills),
+      fillsLow: round(month.fillsLow),
+      fillsHigh: round(month.fillsHigh),
+      expectedUnits: round(month.expectedUnits),
+      unitsLow: round(month.unitsLow),
+      unitsHigh: round(month.unitsHigh),
+    })),
+    // The backtest is fitted on older data: shown only when that too comes from enough patients.
+    backtest:
+      backtestPatients < MINIMUM_GROUP_SIZE
+        ? null
+        : {
+            forecastMape: backtest.forecastMape,
+            naiveMape: backtest.naiveMape,
+            forecastMeanAbsoluteError: backtest.forecastMeanAbsoluteError,
+            naiveMeanAbsoluteError: backtest.naiveMeanAbsoluteError,
+            withinInterval: backtest.withinInterval,
+            months: backtest.months.map((month) => ({
+              ...month,
+              forecast: round(month.forecast),
+              low: round(month.low),
+              high: round(month.high),
+            })),
+          },
+  };
+}
