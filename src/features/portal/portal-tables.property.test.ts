@@ -33,14 +33,23 @@ const cohort = fc
         sex: fc.constantFrom('female', 'male', null),
         conditions: fc.subarray(['hypertension', 'type-2-diabetes', 'hyperlipidaemia']),
         fills: fc.array(
-          fc.record({ product: fc.constantFrom('p1', 'p2', 'p3'), offset: fc.integer({ min: -200, max: 179 }), daysSupply: fc.constantFrom(28, 30, 90) }),
+          fc.record({
+            product: fc.constantFrom('p1', 'p2', 'p3'),
+            offset: fc.integer({ min: -200, max: 179 }),
+            daysSupply: fc.constantFrom(28, 30, 90),
+          }),
           { minLength: 1, maxLength: 8 },
         ),
       }),
       { maxLength: 70 },
     ),
     doses: fc.array(
-      fc.record({ weekday: fc.integer({ min: 0, max: 6 }), hour: fc.integer({ min: 0, max: 23 }), confirmed: fc.nat(40), missed: fc.nat(15) }),
+      fc.record({
+        weekday: fc.integer({ min: 0, max: 6 }),
+        hour: fc.integer({ min: 0, max: 23 }),
+        confirmed: fc.nat(40),
+        missed: fc.nat(15),
+      }),
       { maxLength: 30 },
     ),
     reasons: fc.array(fc.record({ reason: fc.constantFrom(...missedReasonKeys), replies: fc.nat(30) }), { maxLength: 7 }),
@@ -48,7 +57,12 @@ const cohort = fc
   .map(({ patients: drawn, doses, reasons }) => {
     const patients: PortalPatient[] = drawn.map((patient, index) => ({ id: `patient-${index}`, ...patient }));
     const fills: PortalFill[] = drawn.flatMap((patient, index) =>
-      patient.fills.map((fill) => ({ patientId: `patient-${index}`, productId: fill.product, day: period.start + fill.offset, daysSupply: fill.daysSupply })),
+      patient.fills.map((fill) => ({
+        patientId: `patient-${index}`,
+        productId: fill.product,
+        day: period.start + fill.offset,
+        daysSupply: fill.daysSupply,
+      })),
     );
     const unique = new Map<string, DoseSlot>();
     for (const dose of doses) unique.set(`${dose.weekday}:${dose.hour}`, dose);
@@ -76,7 +90,8 @@ describe('portal figures: suppression on every filter combination', () => {
           const audit = auditPage(page, hidden);
           expect(audit.singleHidden).toEqual([]);
           expect(audit.narrow).toEqual([]);
-          for (const cell of page.cells) if (cell.count > 0 && cell.count < 11 && cell.display !== 'never') expect(hidden.has(cell.id)).toBe(true);
+          for (const cell of page.cells)
+            if (cell.count > 0 && cell.count < 11 && cell.display !== 'never') expect(hidden.has(cell.id)).toBe(true);
         }
       }),
       { numRuns: 25 },
@@ -96,11 +111,18 @@ describe('portal figures: suppression on every filter combination', () => {
       { patientId: patient.id, productId: index % 2 === 0 ? 'p1' : 'p3', day: period.start + 40, daysSupply: 30 },
     ]);
     const all = buildPortalFigures({ audience: 'manufacturer', period, products, patients, fills, doses: [], reasons: [] });
-    const cohortRow = (figures: typeof all) => figures.tables.find((table) => table.id === 'pdc-distribution')!.rows.find((row) => row.key === 'all')!;
+    const cohortRow = (figures: typeof all) =>
+      figures.tables.find((table) => table.id === 'pdc-distribution')!.rows.find((row) => row.key === 'all')!;
     expect(cohortRow(all).values[0]).toEqual({ kind: 'count', value: 30 });
-    const companyOne = applyPortalFilters({ audience: 'manufacturer', period, products, patients, fills }, { ...noPortalFilters, companyId: 'c1' });
+    const companyOne = applyPortalFilters(
+      { audience: 'manufacturer', period, products, patients, fills },
+      { ...noPortalFilters, companyId: 'c1' },
+    );
     expect(cohortRow(buildPortalFigures({ ...companyOne, doses: [], reasons: [] })).values[0]).toEqual({ kind: 'count', value: 15 });
-    const north = applyPortalFilters({ audience: 'manufacturer', period, products, patients, fills }, { ...noPortalFilters, region: 'north', companyId: 'c1' });
+    const north = applyPortalFilters(
+      { audience: 'manufacturer', period, products, patients, fills },
+      { ...noPortalFilters, region: 'north', companyId: 'c1' },
+    );
     // 8 patients: shown as "<11".
     expect(cohortRow(buildPortalFigures({ ...north, doses: [], reasons: [] })).values[0]).toEqual({ kind: 'hidden', label: '<11' });
   });

@@ -12,7 +12,14 @@ import { computePdc } from '@/engine/adherence/pdc';
 import { PQA_ADHERENT_THRESHOLD } from '@/engine/adherence/pqa-pdc';
 import { runGapModel, POOLED_CARRY_OVER } from '@/engine/adherence/gap-model';
 import { computeKaplanMeierWithIntervals } from '@/engine/aggregation/kaplan-meier';
-import { type HiddenReason, type OrderRelation, type PageCell, type PageDescription, type SumRelation, suppressPage } from '@/engine/aggregation/page-suppression';
+import {
+  type HiddenReason,
+  type OrderRelation,
+  type PageCell,
+  type PageDescription,
+  type SumRelation,
+  suppressPage,
+} from '@/engine/aggregation/page-suppression';
 import { periodPdc, treatmentEpisodes } from '@/engine/aggregation/patient-summary';
 import { PERMISSIBLE_GAP_DAYS, type Period } from '@/engine/aggregation/reporting-period';
 import { SMALL_CELL_THRESHOLD, SUPPRESSED_LABEL } from '@/engine/aggregation/small-cell-suppression';
@@ -21,7 +28,13 @@ import { conditionLabels } from '@/engine/simulation/conditions';
 export type PortalAudience = 'manufacturer' | 'government';
 
 export type PortalProduct = { id: string; name: string; companyId: string | null; companyName: string | null; atcCode: string | null };
-export type PortalPatient = { id: string; region: string | null; ageBand: string | null; sex: string | null; conditions: readonly string[] };
+export type PortalPatient = {
+  id: string;
+  region: string | null;
+  ageBand: string | null;
+  sex: string | null;
+  conditions: readonly string[];
+};
 /** One dispensing: its day number and days of supply. */
 export type PortalFill = { patientId: string; productId: string; day: number; daysSupply: number };
 /** Doses scheduled in one hour of one weekday (0 = Monday), in the patient's own time zone. */
@@ -105,7 +118,9 @@ export function applyPortalFilters(
   filters: PortalFilters,
 ): Omit<PortalInput, 'doses' | 'reasons'> {
   const products = input.products.filter(
-    (product) => (filters.productId === null || product.id === filters.productId) && (filters.companyId === null || product.companyId === filters.companyId),
+    (product) =>
+      (filters.productId === null || product.id === filters.productId) &&
+      (filters.companyId === null || product.companyId === filters.companyId),
   );
   const productIds = new Set(products.map((product) => product.id));
   const patients = input.patients.filter((patient) => filters.region === null || (patient.region ?? NOT_RECORDED) === filters.region);
@@ -260,7 +275,12 @@ export function describePortalPage(input: PortalInput): {
     if (!events.some((event) => event.day >= period.start)) continue;
     const pdc = periodPdc(events, period);
     if (pdc === null) continue;
-    members.push({ patient, productIds: new Set(events.map((event) => event.medicationClass)), adherent: pdc.value >= PQA_ADHERENT_THRESHOLD, pdc: pdc.value });
+    members.push({
+      patient,
+      productIds: new Set(events.map((event) => event.medicationClass)),
+      adherent: pdc.value >= PQA_ADHERENT_THRESHOLD,
+      pdc: pdc.value,
+    });
   }
 
   // Patients on therapy, starts and stops by month.
@@ -268,12 +288,16 @@ export function describePortalPage(input: PortalInput): {
     page.addGroup(`on:${month.key}`, onTherapy[index]!, adherentInMonth[index]!);
     page.add(`new:${month.key}`, newStarts[index]!);
     page.add(`stop:${month.key}`, discontinuations[index]!);
-    page.orders.push({ smaller: `new:${month.key}`, larger: `on:${month.key}` }, { smaller: `stop:${month.key}`, larger: `on:${month.key}` });
+    page.orders.push(
+      { smaller: `new:${month.key}`, larger: `on:${month.key}` },
+      { smaller: `stop:${month.key}`, larger: `on:${month.key}` },
+    );
   });
   tables.push({
     id: 'monthly',
     title: 'Patients on therapy, new starts and discontinuations by month',
-    population: 'Patients with supply of the products shown in each month; a new start is a treatment episode beginning in the month (first fill, or the first after more than 60 days without supply); a discontinuation is an episode whose supply ran out in the month with no refill within 60 days. Share adherent: PDC ≥ 0.8 over the month.',
+    population:
+      'Patients with supply of the products shown in each month; a new start is a treatment episode beginning in the month (first fill, or the first after more than 60 days without supply); a discontinuation is an episode whose supply ran out in the month with no refill within 60 days. Share adherent: PDC ≥ 0.8 over the month.',
     columns: ['Month', 'Patients on therapy', 'New starts', 'Discontinuations', 'Share with PDC ≥ 0.8'],
     rows: months.map((month) => ({
       key: month.key,
@@ -301,10 +325,15 @@ export function describePortalPage(input: PortalInput): {
   tables.push({
     id: 'pdc-distribution',
     title: 'Refill-based PDC over the period',
-    population: 'Patients with a fill of the products shown in the period; proportion of days covered (PQA) from the period’s start, or from the first fill when treatment began inside it.',
+    population:
+      'Patients with a fill of the products shown in the period; proportion of days covered (PQA) from the period’s start, or from the first fill when treatment began inside it.',
     columns: ['PDC', 'Patients', 'Share of patients'],
     rows: [
-      ...pdcBins.map((bin, index) => ({ key: bin.key, label: bin.label, specs: [{ cell: binCell(index) }, { share: [binCell(index), 'cohort'] }] as Spec[] })),
+      ...pdcBins.map((bin, index) => ({
+        key: bin.key,
+        label: bin.label,
+        specs: [{ cell: binCell(index) }, { share: [binCell(index), 'cohort'] }] as Spec[],
+      })),
       { key: 'all', label: 'All patients with a fill in the period', specs: [{ cell: 'cohort' }, { text: '' }] },
     ],
   });
@@ -320,7 +349,8 @@ export function describePortalPage(input: PortalInput): {
   tables.push({
     id: 'persistence',
     title: 'Persistence after a treatment start (Kaplan–Meier, 60-day permissible gap)',
-    population: 'Each patient’s first treatment episode of each product shown that starts in the period, followed until no refill within 60 days of the supply running out (discontinuation) or the end of the data (censored). Limits: 95% pointwise, log(−log) Greenwood.',
+    population:
+      'Each patient’s first treatment episode of each product shown that starts in the period, followed until no refill within 60 days of the supply running out (discontinuation) or the end of the data (censored). Limits: 95% pointwise, log(−log) Greenwood.',
     columns: ['Days since start', 'Still followed', 'Persisting', 'Lower 95% limit', 'Upper 95% limit'],
     rows: curve.map((point) => ({
       key: String(point.time),
@@ -347,10 +377,15 @@ export function describePortalPage(input: PortalInput): {
   tables.push({
     id: 'refill-gaps',
     title: 'Days without supply before a refill',
-    population: 'Refills in the period of the products shown (a fill following an earlier fill of the same product); early refills carry their supply over. Late: at least one day without supply.',
+    population:
+      'Refills in the period of the products shown (a fill following an earlier fill of the same product); early refills carry their supply over. Late: at least one day without supply.',
     columns: ['Gap before the refill', 'Refills', 'Share of refills'],
     rows: [
-      ...gapBins.map((bin) => ({ key: bin.key, label: bin.label, specs: [{ cell: `gap:${bin.key}` }, { share: [`gap:${bin.key}`, 'gap:all'] }] as Spec[] })),
+      ...gapBins.map((bin) => ({
+        key: bin.key,
+        label: bin.label,
+        specs: [{ cell: `gap:${bin.key}` }, { share: [`gap:${bin.key}`, 'gap:all'] }] as Spec[],
+      })),
       { key: 'late', label: 'Late refills (any day without supply)', specs: [{ cell: 'gap:late' }, { share: ['gap:late', 'gap:all'] }] },
       { key: 'all', label: 'All refills', specs: [{ cell: 'gap:all' }, { text: '' }] },
     ],
@@ -378,14 +413,18 @@ export function describePortalPage(input: PortalInput): {
 
   // Reasons for missed doses, from the patients' replies.
   for (const reason of missedReasonKeys)
-    page.add(`reason:${reason}`, input.reasons.filter((row) => row.reason === reason).reduce((sum, row) => sum + row.replies, 0));
+    page.add(
+      `reason:${reason}`,
+      input.reasons.filter((row) => row.reason === reason).reduce((sum, row) => sum + row.replies, 0),
+    );
   const reasonTotal = missedReasonKeys.reduce((sum, reason) => sum + page.counts.get(`reason:${reason}`)!, 0);
   page.add('reason:all', reasonTotal);
   page.sums.push({ total: 'reason:all', parts: missedReasonKeys.map((reason) => `reason:${reason}`) });
   tables.push({
     id: 'missed-reasons',
     title: 'Reasons for missed doses, from replies',
-    population: 'Replies in the period, from patients with a fill of the products shown, that said a dose was missed or skipped, by the reason the reply gave (read by the reply classifier).',
+    population:
+      'Replies in the period, from patients with a fill of the products shown, that said a dose was missed or skipped, by the reason the reply gave (read by the reply classifier).',
     columns: ['Reason', 'Replies', 'Share of replies'],
     rows: [
       ...missedReasonKeys.map((reason) => ({
@@ -401,7 +440,13 @@ export function describePortalPage(input: PortalInput): {
   type Dimension = { id: string; title: string; keysOf: (member: Member) => string[]; labelOf: (key: string) => string; additive: boolean };
   const dimensions: Dimension[] = [
     { id: 'region', title: 'By region', keysOf: (member) => [member.patient.region ?? NOT_RECORDED], labelOf: titleCase, additive: true },
-    { id: 'age-band', title: 'By age band', keysOf: (member) => [member.patient.ageBand ?? NOT_RECORDED], labelOf: (key) => (key === NOT_RECORDED ? 'Not recorded' : key.replace('-', '–')), additive: true },
+    {
+      id: 'age-band',
+      title: 'By age band',
+      keysOf: (member) => [member.patient.ageBand ?? NOT_RECORDED],
+      labelOf: (key) => (key === NOT_RECORDED ? 'Not recorded' : key.replace('-', '–')),
+      additive: true,
+    },
     { id: 'sex', title: 'By sex', keysOf: (member) => [member.patient.sex ?? NOT_RECORDED], labelOf: titleCase, additive: true },
     {
       id: 'product',
@@ -501,7 +546,8 @@ export function describePortalPage(input: PortalInput): {
       return { kind: 'share', value: count(numerator) / count(denominator) };
     }
     if (spec.rests.some((id) => count(id) < SMALL_CELL_THRESHOLD)) return { kind: 'none', label: `n ${SUPPRESSED_LABEL}` };
-    if (spec.rests.some((id) => !isKnown(id)) || spec.figure === null) return { kind: 'none', label: spec.figure === null ? '–' : 'hidden' };
+    if (spec.rests.some((id) => !isKnown(id)) || spec.figure === null)
+      return { kind: 'none', label: spec.figure === null ? '–' : 'hidden' };
     return { kind: spec.kind, value: spec.figure };
   };
 
