@@ -31,7 +31,7 @@ test('a manufacturer sees only their companies’ products, and the CSV matches 
   expect(response?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manufacturing Portal');
   await expect(page.getByTestId('portal-companies')).toHaveText('Showing the products of Northwind Pharma.');
-  const productOptions = await page.getByLabel('Product').locator('option').allTextContents();
+  const productOptions = await page.locator('select[name="product"] option').allTextContents();
   expect(productOptions).toContain('Amlonor (Northwind Pharma)');
   expect(productOptions.some((option) => /Halcyon|Meridian|Solace/.test(option))).toBe(false);
   const byProduct = await firstColumn(page, 'by-product');
@@ -54,7 +54,7 @@ test('a manufacturer sees only their companies’ products, and the CSV matches 
   expect(fromCsv).toEqual(byProduct);
 
   // A filter carried in the address: one product.
-  await page.getByLabel('Product').selectOption({ label: 'Amlonor (Northwind Pharma)' });
+  await page.locator('select[name="product"]').selectOption({ label: 'Amlonor (Northwind Pharma)' });
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/product=/);
   await expect.poll(async () => (await firstColumn(page, 'by-product')).map(([label]) => label)).toEqual(['Amlonor (Northwind Pharma)']);

@@ -42,7 +42,8 @@ function TableSection({ table, csvHref, period, children }: { table: PortalTable
         {period}. {table.population}
       </p>
       {children}
-      <div className="overflow-x-auto">
+      {/* Focusable, so a keyboard user can scroll a wide table (the heat maps are 25 columns). */}
+      <div className="overflow-x-auto" role="region" aria-label={`${table.title} (scrollable table)`} tabIndex={0}>
         <table className="min-w-full text-sm" data-testid={`table-${table.id}`}>
           <caption className="sr-only">{table.title}</caption>
           <thead>

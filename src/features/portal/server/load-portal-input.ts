@@ -131,10 +131,10 @@ export async function loadPortalInput(options: {
       .groupBy(patients.id),
     // Weekday (0 = Monday) and hour in the patient's own time zone.
     database.execute(sql`
-      select extract(isodow from d.scheduled_at at time zone coalesce(p.timezone, 'UTC'))::int - 1 as weekday,
-        extract(hour from d.scheduled_at at time zone coalesce(p.timezone, 'UTC'))::int as hour,
-        count(*) filter (where d.status = 'taken')::int as confirmed,
-        count(*) filter (where d.status in ('missed', 'skipped'))::int as missed
+      select extract(isodow from local_at)::int - 1 as weekday, extract(hour from local_at)::int as hour,
+        count(*) filter (where status = 'taken')::int as confirmed,
+        count(*) filter (where status in ('missed', 'skipped'))::int as missed
+      from (select d.scheduled_at at time zone coalesce(p.timezone, 'UTC') as local_at, d.status
       from dose_events d join patients p on p.id = d.patient_id
       where d.product_id in (${sql.join(
         productIds.map((id) => sql`${id}`),
@@ -142,7 +142,7 @@ export async function loadPortalInput(options: {
       )})
         and d.scheduled_at >= ${from.toISOString()}::timestamptz and d.scheduled_at < ${to.toISOString()}::timestamptz
         ${filters.region === null ? sql`` : filters.region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${filters.region}`}
-      group by 1, 2`),
+      ) slots group by 1, 2`),
     // Replies are not tied to a product: those of patients dispensed one of the chosen products.
     database
       .select({ replyText: messages.replyText, inboundReading: messages.inboundReading, replies: sql<number>`count(*)::int` })
