@@ -1,8 +1,51 @@
 import type { Metadata } from 'next';
-import { PageUnderConstruction } from '@/features/shell/components/page-under-construction';
+import { getDatabase } from '@/db/client';
+import { PortalViewPanel } from '@/features/portal/components/portal-view';
+import { getPortalView, parsePortalFilterQuery, portalRefusal } from '@/features/portal';
+import { hasPermission } from '@/lib/permissions';
+import { parsePeriodQuery } from '@/lib/period-query';
+import { routes } from '@/lib/routes';
+import { getSignedInUser } from '@/lib/server/current-user';
+import { requestContextOf } from '@/lib/server/request-context';
+import { headers } from 'next/headers';
 
 export const metadata: Metadata = { title: 'Manufacturing Portal' };
 
-export default function ManufacturingPortalPage() {
-  return <PageUnderConstruction planId="manufacturing-portal" heading="Manufacturing Portal" />;
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ManufacturingPortalPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const actor = await getSignedInUser();
+  const heading = <h1 className="text-3xl font-semibold tracking-tight">Manufacturing Portal</h1>;
+  // Refused in words; the use case refuses (and audits) on the server as well for any other caller.
+  if (!hasPermission(actor.role, 'portal:view')) {
+    return (
+      <article className="flex flex-col gap-6">
+        {heading}
+        <p role="alert" className="rounded-xl border border-danger p-4" data-testid="portal-refused">
+          {portalRefusal}
+        </p>
+      </article>
+    );
+  }
+  const period = parsePeriodQuery(query);
+  const filters = parsePortalFilterQuery(query);
+  const view = await getPortalView({
+    database: getDatabase(),
+    actor,
+    choice: period.choice,
+    filters: filters.filters,
+    request: requestContextOf(await headers()),
+    now: new Date(),
+  });
+  return (
+    <article className="flex flex-col gap-6">
+      {heading}
+      <p className="max-w-3xl text-muted">
+        How patients take the medicines: who is on therapy, refill adherence (PDC), persistence, refill gaps, when doses are missed and why,
+        and who is left behind — as aggregates only, with small groups hidden for every viewer.
+      </p>
+      <PortalViewPanel view={view} path={routes.manufacturingPortal} addressProblem={filters.problem} periodProblem={period.problem} />
+    </article>
+  );
 }

@@ -1,0 +1,272 @@
+import type { ReactNode } from 'react';
+import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
+import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
+import { formatCount, formatPercent } from '@/lib/format';
+import { hrefWithPeriod } from '@/lib/period-query';
+import { patientEngagementPrefix, routes } from '@/lib/routes';
+import { type PortalTable, type PortalValue, weekdayNames } from '../portal-tables';
+import { portalFilterQueryOf } from '../schemas';
+import type { PortalView } from '../server/get-portal-view';
+
+const exportPath = '/api/portal/export';
+
+function valueText(value: PortalValue): string {
+  switch (value.kind) {
+    case 'count':
+      return formatCount(value.value);
+    case 'share':
+      return formatPercent(value.value);
+    case 'number':
+      return String(value.value);
+    case 'hidden':
+    case 'none':
+      return value.label;
+    case 'text':
+      return value.value;
+  }
+}
+
+function TableSection({ table, csvHref, period, children }: { table: PortalTable; csvHref: string; period: string; children?: ReactNode }) {
+  const headingId = `portal-${table.id}`;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={headingId} className="text-lg font-semibold">
+          {table.title}
+        </h3>
+        <a href={csvHref} className="text-sm font-medium text-accent underline" data-testid={`csv-${table.id}`}>
+          Download CSV<span className="sr-only"> of {table.title.toLowerCase()}</span>
+        </a>
+      </div>
+      <p className="max-w-4xl text-sm text-muted">
+        {period}. {table.population}
+      </p>
+      {children}
+      {/* Focusable, so a keyboard user can scroll a wide table (the heat maps are 25 columns). */}
+      <div className="overflow-x-auto" role="region" aria-label={`${table.title} (scrollable table)`} tabIndex={0}>
+        <table className="min-w-full text-sm" data-testid={`table-${table.id}`}>
+          <caption className="sr-only">{table.title}</caption>
+          <thead>
+            <tr className="border-b border-separator text-left">
+              {table.columns.map((column) => (
+                <th key={column} scope="col" className="py-2 pr-3 whitespace-nowrap">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.length === 0 ? (
+              <tr>
+                <td colSpan={table.columns.length} className="py-2 text-muted">
+                  No patients in this view.
+                </td>
+              </tr>
+            ) : (
+              table.rows.map((row) => (
+                <tr key={row.key} className="border-b border-separator">
+                  <th scope="row" className="py-2 pr-3 text-left font-medium whitespace-nowrap">
+                    {row.label}
+                  </th>
+                  {row.values.map((value, index) => (
+                    <td key={index} className="py-2 pr-3 tabular-nums">
+                      {valueText(value)}
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** The portal page's body: filters, the suppressed tables with their CSV links, and the worst dosing window. */
+export function PortalViewPanel({
+  view,
+  path,
+  addressProblem,
+  periodProblem,
+  forecastSlot,
+}: {
+  view: PortalView;
+  path: string;
+  addressProblem: string | null;
+  periodProblem: string | null;
+  /** Where the demand forecast section is mounted (issue 15 item 1; built separately). */
+  forecastSlot?: ReactNode;
+}) {
+  if (view.status === 'no-company') {
+    return (
+      <p role="status" className="rounded-xl border border-separator bg-surface p-4">
+        You are not a member of any drug company yet, so there are no products to report on. An admin can add you to your company.
+      </p>
+    );
+  }
+  const { figures, period, filters, options } = view;
+  const filterQuery = portalFilterQueryOf(filters);
+  const csvHref = (table: string) => hrefWithPeriod(exportPath, period.choice, { ...filterQuery, table });
+  const periodText = describePeriod(period);
+  const table = (id: string) => figures.tables.find((candidate) => candidate.id === id);
+  const section = (id: string, children?: ReactNode) => {
+    const found = table(id);
+    return found === undefined ? null : (
+      <TableSection key={id} table={found} csvHref={csvHref(id)} period={periodText}>
+        {children}
+      </TableSection>
+    );
+  };
+  const worst = figures.worstWindow;
+  const government = view.audience === 'government';
+  const breakdowns = government ? ['by-condition', 'by-product-class', 'by-company', 'by-product'] : ['by-product'];
+  return (
+    <div className="flex flex-col gap-8">
+      <ReportingPeriodBar period={period} path={path} keep={filterQuery} problem={periodProblem} />
+      {[addressProblem, view.filterProblem].map((problem) =>
+        problem === null ? null : (
+          <p key={problem} role="alert" className="text-danger">
+            {problem}
+          </p>
+        ),
+      )}
+      <section aria-labelledby="portal-scope" className="flex flex-col gap-3 rounded-2xl border border-separator bg-surface p-4">
+        <h2 id="portal-scope" className="text-xl font-semibold">
+          {government ? 'Every company’s products' : 'Your companies’ products'}
+        </h2>
+        <p data-testid="portal-companies">
+          {government ? 'Companies: ' : 'Showing the products of '}
+          {view.companies.length === 0 ? 'none' : view.companies.join(', ')}.
+        </p>
+        <p className="text-sm text-muted">
+          Every count of 1 to 10 patients (or refills, replies, doses) is shown as “&lt;11”, and where a small group could be worked out
+          from a total, another count is hidden too (“suppressed”). Shares are shown only over at least 11.
+        </p>
+        <form method="get" action={path} className="flex flex-wrap items-end gap-3">
+          <label className="flex flex-col gap-1 text-sm">
+            Product
+            <select
+              name="product"
+              defaultValue={filters.productId ?? ''}
+              className="rounded-lg border border-separator bg-background px-2 py-1.5"
+            >
+              <option value="">All products</option>
+              {options.products.map((product) => (
+                <option key={product.id} value={product.id}>
+                  {product.name}
+                  {product.companyName === null ? '' : ` (${product.companyName})`}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            Company
+            <select
+              name="company"
+              defaultValue={filters.companyId ?? ''}
+              className="rounded-lg border border-separator bg-background px-2 py-1.5"
+            >
+              <option value="">All companies</option>
+              {options.companies.map((company) => (
+                <option key={company.id} value={company.id}>
+                  {company.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            Region
+            <select
+              name="region"
+              defaultValue={filters.region ?? ''}
+              className="rounded-lg border border-separator bg-background px-2 py-1.5"
+            >
+              <option value="">All regions</option>
+              {options.regions.map((region) => (
+                <option key={region} value={region}>
+                  {region === 'not-recorded' ? 'Not recorded' : region}
+                </option>
+              ))}
+            </select>
+          </label>
+          <PeriodFields choice={period.choice} />
+          <button type="submit" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-foreground">
+            Show
+          </button>
+        </form>
+      </section>
+
+      <section aria-labelledby="portal-therapy" className="flex flex-col gap-6">
+        <h2 id="portal-therapy" className="text-2xl font-semibold">
+          Therapy and adherence
+        </h2>
+        {section('monthly')}
+        {section('pdc-distribution')}
+        {section('persistence')}
+        {section('refill-gaps')}
+      </section>
+
+      <section aria-labelledby="portal-doses" className="flex flex-col gap-6">
+        <h2 id="portal-doses" className="text-2xl font-semibold">
+          Dose timing and missed doses
+        </h2>
+        <p data-testid="worst-window">
+          {worst === null
+            ? `Worst window: not named — no hour of the week has both its confirmed and missed counts shown over at least 11 doses (${periodText}).`
+            : `Worst window: ${weekdayNames[worst.weekday]} ${String(worst.hour).padStart(2, '0')}:00–${String(worst.hour).padStart(2, '0')}:59, where ${formatPercent(worst.share)} of ${formatCount(worst.scheduled)} doses were missed (${periodText}).`}
+        </p>
+        {section('doses-confirmed')}
+        {section('doses-missed')}
+        {section(
+          'missed-reasons',
+          <p className="text-sm text-muted">Surveys do not exist yet on the platform: reasons come from replies to reminders only.</p>,
+        )}
+      </section>
+
+      <section aria-labelledby="portal-breakdowns" className="flex flex-col gap-6">
+        <h2 id="portal-breakdowns" className="text-2xl font-semibold">
+          {government ? 'Breakdowns and equity' : 'Breakdowns'}
+        </h2>
+        {section('by-region')}
+        {section('by-age-band')}
+        {section('by-sex')}
+        {breakdowns.map((id) => section(id))}
+      </section>
+
+      {government ? (
+        <section aria-labelledby="portal-impact" className="flex flex-col gap-2">
+          <h2 id="portal-impact" className="text-2xl font-semibold">
+            National impact
+          </h2>
+          <p>
+            <a className="font-medium text-accent underline" href={`${patientEngagementPrefix}national-healthcare-impact`}>
+              Model the national healthcare impact
+            </a>{' '}
+            — the page takes the platform’s own measured adherence improvement (trial or comparison) as its starting point itself, so the
+            link carries no figure.
+          </p>
+        </section>
+      ) : null}
+
+      {/* DEMAND FORECAST: the lead mounts <DemandForecastSection forecast={dto} /> here (src/features/portal/components/demand-forecast-section.tsx). */}
+      {forecastSlot ?? null}
+
+      <p className="text-sm text-muted">
+        Back to the <a href={routes.home}>home page</a>.
+      </p>
+    </div>
+  );
+}
+
+/** The shared period kept through the filter form (the period bar has its own form and keeps the filters). */
+function PeriodFields({ choice }: { choice: PeriodChoice }) {
+  const params = new URLSearchParams(hrefWithPeriod('', choice).replace(/^\?/, ''));
+  return (
+    <>
+      {[...params].map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,221 @@
+import 'server-only';
+/**
+ * What the portal's figures are computed from, read in a few set-shaped queries (issue 15 Engineering):
+ * the scope's products (manufacturers: their selected companies' products, else all their companies';
+ * never another company's), one row per patient with their fills of the chosen products (aggregated into
+ * arrays in SQL, as the read layer's loadCohortFillsByPatient does), dose counts by weekday and hour, and
+ * missed-dose replies grouped by their text. Filters are applied in SQL and again by applyPortalFilters (one
+ * rule). Nothing patient-level leaves the server: the use cases return only suppressed tables.
+ */
+import { and, asc, eq, exists, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { type CohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
+import { lookbackStart, type ReportingPeriod } from '@/db/queries/reporting-period';
+import { dispensings, drugCompanies, messages, patients, products } from '@/db/schema';
+import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
+import { interpretInbound, type MissReason } from '@/engine/messaging';
+import { MS_PER_DAY } from '@/engine/time/local-day';
+import type { InboundReading } from '@/lib/domain/message-records';
+import {
+  applyPortalFilters,
+  type DoseSlot,
+  type MissedReasonKey,
+  NOT_RECORDED,
+  type PortalAudience,
+  type PortalFilters,
+  type PortalInput,
+  type PortalProduct,
+  type ReasonCount,
+} from '../portal-tables';
+
+export type PortalFilterOptions = {
+  products: { id: string; name: string; companyName: string | null }[];
+  companies: { id: string; name: string }[];
+  regions: string[];
+};
+
+/** The products a scope may read, with their company and ATC code. */
+export async function findScopeProducts(database: Database, scope: CohortScope): Promise<PortalProduct[]> {
+  const ids = scopeProductIds(scope);
+  if (ids !== null && ids.length === 0) return [];
+  return database
+    .select({
+      id: products.id,
+      name: products.name,
+      companyId: products.companyId,
+      companyName: drugCompanies.name,
+      atcCode: products.atcCode,
+    })
+    .from(products)
+    .leftJoin(drugCompanies, eq(drugCompanies.id, products.companyId))
+    .where(ids === null ? undefined : inArray(products.id, ids))
+    .orderBy(asc(products.name), asc(products.id));
+}
+
+export function filterOptionsOf(scopeProducts: readonly PortalProduct[], regions: readonly string[]): PortalFilterOptions {
+  const companies = new Map<string, string>();
+  for (const product of scopeProducts)
+    if (product.companyId !== null) companies.set(product.companyId, product.companyName ?? product.companyId);
+  return {
+    products: scopeProducts.map((product) => ({ id: product.id, name: product.name, companyName: product.companyName })),
+    companies: [...companies].map(([id, name]) => ({ id, name })).sort((left, right) => left.name.localeCompare(right.name)),
+    regions: [...regions],
+  };
+}
+
+/** Regions of the patients ever dispensed one of the products (the region filter's choices). */
+export async function findPortalRegions(database: Database, productIds: readonly string[]): Promise<string[]> {
+  if (productIds.length === 0) return [];
+  const rows = await database
+    .selectDistinct({ region: sql<string>`coalesce(${patients.region}, ${NOT_RECORDED})` })
+    .from(patients)
+    .where(
+      exists(
+        database
+          .select({ one: sql`1` })
+          .from(dispensings)
+          .where(and(eq(dispensings.patientId, patients.id), inArray(dispensings.productId, [...productIds]))),
+      ),
+    );
+  return rows.map((row) => row.region).sort((left, right) => left.localeCompare(right));
+}
+
+const regionCondition = (region: string | null) =>
+  region === null ? undefined : region === NOT_RECORDED ? sql`${patients.region} is null` : eq(patients.region, region);
+
+export async function loadPortalInput(options: {
+  database: Database;
+  audience: PortalAudience;
+  period: ReportingPeriod;
+  scopeProducts: readonly PortalProduct[];
+  filters: PortalFilters;
+}): Promise<PortalInput> {
+  const { database, audience, period, filters } = options;
+  const chosen = applyPortalFilters({ audience, period, products: options.scopeProducts, patients: [], fills: [] }, filters).products;
+  const productIds = chosen.map((product) => product.id);
+  if (productIds.length === 0) return { audience, period, products: chosen, patients: [], fills: [], doses: [], reasons: [] };
+  const ofProducts = inArray(dispensings.productId, productIds);
+  const region = regionCondition(filters.region);
+  const from = new Date(period.start * MS_PER_DAY);
+  const to = new Date(period.end * MS_PER_DAY);
+  const ordered = sql`order by ${dispensings.dispensedOn}`;
+  const dispensedInScope = exists(
+    database
+      .select({ one: sql`1` })
+      .from(dispensings)
+      .where(and(eq(dispensings.patientId, patients.id), ofProducts)),
+  );
+
+  const [people, doseRows, replyRows] = await Promise.all([
+    database
+      .select({
+        id: patients.id,
+        region: patients.region,
+        ageBand: patients.ageBand,
+        sex: patients.sex,
+        conditions: patients.conditions,
+        productIds: sql<string[]>`array_agg(${dispensings.productId} ${ordered})`,
+        dispensedOn: sql<string[]>`array_agg(${dispensings.dispensedOn}::text ${ordered})`,
+        daysSupply: sql<number[]>`array_agg(${dispensings.daysSupply} ${ordered})`,
+      })
+      .from(dispensings)
+      .innerJoin(patients, eq(patients.id, dispensings.patientId))
+      .where(
+        and(
+          ofProducts,
+          region,
+          gte(dispensings.dispensedOn, isoFromDayNumber(lookbackStart(period))),
+          lt(dispensings.dispensedOn, isoFromDayNumber(period.end)),
+        ),
+      )
+      .groupBy(patients.id),
+    // Weekday (0 = Monday) and hour in the patient's own time zone.
+    database.execute(sql`
+      select extract(isodow from local_at)::int - 1 as weekday, extract(hour from local_at)::int as hour,
+        count(*) filter (where status = 'taken')::int as confirmed,
+        count(*) filter (where status in ('missed', 'skipped'))::int as missed
+      from (select d.scheduled_at at time zone coalesce(p.timezone, 'UTC') as local_at, d.status
+      from dose_events d join patients p on p.id = d.patient_id
+      where d.product_id in (${sql.join(
+        productIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+        and d.scheduled_at >= ${from.toISOString()}::timestamptz and d.scheduled_at < ${to.toISOString()}::timestamptz
+        ${filters.region === null ? sql`` : filters.region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${filters.region}`}
+      ) slots group by 1, 2`),
+    // Replies are not tied to a product: those of patients dispensed one of the chosen products.
+    database
+      .select({ replyText: messages.replyText, inboundReading: messages.inboundReading, replies: sql<number>`count(*)::int` })
+      .from(messages)
+      .innerJoin(patients, eq(patients.id, messages.patientId))
+      .where(
+        and(
+          eq(messages.direction, 'inbound'),
+          isNotNull(sql`coalesce(${messages.replyText}, ${messages.inboundReading}::text)`),
+          gte(messages.sentAt, from),
+          lt(messages.sentAt, to),
+          region,
+          dispensedInScope,
+        ),
+      )
+      .groupBy(messages.replyText, messages.inboundReading),
+  ]);
+
+  const fills = people.flatMap((person) =>
+    person.dispensedOn.map((dispensedOn, index) => ({
+      patientId: person.id,
+      productId: person.productIds[index]!,
+      day: dayNumberFromIso(dispensedOn),
+      daysSupply: Number(person.daysSupply[index]),
+    })),
+  );
+  type SlotRow = { weekday: number; hour: number; confirmed: number; missed: number };
+  const doses: DoseSlot[] = (doseRows as unknown as { rows: SlotRow[] }).rows.map((row) => ({
+    weekday: Number(row.weekday),
+    hour: Number(row.hour),
+    confirmed: Number(row.confirmed),
+    missed: Number(row.missed),
+  }));
+  const reasons = new Map<MissedReasonKey, number>();
+  for (const row of replyRows) {
+    const reason = missedReasonOf(row.replyText, row.inboundReading);
+    if (reason !== null) reasons.set(reason, (reasons.get(reason) ?? 0) + Number(row.replies));
+  }
+  const reasonCounts: ReasonCount[] = [...reasons].map(([reason, replies]) => ({ reason, replies }));
+  return applyPortalFiltersToInput(
+    {
+      audience,
+      period,
+      products: chosen,
+      patients: people.map((person) => ({
+        id: person.id,
+        region: person.region,
+        ageBand: person.ageBand,
+        sex: person.sex,
+        conditions: person.conditions,
+      })),
+      fills,
+      doses,
+      reasons: reasonCounts,
+    },
+    filters,
+  );
+}
+
+function applyPortalFiltersToInput(input: PortalInput, filters: PortalFilters): PortalInput {
+  return { ...applyPortalFilters(input, filters), doses: input.doses, reasons: input.reasons };
+}
+
+/**
+ * A reply's missed-dose reason as the messaging loop reads it: its stored reading (live replies), else its
+ * text read now by the engine (demo rows carry only text); null when the reply does not report a missed or
+ * skipped dose.
+ */
+function missedReasonOf(replyText: string | null, reading: InboundReading | null): MissedReasonKey | null {
+  const interpretation =
+    reading !== null ? reading.interpretation : replyText === null ? null : interpretInbound({ kind: 'text', text: replyText });
+  if (interpretation === null || interpretation.kind !== 'reply') return null;
+  const reply = interpretation.reply;
+  if (reply.intent !== 'missed' && reply.intent !== 'skipped') return null;
+  return (reply.reason as MissReason | null) ?? 'none';
+}
