@@ -249,7 +249,7 @@ export function PortalViewPanel({
         </section>
       ) : null}
 
-      {/* DEMAND FORECAST: the lead mounts <DemandForecastSection forecast={dto} /> here (src/features/portal/components/demand-forecast-section.tsx). */}
+      {/* The demand forecast (DemandForecastSection), computed by its own use case for the view's products. */}
       {forecastSlot ?? null}
 
       <p className="text-sm text-muted">

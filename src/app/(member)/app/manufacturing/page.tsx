@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { getDatabase } from '@/db/client';
+import { DemandForecastSection } from '@/features/portal/components/demand-forecast-section';
 import { PortalViewPanel } from '@/features/portal/components/portal-view';
-import { getPortalView, parsePortalFilterQuery, portalRefusal } from '@/features/portal';
+import { forecastProductDemand, getPortalView, parsePortalFilterQuery, portalRefusal } from '@/features/portal';
 import { hasPermission } from '@/lib/permissions';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { routes } from '@/lib/routes';
@@ -30,14 +31,18 @@ export default async function ManufacturingPortalPage({ searchParams }: Props) {
   }
   const period = parsePeriodQuery(query);
   const filters = parsePortalFilterQuery(query);
+  const database = getDatabase();
   const view = await getPortalView({
-    database: getDatabase(),
+    database,
     actor,
     choice: period.choice,
     filters: filters.filters,
     request: requestContextOf(await headers()),
     now: new Date(),
   });
+  // The forecast for the products the view shows (already narrowed to the viewer's scope and filters).
+  const forecast =
+    view.status === 'ok' ? await forecastProductDemand({ database, actor, productIds: view.productIds, now: new Date() }) : null;
   return (
     <article className="flex flex-col gap-6">
       {heading}
@@ -45,7 +50,13 @@ export default async function ManufacturingPortalPage({ searchParams }: Props) {
         How patients take the medicines: who is on therapy, refill adherence (PDC), persistence, refill gaps, when doses are missed and why,
         and who is left behind — as aggregates only, with small groups hidden for every viewer.
       </p>
-      <PortalViewPanel view={view} path={routes.manufacturingPortal} addressProblem={filters.problem} periodProblem={period.problem} />
+      <PortalViewPanel
+        view={view}
+        path={routes.manufacturingPortal}
+        addressProblem={filters.problem}
+        periodProblem={period.problem}
+        forecastSlot={forecast === null ? null : <DemandForecastSection forecast={forecast} />}
+      />
     </article>
   );
 }
