@@ -57,7 +57,11 @@ export const lifestyleSurvey: SurveyDefinition = {
       dayOptions,
       'Count only activities you did for at least 10 minutes at a time.',
     ),
-    minutes('ipaq-vigorous-minutes', 'How much time did you usually spend doing vigorous physical activities on one of those days?', 'ipaq-vigorous-days'),
+    minutes(
+      'ipaq-vigorous-minutes',
+      'How much time did you usually spend doing vigorous physical activities on one of those days?',
+      'ipaq-vigorous-days',
+    ),
     choice(
       'ipaq-moderate-days',
       'ipaq',
@@ -65,7 +69,11 @@ export const lifestyleSurvey: SurveyDefinition = {
       dayOptions,
       'Count only activities you did for at least 10 minutes at a time.',
     ),
-    minutes('ipaq-moderate-minutes', 'How much time did you usually spend doing moderate physical activities on one of those days?', 'ipaq-moderate-days'),
+    minutes(
+      'ipaq-moderate-minutes',
+      'How much time did you usually spend doing moderate physical activities on one of those days?',
+      'ipaq-moderate-days',
+    ),
     choice(
       'ipaq-walking-days',
       'ipaq',
@@ -91,13 +99,18 @@ export const lifestyleSurvey: SurveyDefinition = {
       { value: '2-3-week', label: '2 to 3 times a week', score: 3 },
       { value: '4-plus-week', label: '4 or more times a week', score: 4 },
     ]),
-    choice('audit-c-quantity', 'audit-c', 'How many standard drinks containing alcohol do you have on a typical day when you are drinking?', [
-      { value: '1-2', label: 'None, 1 or 2', score: 0 },
-      { value: '3-4', label: '3 or 4', score: 1 },
-      { value: '5-6', label: '5 or 6', score: 2 },
-      { value: '7-9', label: '7 to 9', score: 3 },
-      { value: '10-plus', label: '10 or more', score: 4 },
-    ]),
+    choice(
+      'audit-c-quantity',
+      'audit-c',
+      'How many standard drinks containing alcohol do you have on a typical day when you are drinking?',
+      [
+        { value: '1-2', label: 'None, 1 or 2', score: 0 },
+        { value: '3-4', label: '3 or 4', score: 1 },
+        { value: '5-6', label: '5 or 6', score: 2 },
+        { value: '7-9', label: '7 to 9', score: 3 },
+        { value: '10-plus', label: '10 or more', score: 4 },
+      ],
+    ),
     choice('audit-c-binge', 'audit-c', 'How often do you have six or more drinks on one occasion?', [
       { value: 'never', label: 'Never', score: 0 },
       { value: 'less-monthly', label: 'Less than monthly', score: 1 },
@@ -119,8 +132,16 @@ export const lifestyleSurvey: SurveyDefinition = {
     ]),
     choice('smoking', 'smoking', 'Do you smoke tobacco (cigarettes, cigars, pipe or rolling tobacco)?', [
       { value: 'never', label: 'I have never smoked', meaning: 'Non-smoker.' },
-      { value: 'former', label: 'I used to smoke but have stopped', meaning: 'Former smoker: staying stopped is one of the best things for your health.' },
-      { value: 'occasional', label: 'Yes, occasionally', meaning: 'Occasional smoker: stop-smoking services can help, even for occasional smoking.' },
+      {
+        value: 'former',
+        label: 'I used to smoke but have stopped',
+        meaning: 'Former smoker: staying stopped is one of the best things for your health.',
+      },
+      {
+        value: 'occasional',
+        label: 'Yes, occasionally',
+        meaning: 'Occasional smoker: stop-smoking services can help, even for occasional smoking.',
+      },
       { value: 'daily', label: 'Yes, every day', meaning: 'Daily smoker: stop-smoking services roughly double the chance of quitting.' },
     ]),
     choice('diet-fruit-vegetables', 'diet', 'On a usual day, how many portions of fruit and vegetables do you eat?', [
@@ -128,11 +149,16 @@ export const lifestyleSurvey: SurveyDefinition = {
       { value: '2-4', label: '2 to 4', meaning: 'Below the 5 portions (about 400 g) a day the WHO advises.' },
       { value: '5-plus', label: '5 or more', meaning: 'Meets the 5 portions (about 400 g) a day the WHO advises.' },
     ]),
-    choice('diet-sugary-drinks', 'diet', 'In the last 7 days, on how many days did you have a sugary drink (soft drink, juice drink, sweetened tea or coffee)?', [
-      { value: 'none', label: 'None', meaning: 'No sugary drinks last week.' },
-      { value: '1-3', label: '1 to 3 days', meaning: 'Sugary drinks on some days.' },
-      { value: '4-plus', label: '4 days or more', meaning: 'Sugary drinks on most days: swapping some for water helps.' },
-    ]),
+    choice(
+      'diet-sugary-drinks',
+      'diet',
+      'In the last 7 days, on how many days did you have a sugary drink (soft drink, juice drink, sweetened tea or coffee)?',
+      [
+        { value: 'none', label: 'None', meaning: 'No sugary drinks last week.' },
+        { value: '1-3', label: '1 to 3 days', meaning: 'Sugary drinks on some days.' },
+        { value: '4-plus', label: '4 days or more', meaning: 'Sugary drinks on most days: swapping some for water helps.' },
+      ],
+    ),
     choice('stress', 'stress', 'In the last two weeks, how often did stress get in the way of your day?', [
       { value: 'never', label: 'Never', meaning: 'Stress did not get in the way.' },
       { value: 'sometimes', label: 'Sometimes', meaning: 'Stress got in the way sometimes.' },
@@ -146,7 +172,8 @@ type Frequency = readonly [often: number, sometimes: number, never: number];
 
 /** A barrier question answered often / sometimes / never, with P(answer | persona) per persona. */
 function barrier(id: string, label: string, text: string, table: Readonly<Record<Persona, Frequency>>): ChoiceQuestion {
-  const column = (index: 0 | 1 | 2) => Object.fromEntries(personas.map((persona) => [persona, table[persona][index]])) as Record<Persona, number>;
+  const column = (index: 0 | 1 | 2) =>
+    Object.fromEntries(personas.map((persona) => [persona, table[persona][index]])) as Record<Persona, number>;
   return {
     kind: 'choice',
     id,
@@ -184,14 +211,19 @@ export const adherenceBarriersSurvey: SurveyDefinition = {
       'engaged-self-manager': [0.05, 0.25, 0.7],
       'newly-diagnosed': [0.2, 0.4, 0.4],
     }),
-    barrier('concerns', 'Concerns about side effects', 'How often do worries about side effects or long-term harm make you skip or cut down a dose?', {
-      'busy-professional': [0.05, 0.2, 0.75],
-      'forgetful-older-adult': [0.05, 0.15, 0.8],
-      'medication-sceptic': [0.55, 0.35, 0.1],
-      'cost-constrained': [0.1, 0.25, 0.65],
-      'engaged-self-manager': [0.03, 0.12, 0.85],
-      'newly-diagnosed': [0.3, 0.4, 0.3],
-    }),
+    barrier(
+      'concerns',
+      'Concerns about side effects',
+      'How often do worries about side effects or long-term harm make you skip or cut down a dose?',
+      {
+        'busy-professional': [0.05, 0.2, 0.75],
+        'forgetful-older-adult': [0.05, 0.15, 0.8],
+        'medication-sceptic': [0.55, 0.35, 0.1],
+        'cost-constrained': [0.1, 0.25, 0.65],
+        'engaged-self-manager': [0.03, 0.12, 0.85],
+        'newly-diagnosed': [0.3, 0.4, 0.3],
+      },
+    ),
     barrier('need', 'Doubts about needing the medicine', 'How often do you feel you do not really need your medicine when you feel well?', {
       'busy-professional': [0.15, 0.35, 0.5],
       'forgetful-older-adult': [0.05, 0.2, 0.75],

@@ -41,7 +41,15 @@ describe('persona posterior and information gain', () => {
   });
 
   it('gives no gain for an answer equally likely under every persona, and entropy 1 bit for a fair coin', () => {
-    expect(expectedInformationGain([0.25, 0.75], [[0.5, 0.5], [0.5, 0.5]])).toBe(0);
+    expect(
+      expectedInformationGain(
+        [0.25, 0.75],
+        [
+          [0.5, 0.5],
+          [0.5, 0.5],
+        ],
+      ),
+    ).toBe(0);
     expect(entropy([0.5, 0.5])).toBe(1);
     expect(updatePosterior([0.3, 0.7], [0, 0])).toEqual([0.3, 0.7]);
   });
@@ -69,7 +77,10 @@ describe('next question', () => {
     const uniform = personas.map(() => 1 / personas.length);
     const gains = adherenceBarriersSurvey.questions.map((question) =>
       question.kind === 'choice'
-        ? expectedInformationGain(uniform, question.options.map((option) => personas.map((persona) => option.likelihoods[persona])))
+        ? expectedInformationGain(
+            uniform,
+            question.options.map((option) => personas.map((persona) => option.likelihoods[persona])),
+          )
         : 0,
     );
     expect(step.informationGain).toBeCloseTo(Math.max(...gains), 12);

@@ -53,21 +53,27 @@ export function likelihoodMatrix(question: ChoiceQuestion): number[][] {
 }
 
 /** The posterior after the answers given so far (number answers carry no likelihood and are skipped). */
-export function posteriorFromAnswers(definition: SurveyDefinition, answers: SurveyAnswers, prior: readonly number[] = uniformPrior()): number[] {
+export function posteriorFromAnswers(
+  definition: SurveyDefinition,
+  answers: SurveyAnswers,
+  prior: readonly number[] = uniformPrior(),
+): number[] {
   let posterior = [...prior];
   for (const question of definition.questions) {
     const answer = answers[question.id];
     if (question.kind !== 'choice' || answer === undefined) continue;
     const option = question.options.find((candidate) => candidate.value === answer);
-    if (option !== undefined) posterior = updatePosterior(posterior, personas.map((persona) => option.likelihoods[persona]));
+    if (option !== undefined)
+      posterior = updatePosterior(
+        posterior,
+        personas.map((persona) => option.likelihoods[persona]),
+      );
   }
   return posterior;
 }
 
 export type StopReason = 'confident' | 'no-informative-question' | 'question-limit' | 'all-asked';
-export type NextStep =
-  | { done: false; question: SurveyQuestion; informationGain: number | null }
-  | { done: true; reason: StopReason };
+export type NextStep = { done: false; question: SurveyQuestion; informationGain: number | null } | { done: true; reason: StopReason };
 
 /** Whether a question is due: a number question follows only a positive answer to the question it depends on. */
 function isDue(definition: SurveyDefinition, question: SurveyQuestion, answers: SurveyAnswers): boolean {

@@ -20,7 +20,9 @@ export type SurveyResult = {
 };
 
 function choiceScore(definition: SurveyDefinition, answers: SurveyAnswers, id: string): number | null {
-  const question = definition.questions.find((candidate): candidate is ChoiceQuestion => candidate.id === id && candidate.kind === 'choice');
+  const question = definition.questions.find(
+    (candidate): candidate is ChoiceQuestion => candidate.id === id && candidate.kind === 'choice',
+  );
   const option = question?.options.find((candidate) => candidate.value === answers[id]);
   return option?.score ?? null;
 }
@@ -37,29 +39,40 @@ export function summariseResponse(definition: SurveyDefinition, answers: SurveyA
     const answer = answers[question.id];
     if (answer === undefined) continue;
     if (question.kind === 'number') {
-      meanings.push({ questionId: question.id, topic: question.topic, question: question.text, answer: `${answer} ${question.unit}`, meaning: null });
+      meanings.push({
+        questionId: question.id,
+        topic: question.topic,
+        question: question.text,
+        answer: `${answer} ${question.unit}`,
+        meaning: null,
+      });
       continue;
     }
     const option = question.options.find((candidate) => candidate.value === answer);
     if (option === undefined) continue;
-    meanings.push({ questionId: question.id, topic: question.topic, question: question.text, answer: option.label, meaning: option.meaning ?? null });
+    meanings.push({
+      questionId: question.id,
+      topic: question.topic,
+      question: question.text,
+      answer: option.label,
+      meaning: option.meaning ?? null,
+    });
     // Single-item measures are summarised by their answer; barriers by whether they are one at all.
     if (question.topic.startsWith('barrier:')) summary[question.topic] = option.value === 'never' ? 'no' : 'yes';
     else if (question.topic !== 'ipaq' && question.topic !== 'audit-c') summary[question.id] = option.value;
   }
 
   const ipaqDays = ['ipaq-vigorous-days', 'ipaq-moderate-days', 'ipaq-walking-days'].map((id) => choiceScore(definition, answers, id));
-  const ipaq =
-    ipaqDays.every((days) => days !== null)
-      ? scoreIpaq({
-          vigorousDays: ipaqDays[0]!,
-          vigorousMinutes: numberAnswer(answers, 'ipaq-vigorous-minutes'),
-          moderateDays: ipaqDays[1]!,
-          moderateMinutes: numberAnswer(answers, 'ipaq-moderate-minutes'),
-          walkingDays: ipaqDays[2]!,
-          walkingMinutes: numberAnswer(answers, 'ipaq-walking-minutes'),
-        })
-      : null;
+  const ipaq = ipaqDays.every((days) => days !== null)
+    ? scoreIpaq({
+        vigorousDays: ipaqDays[0]!,
+        vigorousMinutes: numberAnswer(answers, 'ipaq-vigorous-minutes'),
+        moderateDays: ipaqDays[1]!,
+        moderateMinutes: numberAnswer(answers, 'ipaq-moderate-minutes'),
+        walkingDays: ipaqDays[2]!,
+        walkingMinutes: numberAnswer(answers, 'ipaq-walking-minutes'),
+      })
+    : null;
   if (ipaq !== null) summary.ipaq = ipaq.valid ? ipaq.category : 'excluded';
 
   const auditItems = ['audit-c-frequency', 'audit-c-quantity', 'audit-c-binge'].map((id) => choiceScore(definition, answers, id));

@@ -8,7 +8,14 @@ const none = { vigorousDays: 0, vigorousMinutes: 0, moderateDays: 0, moderateMin
 // Hand-computed from the IPAQ scoring protocol (2005): MET-min = MET × minutes × days, with 3.3 / 4.0 / 8.0.
 describe('IPAQ short form scoring', () => {
   it('high: vigorous on 3 days and at least 1500 MET-min (720 + 320 + 495 = 1535)', () => {
-    const score = scoreIpaq({ vigorousDays: 3, vigorousMinutes: 30, moderateDays: 2, moderateMinutes: 40, walkingDays: 5, walkingMinutes: 30 });
+    const score = scoreIpaq({
+      vigorousDays: 3,
+      vigorousMinutes: 30,
+      moderateDays: 2,
+      moderateMinutes: 40,
+      walkingDays: 5,
+      walkingMinutes: 30,
+    });
     expect(score).toEqual({ valid: true, metMinutes: { walking: 495, moderate: 320, vigorous: 720, total: 1535 }, category: 'high' });
   });
 
@@ -17,7 +24,10 @@ describe('IPAQ short form scoring', () => {
   });
 
   it('moderate: 3 days of vigorous activity of 20 minutes (480 MET-min)', () => {
-    expect(scoreIpaq({ ...none, vigorousDays: 3, vigorousMinutes: 20 })).toMatchObject({ category: 'moderate', metMinutes: { total: 480 } });
+    expect(scoreIpaq({ ...none, vigorousDays: 3, vigorousMinutes: 20 })).toMatchObject({
+      category: 'moderate',
+      metMinutes: { total: 480 },
+    });
   });
 
   it('moderate: 5 days of any combination reaching 600 MET-min (480 + 198 = 678)', () => {
@@ -38,8 +48,14 @@ describe('IPAQ short form scoring', () => {
   });
 
   it('excludes more than 960 minutes of activity a day, and days outside 0–7', () => {
-    expect(scoreIpaq({ vigorousDays: 1, vigorousMinutes: 500, moderateDays: 1, moderateMinutes: 300, walkingDays: 1, walkingMinutes: 200 }).valid).toBe(false);
-    expect(scoreIpaq({ ...none, walkingDays: 8, walkingMinutes: 30 })).toEqual({ valid: false, reason: 'walkingDays must be a whole number from 0 to 7' });
+    expect(
+      scoreIpaq({ vigorousDays: 1, vigorousMinutes: 500, moderateDays: 1, moderateMinutes: 300, walkingDays: 1, walkingMinutes: 200 })
+        .valid,
+    ).toBe(false);
+    expect(scoreIpaq({ ...none, walkingDays: 8, walkingMinutes: 30 })).toEqual({
+      valid: false,
+      reason: 'walkingDays must be a whole number from 0 to 7',
+    });
   });
 });
 

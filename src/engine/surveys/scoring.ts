@@ -85,7 +85,8 @@ export type AuditCScore = { score: number; cutOff: number; positive: boolean };
 
 /** Each item 0–4 (how often, how many drinks, how often six or more); positive at ≥ 4 (men) or ≥ 3 (women, unknown). */
 export function scoreAuditC(items: readonly [number, number, number], sex: 'female' | 'male' | null): AuditCScore {
-  for (const item of items) if (!Number.isInteger(item) || item < 0 || item > 4) throw new RangeError(`AUDIT-C items are scored 0–4, got ${item}`);
+  for (const item of items)
+    if (!Number.isInteger(item) || item < 0 || item > 4) throw new RangeError(`AUDIT-C items are scored 0–4, got ${item}`);
   const score = items[0] + items[1] + items[2];
   const cutOff = sex === 'male' ? 4 : 3;
   return { score, cutOff, positive: score >= cutOff };

@@ -23,12 +23,10 @@ export function simulateAnswer(question: SurveyQuestion, persona: Persona, noise
 }
 
 /** A whole response as the engine would ask it (adaptive order and stop rules included). */
-export function simulateResponse(options: {
-  definition: SurveyDefinition;
-  persona: Persona;
-  noise: number;
-  uniform: () => number;
-}): { answers: SurveyAnswers; order: string[] } {
+export function simulateResponse(options: { definition: SurveyDefinition; persona: Persona; noise: number; uniform: () => number }): {
+  answers: SurveyAnswers;
+  order: string[];
+} {
   const answers: Record<string, string | number> = {};
   const order: string[] = [];
   for (;;) {

@@ -67,7 +67,8 @@ export async function answerSurveyQuestion(options: {
   let answer: string | number;
   if (question.kind === 'choice') {
     const option = question.options.find((candidate) => candidate.value === String(input.answer));
-    if (option === undefined) throw new AppError('validation', 'Choose one of the answers.', { fieldErrors: { answer: 'not one of the answers' } });
+    if (option === undefined)
+      throw new AppError('validation', 'Choose one of the answers.', { fieldErrors: { answer: 'not one of the answers' } });
     answer = option.value;
   } else {
     const value = typeof input.answer === 'number' ? input.answer : Number(input.answer);
@@ -94,7 +95,13 @@ export async function answerSurveyQuestion(options: {
       summary: finished ? summariseResponse(definition, answers, patient.sex).summary : null,
     })
     // Only if nobody answered in between (a second tab): the answers read above are still the stored ones.
-    .where(and(eq(surveyResponses.id, row.id), isNull(surveyResponses.completedAt), sql`cardinality(${surveyResponses.askedOrder}) = ${row.askedOrder.length}`))
+    .where(
+      and(
+        eq(surveyResponses.id, row.id),
+        isNull(surveyResponses.completedAt),
+        sql`cardinality(${surveyResponses.askedOrder}) = ${row.askedOrder.length}`,
+      ),
+    )
     .returning({ id: surveyResponses.id });
   if (updated.length === 0) throw new AppError('conflict', 'This survey changed in another window: reload the page to see where you are.');
   return surveyState({

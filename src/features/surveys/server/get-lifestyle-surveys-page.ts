@@ -18,6 +18,7 @@ export type DistributionMeasure = { measure: string; label: string; categories: 
 export type CohortDistribution = {
   surveyKey: SurveyKey;
   title: string;
+  description: string;
   /** Patients in the viewer's scope with a completed response: each counted once, by their latest. */
   patients: ShownCount;
   /** The first and last day a counted response was completed (UTC dates), null without any. */
@@ -45,7 +46,16 @@ export type LifestyleSurveysPage = {
   cohort: CohortDistribution[];
   /** For care teams and admins: the latest completed results of the patients in their scope. */
   patientResults: PatientSurveyResult[] | null;
-  canEditDefinitions: boolean;
+  /** For those who may edit them (admins): each survey's current version as JSON and its versions. */
+  definitions: DefinitionVersions[] | null;
+};
+
+export type DefinitionVersions = {
+  surveyKey: SurveyKey;
+  title: string;
+  version: number;
+  json: string;
+  versions: { version: number; changeNote: string | null; createdAt: string }[];
 };
 
 const RESULT_LIMIT = 200;
@@ -60,7 +70,9 @@ const fixedMeasureLabels: Record<string, { label: string; categories: Record<str
 };
 
 /** The measures a definition summarises to, with their labels, in the order the page shows them. */
-export function measuresOf(definition: SurveyDefinition): { measure: string; label: string; categories: { key: string; label: string }[] }[] {
+export function measuresOf(
+  definition: SurveyDefinition,
+): { measure: string; label: string; categories: { key: string; label: string }[] }[] {
   const measures: { measure: string; label: string; categories: { key: string; label: string }[] }[] = [];
   const fixed = (measure: string, keys?: string[]) => {
     const labels = fixedMeasureLabels[measure]!;
@@ -84,7 +96,11 @@ export function measuresOf(definition: SurveyDefinition): { measure: string; lab
         ],
       });
     } else {
-      measures.push({ measure: question.id, label: question.text, categories: question.options.map((option) => ({ key: option.value, label: option.label })) });
+      measures.push({
+        measure: question.id,
+        label: question.text,
+        categories: question.options.map((option) => ({ key: option.value, label: option.label })),
+      });
     }
   }
   return measures;
@@ -102,17 +118,26 @@ async function cohortDistribution(options: {
   const suppressed = seesSuppressedAggregates(actor.role);
   const measureList = measuresOf(definition);
   if (definition.order === 'adaptive') {
-    measureList.unshift({ measure: 'persona', label: fixedMeasureLabels.persona!.label, categories: personas.map((key) => ({ key, label: key })) });
+    measureList.unshift({
+      measure: 'persona',
+      label: fixedMeasureLabels.persona!.label,
+      categories: personas.map((key) => ({ key, label: key })),
+    });
   }
   const empty: CohortDistribution = {
     surveyKey,
     title: definition.title,
+    description: definition.description,
     patients: shownCount(0),
     from: null,
     to: null,
     includesSynthetic: false,
     suppressed,
-    measures: measureList.map((measure) => ({ ...measure, answered: shownCount(0), categories: measure.categories.map((category) => ({ ...category, count: shownCount(0) })) })),
+    measures: measureList.map((measure) => ({
+      ...measure,
+      answered: shownCount(0),
+      categories: measure.categories.map((category) => ({ ...category, count: shownCount(0) })),
+    })),
   };
   if (conditions === null) return empty;
   const scopeSql = conditions.patients === undefined ? sql`true` : conditions.patients;
@@ -137,10 +162,17 @@ async function cohortDistribution(options: {
   const total = totals.rows[0] ?? { patients: 0, from: null, to: null, synthetic: false };
   const countOf = new Map(counts.rows.map((row) => [`${row.measure}\u0000${row.category}`, row.patients]));
   const measures = measureList.map((measure): DistributionMeasure => {
-    const groups = measure.categories.map((category) => ({ key: category.key, count: countOf.get(`${measure.measure}\u0000${category.key}`) ?? 0 }));
+    const groups = measure.categories.map((category) => ({
+      key: category.key,
+      count: countOf.get(`${measure.measure}\u0000${category.key}`) ?? 0,
+    }));
     const answered = groups.reduce((sum, group) => sum + group.count, 0);
     if (!suppressed) {
-      return { ...measure, answered: shownCount(answered), categories: measure.categories.map((category, index) => ({ ...category, count: shownCount(groups[index]!.count) })) };
+      return {
+        ...measure,
+        answered: shownCount(answered),
+        categories: measure.categories.map((category, index) => ({ ...category, count: shownCount(groups[index]!.count) })),
+      };
     }
     const result = suppressSmallCells({ groups, total: answered });
     return {
@@ -150,7 +182,17 @@ async function cohortDistribution(options: {
     };
   });
   const patientsShown = suppressed ? suppressSmallCells({ groups: [], total: total.patients }).total! : shownCount(total.patients);
-  return { surveyKey, title: definition.title, patients: patientsShown, from: total.from, to: total.to, includesSynthetic: total.synthetic, suppressed, measures };
+  return {
+    surveyKey,
+    title: definition.title,
+    description: definition.description,
+    patients: patientsShown,
+    from: total.from,
+    to: total.to,
+    includesSynthetic: total.synthetic,
+    suppressed,
+    measures,
+  };
 }
 
 /**
@@ -189,9 +231,7 @@ export async function getLifestyleSurveysPage(options: {
   }
 
   const cohort = await Promise.all(
-    surveyKeys.map((surveyKey, index) =>
-      cohortDistribution({ database, actor, surveyKey, definition: definitions[index]!.definition }),
-    ),
+    surveyKeys.map((surveyKey, index) => cohortDistribution({ database, actor, surveyKey, definition: definitions[index]!.definition })),
   );
 
   let patientResults: PatientSurveyResult[] | null = null;
@@ -225,5 +265,26 @@ export async function getLifestyleSurveysPage(options: {
             summary: row.summary ?? {},
           }));
   }
-  return { viewer, own, cohort, patientResults, canEditDefinitions: hasPermission(actor.role, 'surveys:edit') };
+  let editable: DefinitionVersions[] | null = null;
+  if (hasPermission(actor.role, 'surveys:edit')) {
+    const history = await database
+      .select({
+        surveyKey: surveyDefinitions.surveyKey,
+        version: surveyDefinitions.version,
+        changeNote: surveyDefinitions.changeNote,
+        createdAt: surveyDefinitions.createdAt,
+      })
+      .from(surveyDefinitions)
+      .orderBy(surveyDefinitions.surveyKey, desc(surveyDefinitions.version));
+    editable = surveyKeys.map((surveyKey, index) => ({
+      surveyKey,
+      title: definitions[index]!.definition.title,
+      version: definitions[index]!.version,
+      json: JSON.stringify(definitions[index]!.definition, null, 2),
+      versions: history
+        .filter((row) => row.surveyKey === surveyKey)
+        .map((row) => ({ version: row.version, changeNote: row.changeNote, createdAt: row.createdAt.toISOString() })),
+    }));
+  }
+  return { viewer, own, cohort, patientResults, definitions: editable };
 }

@@ -40,7 +40,9 @@ export async function saveSurveyDefinition(options: {
   }
   const definition = parseInput(surveyDefinitionSchema, json, { label: 'The survey definition' }) as SurveyDefinition;
   if (definition.key !== input.surveyKey) {
-    throw new AppError('validation', `The definition's key must be ${input.surveyKey}.`, { fieldErrors: { key: `must be ${input.surveyKey}` } });
+    throw new AppError('validation', `The definition's key must be ${input.surveyKey}.`, {
+      fieldErrors: { key: `must be ${input.surveyKey}` },
+    });
   }
   const problems = [...likelihoodProblems(definition), ...structureProblems(definition)];
   if (problems.length > 0) {
@@ -63,7 +65,8 @@ export async function saveSurveyDefinition(options: {
     .values({ surveyKey: input.surveyKey, version, definition, changeNote: input.changeNote, createdBy: actor.id, createdAt: now })
     .onConflictDoNothing()
     .returning({ id: surveyDefinitions.id });
-  if (inserted.length === 0) throw new AppError('conflict', 'Someone saved this survey at the same time: reload and edit the newest version.');
+  if (inserted.length === 0)
+    throw new AppError('conflict', 'Someone saved this survey at the same time: reload and edit the newest version.');
   await recordAuditEvent(database, {
     action: 'survey-definition.save',
     outcome: 'success',
@@ -85,7 +88,10 @@ function structureProblems(definition: SurveyDefinition): string[] {
       if (values.size !== question.options.length) problems.push(`questions.${question.id}.options: two answers share a value`);
     } else {
       if (question.min > question.max) problems.push(`questions.${question.id}.min: greater than max`);
-      if (question.askedWhenPositive !== undefined && !definition.questions.some((other) => other.id === question.askedWhenPositive && other.kind === 'choice')) {
+      if (
+        question.askedWhenPositive !== undefined &&
+        !definition.questions.some((other) => other.id === question.askedWhenPositive && other.kind === 'choice')
+      ) {
         problems.push(`questions.${question.id}.askedWhenPositive: no choice question ${question.askedWhenPositive}`);
       }
     }

@@ -37,7 +37,12 @@ export async function seedSurveyResponses(options: {
       const stream = createRandomStream(seed + stored.version * 7919 + surveyKeys.indexOf(surveyKey) * 104_729, index, 'survey');
       const uniform = () => nextUniform(stream);
       if (uniform() >= demoSurveyResponseShare) return;
-      const { answers, order } = simulateResponse({ definition: stored.definition, persona: respondent.persona, noise: demoSurveyNoise, uniform });
+      const { answers, order } = simulateResponse({
+        definition: stored.definition,
+        persona: respondent.persona,
+        noise: demoSurveyNoise,
+        uniform,
+      });
       const posterior = posteriorFromAnswers(stored.definition, answers);
       const completedAt = new Date(end.getTime() - Math.floor(uniform() * days * 86_400_000));
       rows.push({

@@ -22,7 +22,8 @@ export async function startSurveyResponse(options: {
   const input = parseInput(startSurveyInputSchema, options.input, { label: 'The survey' });
   if (actor.role !== 'patient') throw new AppError('forbidden', 'Only patients take surveys: your account is not a patient account.');
   const patient = await findOwnPatient(database, actor.id);
-  if (patient === null) throw new AppError('forbidden', 'Your account is not linked to a patient record, so there is nowhere to keep your answers.');
+  if (patient === null)
+    throw new AppError('forbidden', 'Your account is not linked to a patient record, so there is nowhere to keep your answers.');
 
   const latest = await findLatestResponse(database, patient.id, input.surveyKey);
   if (latest !== null && (latest.completedAt === null || input.restart !== true)) {

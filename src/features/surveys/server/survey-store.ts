@@ -7,7 +7,16 @@ import 'server-only';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
-import { builtInSurveys, MAX_ADAPTIVE_QUESTIONS, nextQuestion, type SurveyAnswers, type SurveyDefinition, type SurveyQuestion, summariseResponse, type SurveyResult } from '@/engine/surveys';
+import {
+  builtInSurveys,
+  MAX_ADAPTIVE_QUESTIONS,
+  nextQuestion,
+  type SurveyAnswers,
+  type SurveyDefinition,
+  type SurveyQuestion,
+  summariseResponse,
+  type SurveyResult,
+} from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import type { SurveyKey } from '../schemas';
 
@@ -55,7 +64,13 @@ export type QuestionView =
 function questionView(question: SurveyQuestion): QuestionView {
   const help = question.help ?? null;
   return question.kind === 'choice'
-    ? { kind: 'choice', id: question.id, text: question.text, help, options: question.options.map(({ value, label }) => ({ value, label })) }
+    ? {
+        kind: 'choice',
+        id: question.id,
+        text: question.text,
+        help,
+        options: question.options.map(({ value, label }) => ({ value, label })),
+      }
     : { kind: 'number', id: question.id, text: question.text, help, unit: question.unit, min: question.min, max: question.max };
 }
 
@@ -81,7 +96,7 @@ function remainingFixed(definition: SurveyDefinition, answers: SurveyAnswers): n
     const step = nextQuestion({ definition, answers: simulated });
     if (step.done) return remaining;
     // Unanswered day questions are counted as if answered "some days": the minutes question may follow.
-    simulated[step.question.id] = step.question.kind === 'choice' ? (step.question.options[step.question.options.length - 1]!.value) : 0;
+    simulated[step.question.id] = step.question.kind === 'choice' ? step.question.options[step.question.options.length - 1]!.value : 0;
     remaining += 1;
   }
 }

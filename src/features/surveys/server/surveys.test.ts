@@ -42,16 +42,30 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
   beforeEach(async () => {
     database = await backend.create();
     const db = database.database;
-    await db.insert(authUsers).values(
-      [patientUser, otherPatientUser, clinician, official, admin].map((user) => ({ id: user.id, name: user.id, email: `${user.id}@example.org` })),
-    );
+    await db
+      .insert(authUsers)
+      .values(
+        [patientUser, otherPatientUser, clinician, official, admin].map((user) => ({
+          id: user.id,
+          name: user.id,
+          email: `${user.id}@example.org`,
+        })),
+      );
     await db.insert(organisations).values([
       { id: 'org-1', name: 'Clinic one' },
       { id: 'org-2', name: 'Clinic two' },
     ]);
     await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'org-1' });
     await db.insert(patients).values([
-      { id: ownId, pseudonym: 'OWN-1', source: 'test', sourceRecordId: 'own', userId: patientUser.id, organisationId: 'org-1', sex: 'female' },
+      {
+        id: ownId,
+        pseudonym: 'OWN-1',
+        source: 'test',
+        sourceRecordId: 'own',
+        userId: patientUser.id,
+        organisationId: 'org-1',
+        sex: 'female',
+      },
       { pseudonym: 'OTHER-2', source: 'test', sourceRecordId: 'other', userId: otherPatientUser.id, organisationId: 'org-2' },
     ]);
   });
@@ -67,8 +81,18 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     // The browser never receives the likelihoods.
     expect(JSON.stringify(state.question)).not.toContain('likelihoods');
 
-    state = await answerSurveyQuestion({ database: db, actor: patientUser, input: { responseId: state.responseId, questionId: 'ipaq-vigorous-days', answer: '0' }, now });
-    state = await answerSurveyQuestion({ database: db, actor: patientUser, input: { responseId: state.responseId, questionId: 'ipaq-moderate-days', answer: '2' }, now });
+    state = await answerSurveyQuestion({
+      database: db,
+      actor: patientUser,
+      input: { responseId: state.responseId, questionId: 'ipaq-vigorous-days', answer: '0' },
+      now,
+    });
+    state = await answerSurveyQuestion({
+      database: db,
+      actor: patientUser,
+      input: { responseId: state.responseId, questionId: 'ipaq-moderate-days', answer: '2' },
+      now,
+    });
     expect(state.question?.id).toBe('ipaq-moderate-minutes');
     expect(state.progress.answered).toBe(2);
 
@@ -78,16 +102,31 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     expect(resumed.question?.id).toBe('ipaq-moderate-minutes');
 
     await expect(
-      answerSurveyQuestion({ database: db, actor: patientUser, input: { responseId: state.responseId, questionId: 'ipaq-moderate-minutes', answer: 2000 }, now }),
+      answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: 'ipaq-moderate-minutes', answer: 2000 },
+        now,
+      }),
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { answer: 'a whole number from 0 to 960' } });
     await expect(
-      answerSurveyQuestion({ database: db, actor: patientUser, input: { responseId: state.responseId, questionId: 'smoking', answer: 'never' }, now }),
+      answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: 'smoking', answer: 'never' },
+        now,
+      }),
     ).rejects.toMatchObject({ code: 'conflict', fieldErrors: { questionId: 'not the current question' } });
 
     while (state.question !== null) {
       const answer = lifestyleAnswers[state.question.id];
       if (answer === undefined) throw new Error(`no answer for ${state.question.id}`);
-      state = await answerSurveyQuestion({ database: db, actor: patientUser, input: { responseId: state.responseId, questionId: state.question.id, answer }, now });
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: state.question.id, answer },
+        now,
+      });
     }
     expect(state.completedAt).toBe(now.toISOString());
     expect(state.progress).toEqual({ answered: 15, total: 15 });
@@ -99,7 +138,9 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     expect(stored?.askedOrder).toHaveLength(15);
 
     // Opening it again shows the result; taking it again starts a new response.
-    expect((await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now })).responseId).toBe(state.responseId);
+    expect((await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now })).responseId).toBe(
+      state.responseId,
+    );
     const again = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle', restart: true }, now });
     expect(again.responseId).not.toBe(state.responseId);
     expect(again.question?.id).toBe('ipaq-vigorous-days');
@@ -111,7 +152,12 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     expect(state.progress.total).toBe(5);
     let asked = 0;
     while (state.question !== null) {
-      state = await answerSurveyQuestion({ database: db, actor: patientUser, input: { responseId: state.responseId, questionId: state.question.id, answer: 'often' }, now });
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: state.question.id, answer: 'often' },
+        now,
+      });
       asked += 1;
     }
     expect(asked).toBeLessThanOrEqual(5);
@@ -125,12 +171,24 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     const db = database.database;
     const state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
     await expect(
-      answerSurveyQuestion({ database: db, actor: otherPatientUser, input: { responseId: state.responseId, questionId: 'ipaq-vigorous-days', answer: '1' }, now }),
+      answerSurveyQuestion({
+        database: db,
+        actor: otherPatientUser,
+        input: { responseId: state.responseId, questionId: 'ipaq-vigorous-days', answer: '1' },
+        now,
+      }),
     ).rejects.toMatchObject({ code: 'not_found' });
-    const audits = await db.select({ outcome: auditLog.outcome }).from(auditLog).where(and(eq(auditLog.action, 'survey.answer'), eq(auditLog.actorUserId, otherPatientUser.id)));
+    const audits = await db
+      .select({ outcome: auditLog.outcome })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'survey.answer'), eq(auditLog.actorUserId, otherPatientUser.id)));
     expect(audits).toEqual([{ outcome: 'denied' }]);
-    await expect(startSurveyResponse({ database: db, actor: clinician, input: { surveyKey: 'lifestyle' }, now })).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'diet' }, now })).rejects.toMatchObject({ code: 'validation' });
+    await expect(startSurveyResponse({ database: db, actor: clinician, input: { surveyKey: 'lifestyle' }, now })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await expect(startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'diet' }, now })).rejects.toMatchObject({
+      code: 'validation',
+    });
   });
 
   it('an admin edit saves a new, audited version; earlier versions and their responses are kept; others are refused', async () => {
@@ -149,13 +207,19 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
       { version: 1, changeNote: null },
       { version: 2, changeNote: 'Clearer title' },
     ]);
-    const audits = await db.select({ outcome: auditLog.outcome }).from(auditLog).where(eq(auditLog.action, 'survey-definition.save')).orderBy(auditLog.outcome);
+    const audits = await db
+      .select({ outcome: auditLog.outcome })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'survey-definition.save'))
+      .orderBy(auditLog.outcome);
     expect(audits).toEqual([{ outcome: 'denied' }, { outcome: 'success' }]);
     // The response begun on version 1 continues on version 1.
     expect((await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now })).version).toBe(1);
     expect(started.version).toBe(1);
 
-    const broken = structuredClone(edited) as { questions: { id: string; options?: { likelihoods: Record<string, number> }[] }[] };
+    const broken = structuredClone(edited) as unknown as {
+      questions: { id: string; options?: { likelihoods: Record<string, number> }[] }[];
+    };
     broken.questions.find((question) => question.id === 'smoking')!.options![0]!.likelihoods['busy-professional'] = 0.9;
     await expect(
       saveSurveyDefinition({ database: db, actor: admin, input: { ...input, definitionJson: JSON.stringify(broken) }, now }),
@@ -179,7 +243,11 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     const inserted = await db.insert(patients).values(rows).returning({ id: patients.id, persona: patients.persona, sex: patients.sex });
     const count = await seedSurveyResponses({
       database: db,
-      respondents: inserted.map((row) => ({ patientId: row.id, persona: row.persona as (typeof personas)[number], sex: row.sex as 'female' | 'male' })),
+      respondents: inserted.map((row) => ({
+        patientId: row.id,
+        persona: row.persona as (typeof personas)[number],
+        sex: row.sex as 'female' | 'male',
+      })),
       seed: 11,
       end: now,
       days: 30,
@@ -204,10 +272,16 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
 
     // The clinician sees their organisation's patients only, unsuppressed, and each one's results.
     const forClinician = await getLifestyleSurveysPage({ database: db, actor: clinician });
-    const organisationRows = await db.select({ id: surveyResponses.id }).from(surveyResponses).innerJoin(patients, eq(patients.id, surveyResponses.patientId)).where(eq(patients.organisationId, 'org-1'));
+    const organisationRows = await db
+      .select({ id: surveyResponses.id })
+      .from(surveyResponses)
+      .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+      .where(eq(patients.organisationId, 'org-1'));
     expect(forClinician.patientResults).toHaveLength(organisationRows.length);
     expect(forClinician.patientResults!.every((row) => Number(row.pseudonym.slice(4)) < 20)).toBe(true);
-    const clinicianIpaq = forClinician.cohort.find((entry) => entry.surveyKey === 'lifestyle')!.measures.find((measure) => measure.measure === 'ipaq')!;
+    const clinicianIpaq = forClinician.cohort
+      .find((entry) => entry.surveyKey === 'lifestyle')!
+      .measures.find((measure) => measure.measure === 'ipaq')!;
     expect(clinicianIpaq.categories.every((category) => !category.count.suppressed)).toBe(true);
     expect(clinicianIpaq.categories.reduce((sum, category) => sum + category.count.count!, 0)).toBe(clinicianIpaq.answered.count);
 
