@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import type { Database } from '@/db/client';
 import { surveyResponses } from '@/db/schema';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
@@ -46,6 +47,7 @@ export async function seedSurveyResponses(options: {
       const posterior = posteriorFromAnswers(stored.definition, answers);
       const completedAt = new Date(end.getTime() - Math.floor(uniform() * days * 86_400_000));
       rows.push({
+        id: responseId(respondent.patientId, surveyKey, stored.version),
         patientId: respondent.patientId,
         definitionId: stored.id,
         surveyKey,
@@ -59,9 +61,16 @@ export async function seedSurveyResponses(options: {
       });
     });
     for (let start = 0; start < rows.length; start += BATCH) {
-      await database.insert(surveyResponses).values(rows.slice(start, start + BATCH));
+      // Fixed ids: seeding again (forced) meets its own rows and skips them.
+      const batch = await database.insert(surveyResponses).values(rows.slice(start, start + BATCH)).onConflictDoNothing().returning({ id: surveyResponses.id });
+      inserted += batch.length;
     }
-    inserted += rows.length;
   }
   return inserted;
+}
+
+/** A response's id derived from what it answers (md5 as a UUID), so the demo seed is repeatable. */
+function responseId(patientId: string, surveyKey: string, version: number): string {
+  const hex = createHash('md5').update(`survey-response:${patientId}:${surveyKey}:v${version}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
