@@ -449,7 +449,11 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     // Answered over the last 90 days of the history (so the lifestyle-surveys page has a cohort to compare with).
     const surveyResponseRows = await seedSurveyResponses({
       database: transaction,
-      respondents: cohort.patients.map((patient) => ({ patientId: syntheticUuid('patients', patient.id), persona: patient.persona, sex: patient.sex })),
+      respondents: cohort.patients.map((patient) => ({
+        patientId: syntheticUuid('patients', patient.id),
+        persona: patient.persona,
+        sex: patient.sex,
+      })),
       seed,
       end: new Date(`${isoFromDayNumber(historyStartDay + days - 1)}T18:00:00Z`),
       days: 90,

@@ -62,7 +62,11 @@ export async function seedSurveyResponses(options: {
     });
     for (let start = 0; start < rows.length; start += BATCH) {
       // Fixed ids: seeding again (forced) meets its own rows and skips them.
-      const batch = await database.insert(surveyResponses).values(rows.slice(start, start + BATCH)).onConflictDoNothing().returning({ id: surveyResponses.id });
+      const batch = await database
+        .insert(surveyResponses)
+        .values(rows.slice(start, start + BATCH))
+        .onConflictDoNothing()
+        .returning({ id: surveyResponses.id });
       inserted += batch.length;
     }
   }

@@ -42,15 +42,13 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
   beforeEach(async () => {
     database = await backend.create();
     const db = database.database;
-    await db
-      .insert(authUsers)
-      .values(
-        [patientUser, otherPatientUser, clinician, official, admin].map((user) => ({
-          id: user.id,
-          name: user.id,
-          email: `${user.id}@example.org`,
-        })),
-      );
+    await db.insert(authUsers).values(
+      [patientUser, otherPatientUser, clinician, official, admin].map((user) => ({
+        id: user.id,
+        name: user.id,
+        email: `${user.id}@example.org`,
+      })),
+    );
     await db.insert(organisations).values([
       { id: 'org-1', name: 'Clinic one' },
       { id: 'org-2', name: 'Clinic two' },
