@@ -133,7 +133,8 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
             <RadioGroup
               key={state.question.id}
               name="answer"
-              value={value}
+              // null, not '': React Aria takes '' for a chosen value and then leaves no radio reachable by Tab.
+              value={value === '' ? null : value}
               onChange={setValue}
               aria-labelledby={`survey-${surveyKey}-question`}
             >
