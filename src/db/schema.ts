@@ -24,6 +24,7 @@ import { doseStatuses, missedDoseReasons } from '../lib/domain/dose-statuses';
 import { type ImportBatchCounts, importBatchStatuses, importBatchTables } from '../lib/domain/import-batches';
 import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
 import type { ChatMessage } from '../engine/chat-export';
+import type { SurveyAnswers, SurveyDefinition } from '../engine/surveys/types';
 import { messagingProgrammes, policyDecisionSources, policyDecisionStatuses } from '../lib/domain/messaging-programmes';
 import { type Role, roles } from '../lib/domain/roles';
 
@@ -852,4 +853,57 @@ export const chatExports = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('chat_exports_owner_idx').on(table.ownerUserId, table.createdAt)],
+);
+
+/**
+ * Survey definitions (docs/decisions/041): every version kept. Version 1 of each survey is seeded from
+ * src/engine/surveys/definitions.ts; an admin's edit adds the next version (audited), never changes one.
+ */
+export const surveyDefinitions = pgTable(
+  'survey_definitions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Which survey ('lifestyle', 'adherence-barriers'); versions share it. */
+    surveyKey: text('survey_key').notNull(),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').$type<SurveyDefinition>().notNull(),
+    /** What changed from the version before, in the editor's words (null for a seeded version). */
+    changeNote: text('change_note'),
+    createdBy: text('created_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('survey_definitions_key_version_idx').on(table.surveyKey, table.version)],
+);
+
+/**
+ * One patient's response to one version of a survey, saved answer by answer so it can be resumed. `summary`
+ * holds one category per measure (IPAQ level, AUDIT-C screen, each item, the top persona) for the cohort
+ * distribution; `result` the full result shown to the patient.
+ */
+export const surveyResponses = pgTable(
+  'survey_responses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    definitionId: uuid('definition_id')
+      .notNull()
+      .references(() => surveyDefinitions.id, { onDelete: 'restrict' }),
+    surveyKey: text('survey_key').notNull(),
+    channel: text('channel').notNull().default('web'),
+    answers: jsonb('answers').$type<SurveyAnswers>().notNull().default({}),
+    /** Question ids in the order they were asked (the adaptive order differs per patient). */
+    askedOrder: text('asked_order').array().notNull().default([]),
+    summary: jsonb('summary').$type<Record<string, string>>(),
+    /** Posterior probability per persona after the last answer. */
+    posterior: jsonb('posterior').$type<Record<string, number>>(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('survey_responses_patient_idx').on(table.patientId, table.surveyKey, table.startedAt),
+    index('survey_responses_completed_idx').on(table.surveyKey, table.completedAt),
+  ],
 );

@@ -22,6 +22,8 @@ export const permissions = {
   'aggregates:unsuppressed': ['admin', 'clinician'],
   /** Edit the message template library (every save is a new, audited version). */
   'message-templates:edit': ['admin'],
+  /** Edit the survey definitions (every save is a new, audited version; docs/decisions/041). */
+  'surveys:edit': ['admin'],
   /** Download the message log (one row per message, by pseudonym) of the patients in one's scope. */
   'messages:export-log': ['admin', 'clinician'],
   /** Open /app/manufacturing: manufacturers see their companies' products, officials and admins every company's. */

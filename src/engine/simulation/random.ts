@@ -20,6 +20,8 @@ export const streamPurposes = {
   observation: 4,
   /** Handed to the messaging policy, so a randomised policy never consumes the patient's draws. */
   policy: 5,
+  /** Answers to surveys (synthetic demo responses). */
+  survey: 6,
 } as const;
 
 export type StreamPurpose = keyof typeof streamPurposes;

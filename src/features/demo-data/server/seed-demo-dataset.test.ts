@@ -28,7 +28,8 @@ async function tableCounts(database: Database): Promise<Record<string, number>> 
       (select count(*)::int from messages where source = 'simulation') as messages,
       (select count(*)::int from trials) as trials,
       (select count(*)::int from trial_screenings) as screenings,
-      (select count(*)::int from trial_enrolments) as enrolments`,
+      (select count(*)::int from trial_enrolments) as enrolments,
+      (select count(*)::int from survey_responses) as survey_responses`,
   );
   return counts ?? {};
 }
@@ -114,7 +115,11 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
       messages: counts.messages,
       trialScreenings: counts.screenings,
       trialEnrolments: counts.enrolments,
+      surveyResponses: counts.survey_responses,
     });
+    // About 60% of the patients answered each of the two surveys.
+    expect(counts.survey_responses).toBeGreaterThan(small.patientCount * 0.8);
+    expect(counts.survey_responses).toBeLessThan(small.patientCount * 1.6);
     // A year of history: every patient has a regimen and dispensings; dose events and messages are plentiful.
     expect(counts.regimens).toBeGreaterThanOrEqual(small.patientCount);
     expect(counts.dispensings).toBeGreaterThan(small.patientCount * 4);
@@ -362,6 +367,7 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
         messages: 0,
         trialScreenings: 0,
         trialEnrolments: 0,
+        surveyResponses: 0,
       },
     });
     expect(await tableCounts(database)).toEqual(before.counts);

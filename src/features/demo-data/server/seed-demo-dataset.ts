@@ -28,6 +28,7 @@ import {
 } from '@/db/schema';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
 import { type ConsentImportEntry, importConsents } from '@/features/consent';
+import { seedSurveyResponses } from '@/features/surveys';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageChannels } from '@/engine/policy/message-arms';
 import type { SimulatedPatient } from '@/engine/simulation/records';
@@ -73,6 +74,8 @@ export type DemoDatasetCounts = {
   messages: number;
   trialScreenings: number;
   trialEnrolments: number;
+  /** Synthetic survey responses (simulated patients answering from their persona with noise; decision 041). */
+  surveyResponses: number;
 };
 
 export type SeedDemoDatasetResult =
@@ -443,6 +446,18 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     const doseEventRows = await writeDoseEvents({ database: transaction, cohort, batchSize });
     const messageRows = await writeMessages({ database: transaction, cohort, batchSize });
     const trialRows = await writeTrial({ database: transaction, cohort, trial, trialSize, seed, batchSize });
+    // Answered over the last 90 days of the history (so the lifestyle-surveys page has a cohort to compare with).
+    const surveyResponseRows = await seedSurveyResponses({
+      database: transaction,
+      respondents: cohort.patients.map((patient) => ({
+        patientId: syntheticUuid('patients', patient.id),
+        persona: patient.persona,
+        sex: patient.sex,
+      })),
+      seed,
+      end: new Date(`${isoFromDayNumber(historyStartDay + days - 1)}T18:00:00Z`),
+      days: 90,
+    });
     if (referencesDeferred) await assertReferencesHold(transaction);
     return {
       inserted: {
@@ -454,6 +469,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
         messages: messageRows,
         trialScreenings: trialRows.screened,
         trialEnrolments: trialRows.enrolled,
+        surveyResponses: surveyResponseRows,
       },
       arms: { control: trialRows.control, intervention: trialRows.intervention },
     };

@@ -1,0 +1,21 @@
+'use server';
+
+import { z } from 'zod';
+import { answerSurveyQuestion, saveSurveyDefinition, startSurveyResponse } from '@/features/surveys';
+import { authedAction } from '@/lib/server/authed-action';
+
+// The use cases validate their input (they are also called from tests) and check who may act.
+export const startSurveyAction = authedAction({
+  schema: z.unknown(),
+  run: (input, context) => startSurveyResponse({ ...context, input, now: new Date() }),
+});
+
+export const answerSurveyAction = authedAction({
+  schema: z.unknown(),
+  run: (input, context) => answerSurveyQuestion({ ...context, input, now: new Date() }),
+});
+
+export const saveSurveyDefinitionAction = authedAction({
+  schema: z.unknown(),
+  run: (input, context) => saveSurveyDefinition({ ...context, input, now: new Date() }),
+});

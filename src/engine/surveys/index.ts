@@ -1,0 +1,6 @@
+export * from './types';
+export * from './inference';
+export * from './scoring';
+export * from './results';
+export * from './definitions';
+export * from './simulate-answers';

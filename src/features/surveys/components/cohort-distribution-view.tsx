@@ -1,0 +1,68 @@
+import { formatPeriod } from '@/lib/format';
+import type { CohortDistribution } from '../server/get-lifestyle-surveys-page';
+import { personaLabel } from './labels';
+
+/**
+ * The cohort's results for one survey as tables (one per measure): how many patients gave each answer, by
+ * their latest completed response. Small groups read "<11" for roles that see suppressed aggregates.
+ */
+export function CohortDistributionView({ distribution, scopeLabel }: { distribution: CohortDistribution; scopeLabel: string }) {
+  const headingId = `cohort-${distribution.surveyKey}-heading`;
+  const period =
+    distribution.from === null || distribution.to === null
+      ? 'no completed responses yet'
+      : `responses completed ${formatPeriod(distribution.from, distribution.to)}`;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-3">
+      <h3 id={headingId} className="text-lg font-medium">
+        {distribution.title}: the cohort’s results
+      </h3>
+      <p className="text-sm text-muted">
+        {distribution.patients.display} patients ({scopeLabel}), each counted once by their latest completed response; {period}.
+        {distribution.includesSynthetic
+          ? ' Includes synthetic demo data (simulated patients answering from their persona with noise).'
+          : ''}
+        {distribution.suppressed
+          ? ' Groups of fewer than 11 patients read “<11”; another group may be hidden so that one cannot be worked out.'
+          : ''}
+      </p>
+      <div className="grid gap-4 md:grid-cols-2">
+        {distribution.measures.map((measure) => (
+          <table key={measure.measure} className="w-full text-sm">
+            <caption className="pb-1 text-left font-medium">
+              {measure.label} ({measure.answered.display} answered)
+            </caption>
+            <thead>
+              <tr className="border-b border-separator text-left">
+                <th scope="col" className="py-1 pr-2 font-medium">
+                  Answer
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Patients
+                </th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  Share
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {measure.categories.map((category) => (
+                <tr key={category.key} className="border-b border-separator/50">
+                  <th scope="row" className="py-1 pr-2 text-left font-normal">
+                    {measure.measure === 'persona' ? personaLabel(category.label) : category.label}
+                  </th>
+                  <td className="py-1 text-right tabular-nums">{category.count.display}</td>
+                  <td className="py-1 text-right tabular-nums">
+                    {category.count.count === null || measure.answered.count === null || measure.answered.count === 0
+                      ? '—'
+                      : `${Math.round((100 * category.count.count) / measure.answered.count)}%`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      </div>
+    </section>
+  );
+}

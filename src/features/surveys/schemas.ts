@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { personas } from '@/engine/simulation/personas';
+
+export const surveyKeys = ['lifestyle', 'adherence-barriers'] as const;
+export type SurveyKey = (typeof surveyKeys)[number];
+
+const identifier = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]*$/, 'use lower-case letters, digits and hyphens');
+
+const likelihoodsSchema = z.object(
+  Object.fromEntries(personas.map((persona) => [persona, z.number().min(0).max(1)])) as Record<(typeof personas)[number], z.ZodNumber>,
+);
+
+const choiceOptionSchema = z.object({
+  value: identifier,
+  label: z.string().trim().min(1).max(200),
+  score: z.number().int().min(0).max(100).optional(),
+  meaning: z.string().trim().min(1).max(400).optional(),
+  likelihoods: likelihoodsSchema,
+});
+
+const questionSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('choice'),
+    id: identifier,
+    text: z.string().trim().min(1).max(400),
+    help: z.string().trim().min(1).max(400).optional(),
+    topic: z.string().trim().min(1).max(60),
+    options: z.array(choiceOptionSchema).min(2).max(12),
+  }),
+  z.object({
+    kind: z.literal('number'),
+    id: identifier,
+    text: z.string().trim().min(1).max(400),
+    help: z.string().trim().min(1).max(400).optional(),
+    topic: z.string().trim().min(1).max(60),
+    unit: z.string().trim().min(1).max(40),
+    min: z.number().int(),
+    max: z.number().int(),
+    askedWhenPositive: identifier.optional(),
+  }),
+]);
+
+/** A survey definition as an admin submits it (a JSON document); errors name the field by its path. */
+export const surveyDefinitionSchema = z.object({
+  key: z.enum(surveyKeys),
+  title: z.string().trim().min(1).max(120),
+  description: z.string().trim().min(1).max(600),
+  order: z.enum(['fixed', 'adaptive']),
+  questions: z.array(questionSchema).min(1).max(40),
+});
+
+export const saveSurveyDefinitionInputSchema = z.object({
+  surveyKey: z.enum(surveyKeys),
+  /** The definition as JSON text (the editor is a text area). */
+  definitionJson: z.string().min(2).max(100_000),
+  changeNote: z.string().trim().min(1, 'Say what changed').max(400),
+});
+
+export const startSurveyInputSchema = z.object({
+  surveyKey: z.enum(surveyKeys),
+  /** Start a new response even when one is finished (taking the survey again). */
+  restart: z.boolean().optional(),
+});
+
+export const answerSurveyInputSchema = z.object({
+  responseId: z.uuid(),
+  questionId: identifier,
+  answer: z.union([z.string().min(1).max(60), z.number().finite()]),
+});

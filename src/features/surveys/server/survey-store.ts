@@ -1,0 +1,151 @@
+import 'server-only';
+/**
+ * Shared by the survey use cases: the current version of a survey (seeding version 1 from the built-in
+ * definitions the first time it is asked for), the patient record of a signed-in patient, and a response as
+ * the browser sees it (questions without their likelihoods).
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import {
+  builtInSurveys,
+  MAX_ADAPTIVE_QUESTIONS,
+  nextQuestion,
+  type SurveyAnswers,
+  type SurveyDefinition,
+  type SurveyQuestion,
+  summariseResponse,
+  type SurveyResult,
+} from '@/engine/surveys';
+import { AppError } from '@/lib/errors';
+import type { SurveyKey } from '../schemas';
+
+export type StoredDefinition = { id: string; version: number; definition: SurveyDefinition };
+
+/** Inserts version 1 of every built-in survey that has no version yet (idempotent; safe across instances). */
+export async function ensureBuiltInSurveys(database: Database): Promise<void> {
+  await database
+    .insert(surveyDefinitions)
+    .values(builtInSurveys.map((definition) => ({ surveyKey: definition.key, version: 1, definition })))
+    .onConflictDoNothing();
+}
+
+export async function findCurrentDefinition(database: Database, surveyKey: SurveyKey): Promise<StoredDefinition> {
+  const select = () =>
+    database
+      .select({ id: surveyDefinitions.id, version: surveyDefinitions.version, definition: surveyDefinitions.definition })
+      .from(surveyDefinitions)
+      .where(eq(surveyDefinitions.surveyKey, surveyKey))
+      .orderBy(desc(surveyDefinitions.version))
+      .limit(1);
+  let [row] = await select();
+  if (row === undefined) {
+    await ensureBuiltInSurveys(database);
+    [row] = await select();
+  }
+  if (row === undefined) throw new AppError('not_found', `No survey named ${surveyKey}`);
+  return row;
+}
+
+export type OwnPatient = { id: string; sex: 'female' | 'male' | null };
+
+/** The patient record linked to a signed-in patient's account, or null. */
+export async function findOwnPatient(database: Database, userId: string): Promise<OwnPatient | null> {
+  const [row] = await database.select({ id: patients.id, sex: patients.sex }).from(patients).where(eq(patients.userId, userId));
+  if (row === undefined) return null;
+  return { id: row.id, sex: row.sex === 'female' || row.sex === 'male' ? row.sex : null };
+}
+
+/** A question as the browser shows it: no likelihoods, no scores. */
+export type QuestionView =
+  | { kind: 'choice'; id: string; text: string; help: string | null; options: { value: string; label: string }[] }
+  | { kind: 'number'; id: string; text: string; help: string | null; unit: string; min: number; max: number };
+
+function questionView(question: SurveyQuestion): QuestionView {
+  const help = question.help ?? null;
+  return question.kind === 'choice'
+    ? {
+        kind: 'choice',
+        id: question.id,
+        text: question.text,
+        help,
+        options: question.options.map(({ value, label }) => ({ value, label })),
+      }
+    : { kind: 'number', id: question.id, text: question.text, help, unit: question.unit, min: question.min, max: question.max };
+}
+
+export type SurveyState = {
+  responseId: string;
+  surveyKey: SurveyKey;
+  title: string;
+  description: string;
+  version: number;
+  order: 'fixed' | 'adaptive';
+  /** Answered so far, and the most the survey can still ask in all (fixed: the questions due; adaptive: up to 5). */
+  progress: { answered: number; total: number };
+  question: QuestionView | null;
+  completedAt: string | null;
+  result: SurveyResult | null;
+};
+
+/** How many questions a fixed survey asks given the answers so far (minutes only after days > 0). */
+function remainingFixed(definition: SurveyDefinition, answers: SurveyAnswers): number {
+  let remaining = 0;
+  const simulated: Record<string, string | number> = { ...answers };
+  for (;;) {
+    const step = nextQuestion({ definition, answers: simulated });
+    if (step.done) return remaining;
+    // Unanswered day questions are counted as if answered "some days": the minutes question may follow.
+    simulated[step.question.id] = step.question.kind === 'choice' ? step.question.options[step.question.options.length - 1]!.value : 0;
+    remaining += 1;
+  }
+}
+
+export function surveyState(options: {
+  responseId: string;
+  stored: StoredDefinition;
+  answers: SurveyAnswers;
+  completedAt: Date | null;
+  sex: 'female' | 'male' | null;
+}): SurveyState {
+  const { definition } = options.stored;
+  const answered = Object.keys(options.answers).length;
+  const step = options.completedAt === null ? nextQuestion({ definition, answers: options.answers }) : null;
+  const total =
+    definition.order === 'fixed'
+      ? answered + (options.completedAt === null ? remainingFixed(definition, options.answers) : 0)
+      : options.completedAt === null
+        ? MAX_ADAPTIVE_QUESTIONS
+        : answered;
+  return {
+    responseId: options.responseId,
+    surveyKey: definition.key as SurveyKey,
+    title: definition.title,
+    description: definition.description,
+    version: options.stored.version,
+    order: definition.order,
+    progress: { answered, total },
+    question: step !== null && !step.done ? questionView(step.question) : null,
+    completedAt: options.completedAt?.toISOString() ?? null,
+    result: options.completedAt === null ? null : summariseResponse(definition, options.answers, options.sex),
+  };
+}
+
+/** The patient's latest response to a survey (any version), with its definition. */
+export async function findLatestResponse(database: Database, patientId: string, surveyKey: SurveyKey) {
+  const [row] = await database
+    .select({
+      id: surveyResponses.id,
+      answers: surveyResponses.answers,
+      completedAt: surveyResponses.completedAt,
+      definitionId: surveyDefinitions.id,
+      version: surveyDefinitions.version,
+      definition: surveyDefinitions.definition,
+    })
+    .from(surveyResponses)
+    .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId))
+    .where(and(eq(surveyResponses.patientId, patientId), eq(surveyResponses.surveyKey, surveyKey)))
+    .orderBy(desc(surveyResponses.startedAt), desc(sql`${surveyResponses.id}`))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,290 @@
+import { and, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, authUsers, organisationMemberships, organisations, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { personas } from '@/engine/simulation/personas';
+import { lifestyleSurvey } from '@/engine/surveys';
+import { answerSurveyQuestion } from './answer-survey-question';
+import { getLifestyleSurveysPage } from './get-lifestyle-surveys-page';
+import { saveSurveyDefinition } from './save-survey-definition';
+import { seedSurveyResponses } from './seed-survey-responses';
+import { startSurveyResponse } from './start-survey-response';
+
+const patientUser = { id: 'patient-user', role: 'patient' as const };
+const otherPatientUser = { id: 'other-patient-user', role: 'patient' as const };
+const clinician = { id: 'clinician-user', role: 'clinician' as const };
+const official = { id: 'official-user', role: 'government-official' as const };
+const admin = { id: 'admin-user', role: 'admin' as const };
+const now = new Date('2026-03-01T10:00:00Z');
+const ownId = '00000000-0000-4000-8000-000000000001';
+
+/** The answers a patient gives to the lifestyle survey, question by question (minutes only after days > 0). */
+const lifestyleAnswers: Record<string, string | number> = {
+  'ipaq-vigorous-days': '0',
+  'ipaq-moderate-days': '2',
+  'ipaq-moderate-minutes': 40,
+  'ipaq-walking-days': '5',
+  'ipaq-walking-minutes': 30,
+  'ipaq-sitting-minutes': 300,
+  'audit-c-frequency': '2-3-week',
+  'audit-c-quantity': '1-2',
+  'audit-c-binge': 'never',
+  'sleep-hours': '7-8',
+  'sleep-quality': 'fairly-good',
+  smoking: 'never',
+  'diet-fruit-vegetables': '2-4',
+  'diet-sugary-drinks': 'none',
+  stress: 'sometimes',
+};
+
+describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await backend.create();
+    const db = database.database;
+    await db.insert(authUsers).values(
+      [patientUser, otherPatientUser, clinician, official, admin].map((user) => ({
+        id: user.id,
+        name: user.id,
+        email: `${user.id}@example.org`,
+      })),
+    );
+    await db.insert(organisations).values([
+      { id: 'org-1', name: 'Clinic one' },
+      { id: 'org-2', name: 'Clinic two' },
+    ]);
+    await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'org-1' });
+    await db.insert(patients).values([
+      {
+        id: ownId,
+        pseudonym: 'OWN-1',
+        source: 'test',
+        sourceRecordId: 'own',
+        userId: patientUser.id,
+        organisationId: 'org-1',
+        sex: 'female',
+      },
+      { pseudonym: 'OTHER-2', source: 'test', sourceRecordId: 'other', userId: otherPatientUser.id, organisationId: 'org-2' },
+    ]);
+  });
+  afterEach(async () => {
+    await database.dispose();
+  });
+
+  it('a patient answers the lifestyle survey one question at a time, resumes where they stopped, and sees the scores', async () => {
+    const db = database.database;
+    let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
+    expect(state.version).toBe(1);
+    expect(state.question?.id).toBe('ipaq-vigorous-days');
+    // The browser never receives the likelihoods.
+    expect(JSON.stringify(state.question)).not.toContain('likelihoods');
+
+    state = await answerSurveyQuestion({
+      database: db,
+      actor: patientUser,
+      input: { responseId: state.responseId, questionId: 'ipaq-vigorous-days', answer: '0' },
+      now,
+    });
+    state = await answerSurveyQuestion({
+      database: db,
+      actor: patientUser,
+      input: { responseId: state.responseId, questionId: 'ipaq-moderate-days', answer: '2' },
+      now,
+    });
+    expect(state.question?.id).toBe('ipaq-moderate-minutes');
+    expect(state.progress.answered).toBe(2);
+
+    // Leaving and coming back resumes the same response at the same question.
+    const resumed = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
+    expect(resumed.responseId).toBe(state.responseId);
+    expect(resumed.question?.id).toBe('ipaq-moderate-minutes');
+
+    await expect(
+      answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: 'ipaq-moderate-minutes', answer: 2000 },
+        now,
+      }),
+    ).rejects.toMatchObject({ code: 'validation', fieldErrors: { answer: 'a whole number from 0 to 960' } });
+    await expect(
+      answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: 'smoking', answer: 'never' },
+        now,
+      }),
+    ).rejects.toMatchObject({ code: 'conflict', fieldErrors: { questionId: 'not the current question' } });
+
+    while (state.question !== null) {
+      const answer = lifestyleAnswers[state.question.id];
+      if (answer === undefined) throw new Error(`no answer for ${state.question.id}`);
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: state.question.id, answer },
+        now,
+      });
+    }
+    expect(state.completedAt).toBe(now.toISOString());
+    expect(state.progress).toEqual({ answered: 15, total: 15 });
+    // 4.0 × 40 × 2 + 3.3 × 30 × 5 = 320 + 495 = 815 MET-min/week over 7 active days: moderate. AUDIT-C 3 + 0 + 0 = 3, woman: positive.
+    expect(state.result?.ipaq).toMatchObject({ valid: true, category: 'moderate', metMinutes: { total: 815 } });
+    expect(state.result?.auditC).toEqual({ score: 3, cutOff: 3, positive: true });
+    const [stored] = await db.select({ summary: surveyResponses.summary, askedOrder: surveyResponses.askedOrder }).from(surveyResponses);
+    expect(stored?.summary).toMatchObject({ ipaq: 'moderate', 'audit-c': 'positive', smoking: 'never' });
+    expect(stored?.askedOrder).toHaveLength(15);
+
+    // Opening it again shows the result; taking it again starts a new response.
+    expect((await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now })).responseId).toBe(
+      state.responseId,
+    );
+    const again = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle', restart: true }, now });
+    expect(again.responseId).not.toBe(state.responseId);
+    expect(again.question?.id).toBe('ipaq-vigorous-days');
+  });
+
+  it('asks the barrier survey adaptively, at most 5 questions, and stores the persona posterior', async () => {
+    const db = database.database;
+    let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
+    expect(state.progress.total).toBe(5);
+    let asked = 0;
+    while (state.question !== null) {
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: state.question.id, answer: 'often' },
+        now,
+      });
+      asked += 1;
+    }
+    expect(asked).toBeLessThanOrEqual(5);
+    expect(state.result?.posterior.map((entry) => entry.persona)).toEqual([...personas]);
+    const [row] = await db.select({ posterior: surveyResponses.posterior, summary: surveyResponses.summary }).from(surveyResponses);
+    expect(Object.values(row!.posterior!).reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 10);
+    expect(row?.summary?.persona).toBe(state.result?.topPersona.persona);
+  });
+
+  it("refuses another patient's response as unknown and audits the attempt; refuses non-patients and unlinked accounts", async () => {
+    const db = database.database;
+    const state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
+    await expect(
+      answerSurveyQuestion({
+        database: db,
+        actor: otherPatientUser,
+        input: { responseId: state.responseId, questionId: 'ipaq-vigorous-days', answer: '1' },
+        now,
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    const audits = await db
+      .select({ outcome: auditLog.outcome })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'survey.answer'), eq(auditLog.actorUserId, otherPatientUser.id)));
+    expect(audits).toEqual([{ outcome: 'denied' }]);
+    await expect(startSurveyResponse({ database: db, actor: clinician, input: { surveyKey: 'lifestyle' }, now })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await expect(startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'diet' }, now })).rejects.toMatchObject({
+      code: 'validation',
+    });
+  });
+
+  it('an admin edit saves a new, audited version; earlier versions and their responses are kept; others are refused', async () => {
+    const db = database.database;
+    const started = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
+    const edited = { ...lifestyleSurvey, title: 'Lifestyle (revised)' };
+    const input = { surveyKey: 'lifestyle', definitionJson: JSON.stringify(edited), changeNote: 'Clearer title' };
+    await expect(saveSurveyDefinition({ database: db, actor: clinician, input, now })).rejects.toMatchObject({ code: 'forbidden' });
+    expect(await saveSurveyDefinition({ database: db, actor: admin, input, now })).toEqual({ surveyKey: 'lifestyle', version: 2 });
+    const versions = await db
+      .select({ version: surveyDefinitions.version, changeNote: surveyDefinitions.changeNote })
+      .from(surveyDefinitions)
+      .where(eq(surveyDefinitions.surveyKey, 'lifestyle'))
+      .orderBy(surveyDefinitions.version);
+    expect(versions).toEqual([
+      { version: 1, changeNote: null },
+      { version: 2, changeNote: 'Clearer title' },
+    ]);
+    const audits = await db
+      .select({ outcome: auditLog.outcome })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'survey-definition.save'))
+      .orderBy(auditLog.outcome);
+    expect(audits).toEqual([{ outcome: 'denied' }, { outcome: 'success' }]);
+    // The response begun on version 1 continues on version 1.
+    expect((await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now })).version).toBe(1);
+    expect(started.version).toBe(1);
+
+    const broken = structuredClone(edited) as unknown as {
+      questions: { id: string; options?: { likelihoods: Record<string, number> }[] }[];
+    };
+    broken.questions.find((question) => question.id === 'smoking')!.options![0]!.likelihoods['busy-professional'] = 0.9;
+    await expect(
+      saveSurveyDefinition({ database: db, actor: admin, input: { ...input, definitionJson: JSON.stringify(broken) }, now }),
+    ).rejects.toMatchObject({ code: 'validation', fieldErrors: { 'questions.smoking': expect.stringContaining('busy-professional') } });
+    await expect(
+      saveSurveyDefinition({ database: db, actor: admin, input: { ...input, definitionJson: '{"key":"lifestyle"' }, now }),
+    ).rejects.toMatchObject({ code: 'validation', fieldErrors: { definitionJson: 'not valid JSON' } });
+  });
+
+  it('shows the cohort distribution of latest completed responses, "<11" for small groups to suppressed roles, and clinicians their patients', async () => {
+    const db = database.database;
+    const rows = Array.from({ length: 40 }, (_, index) => ({
+      pseudonym: `SYN-${index}`,
+      source: 'simulation',
+      sourceRecordId: `syn-${index}`,
+      organisationId: index < 20 ? 'org-1' : 'org-2',
+      persona: personas[index % personas.length]!,
+      sex: index % 2 === 0 ? 'female' : 'male',
+      synthetic: true,
+    }));
+    const inserted = await db.insert(patients).values(rows).returning({ id: patients.id, persona: patients.persona, sex: patients.sex });
+    const count = await seedSurveyResponses({
+      database: db,
+      respondents: inserted.map((row) => ({
+        patientId: row.id,
+        persona: row.persona as (typeof personas)[number],
+        sex: row.sex as 'female' | 'male',
+      })),
+      seed: 11,
+      end: now,
+      days: 30,
+    });
+    const responses = await db.select({ surveyKey: surveyResponses.surveyKey }).from(surveyResponses);
+    expect(responses).toHaveLength(count);
+    const lifestyleCount = responses.filter((row) => row.surveyKey === 'lifestyle').length;
+    expect(lifestyleCount).toBeGreaterThan(11);
+
+    const forOfficial = await getLifestyleSurveysPage({ database: db, actor: official });
+    const lifestyle = forOfficial.cohort.find((entry) => entry.surveyKey === 'lifestyle')!;
+    expect(lifestyle.patients).toMatchObject({ count: lifestyleCount, suppressed: false });
+    expect(lifestyle.includesSynthetic).toBe(true);
+    const ipaq = lifestyle.measures.find((measure) => measure.measure === 'ipaq')!;
+    expect(ipaq.answered.count).toBe(lifestyleCount);
+    for (const category of ipaq.categories) {
+      if (category.count.count !== null) expect(category.count.count === 0 || category.count.count >= 11).toBe(true);
+      else expect(['<11', 'suppressed']).toContain(category.count.display);
+    }
+    expect(forOfficial.patientResults).toBeNull();
+    expect(forOfficial.viewer).toBe('staff');
+
+    // The clinician sees their organisation's patients only, unsuppressed, and each one's results.
+    const forClinician = await getLifestyleSurveysPage({ database: db, actor: clinician });
+    const organisationRows = await db
+      .select({ id: surveyResponses.id })
+      .from(surveyResponses)
+      .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+      .where(eq(patients.organisationId, 'org-1'));
+    expect(forClinician.patientResults).toHaveLength(organisationRows.length);
+    expect(forClinician.patientResults!.every((row) => Number(row.pseudonym.slice(4)) < 20)).toBe(true);
+    const clinicianIpaq = forClinician.cohort
+      .find((entry) => entry.surveyKey === 'lifestyle')!
+      .measures.find((measure) => measure.measure === 'ipaq')!;
+    expect(clinicianIpaq.categories.every((category) => !category.count.suppressed)).toBe(true);
+    expect(clinicianIpaq.categories.reduce((sum, category) => sum + category.count.count!, 0)).toBe(clinicianIpaq.answered.count);
+
+    const forPatient = await getLifestyleSurveysPage({ database: db, actor: patientUser });
+    expect(forPatient.viewer).toBe('self');
+    expect(forPatient.own).toEqual({ lifestyle: null, 'adherence-barriers': null });
+  });
+});

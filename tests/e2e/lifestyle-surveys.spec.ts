@@ -1,0 +1,107 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+const path = '/algorithms/patient-engagement/lifestyle-surveys';
+
+/** Brings the lifestyle survey to a question, whatever an earlier run left (not started, unfinished, finished). */
+async function openQuestion(section: Locator) {
+  const again = section.getByRole('button', { name: 'Take the lifestyle survey again' });
+  const resume = section.getByRole('button', { name: 'Continue the lifestyle survey' });
+  const start = section.getByRole('button', { name: 'Start the lifestyle survey' });
+  await expect(again.or(resume).or(start)).toBeVisible();
+  if (await again.isVisible()) await again.click();
+  else if (await resume.isVisible()) await resume.click();
+  else await start.click();
+  await expect(section.getByText(/^Question \d+ of \d+$/)).toBeVisible();
+}
+
+/** "Question 3 of 15" → 3. */
+async function questionNumber(section: Locator): Promise<number> {
+  const text = await section.getByText(/^Question \d+ of \d+$/).textContent();
+  return Number(/Question (\d+)/.exec(text ?? '')?.[1]);
+}
+
+/**
+ * Answers the current question by keyboard only: focus is on the question's heading; Tab into the answers and
+ * ArrowDown chooses the second answer (or type 30 minutes), then Save and continue.
+ */
+async function answerByKeyboard(page: Page, section: Locator) {
+  const heading = section.locator('h3[tabindex="-1"]');
+  await expect(heading).toBeFocused();
+  const before = await heading.textContent();
+  await page.keyboard.press('Tab');
+  if ((await section.getByRole('radio').count()) > 0) {
+    await page.keyboard.press('ArrowDown');
+    await expect(section.getByRole('radio').nth(1)).toBeChecked();
+    await page.keyboard.press('Tab');
+    await expect(section.getByRole('button', { name: 'Save and continue' })).toBeFocused();
+    await page.keyboard.press('Enter');
+  } else {
+    await expect(
+      section.getByRole('textbox', { name: 'Minutes a day' }).or(section.getByRole('spinbutton', { name: 'Minutes a day' })),
+    ).toBeFocused();
+    await page.keyboard.type('30');
+    await page.keyboard.press('Enter');
+  }
+  await expect(section.getByRole('heading', { name: 'Your results' }).or(heading.filter({ hasNotText: before ?? '' }))).toBeVisible();
+}
+
+// The demo patient's account is linked to a synthetic patient record (src/features/demo-data/server/link-demo-accounts.ts).
+test('a patient answers the lifestyle survey by keyboard, stops, resumes after leaving, and sees the result beside the cohort', async ({
+  page,
+  signIn,
+}) => {
+  // About 16 saved answers, two reloads and an axe check on a 2-core machine.
+  test.slow();
+  await signIn('patient');
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Lifestyle Micro-Surveys');
+  const section = page.getByRole('region', { name: 'Lifestyle', exact: true });
+
+  await openQuestion(section);
+  const first = await questionNumber(section);
+  await answerByKeyboard(page, section);
+  await expect(section.getByText(`Question ${first + 1} of`, { exact: false })).toBeVisible();
+
+  // Stop, leave the page and come back: the answers are kept and the survey continues where it stopped.
+  await section.getByRole('button', { name: 'Stop for now' }).click();
+  await expect(section.getByText(`You have answered ${first} of`)).toBeVisible();
+  await page.goto('/profile');
+  await page.goto(path);
+  await expect(section.getByText(`You have answered ${first} of`)).toBeVisible();
+  const resume = section.getByRole('button', { name: 'Continue the lifestyle survey' });
+  await resume.focus();
+  await page.keyboard.press('Enter');
+  await expect(section.getByText(`Question ${first + 1} of`, { exact: false })).toBeVisible();
+
+  const results = section.getByRole('heading', { name: 'Your results' });
+  for (let step = 0; step < 20 && !(await results.isVisible()); step += 1) await answerByKeyboard(page, section);
+  await expect(results).toBeFocused();
+  await expect(section.getByText(/Physical activity: (low|moderate|high)/)).toBeVisible();
+  await expect(section.getByText(/MET-minutes a week/)).toBeVisible();
+  await expect(section.getByText(/Alcohol \(AUDIT-C\): \d+ of 12/)).toBeVisible();
+
+  // Beside it, the cohort's distribution (synthetic demo responses), with its population and dates.
+  const cohort = page.getByRole('region', { name: 'Lifestyle: the cohort’s results' });
+  await expect(cohort.getByRole('table', { name: /Physical activity \(IPAQ category\)/ })).toBeVisible();
+  await expect(
+    cohort.getByText(/patients \(all patients\), each counted once by their latest completed response; responses completed/),
+  ).toBeVisible();
+  await expect(cohort.getByText(/synthetic demo data/)).toBeVisible();
+
+  // Reloaded, the result is still there.
+  await page.reload();
+  await expect(section.getByRole('heading', { name: 'Your results' })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test('a clinician sees their patients’ results and the cohort unsuppressed, and is not offered a survey', async ({ page, signIn }) => {
+  test.slow();
+  await signIn('clinician');
+  await page.goto(path);
+  await expect(page.getByText('Surveys are taken by patients. Below are the results of the patients of your organisations.')).toBeVisible();
+  const results = page.getByRole('region', { name: 'Your patients’ results' });
+  await expect(results.getByRole('table')).toBeVisible();
+  await expect(page.getByRole('button', { name: /Start the/ })).toHaveCount(0);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
