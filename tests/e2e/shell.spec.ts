@@ -36,13 +36,14 @@ const builtPages = new Set([
   'whatsapp-analysis',
   'national-healthcare-impact',
   'patient-outcomes',
+  'lifestyle-surveys',
 ]);
 
 const memberRoutes: [string, string, boolean][] = [
   ['/profile', 'Profile', false],
   ['/settings', 'Settings', false],
   ['/trials/cohort-a', '12-Week Trial', false],
-  ['/app/manufacturing', 'Manufacturing Portal', true],
+  ['/app/manufacturing', 'Manufacturing Portal', false],
   ['/app/drug-company-selector', 'Drug Company Selector', false],
 ];
 
