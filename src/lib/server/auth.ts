@@ -10,6 +10,7 @@ import type { Database } from '@/db/client';
 import { authAccounts, authRateLimits, authSessions, authTwoFactors, authUsers, authVerifications, userProfiles } from '@/db/schema';
 import { clientAddressHeader } from '@/lib/client-address';
 import { type Environment, getEnvironment, publicUrl, servedOverHttps } from '@/lib/env';
+import { passwordResetLinkMinutes } from '@/lib/domain/password-reset';
 import { isE164PhoneNumber } from '@/lib/phone-number';
 import { recordAuditEvent } from './audit';
 import { type RequestContext, requestContextOf } from './request-context';
@@ -33,8 +34,8 @@ export { sessionPolicy } from './session-policy';
 
 export const minimumPasswordLength = 12;
 
-/** A password-reset link works once, for this long (better-auth consumes it when the password is set). */
-export const passwordResetLinkSeconds = 30 * 60;
+/** A password-reset link works once (better-auth consumes it when the password is set), for this long. */
+export const passwordResetLinkSeconds = passwordResetLinkMinutes * 60;
 /** Reset e-mails per address per hour: enough to retry a lost message, too few to flood someone's inbox. */
 const passwordResetRequestsPerAddressHour = 3;
 
@@ -196,7 +197,7 @@ function buildAuth(options: { database: Database; environment: Environment; secr
           .send({
             to: user.email,
             subject: `Reset your ${productName} password`,
-            text: `Someone (we hope you) asked to reset the password of your ${productName} account.\n\nOpen this link to choose a new password:\n\n${url}\n\nThe link works once, for ${passwordResetLinkSeconds / 60} minutes. Choosing a new password signs you out everywhere. If you did not ask for this, ignore this message: your password stays as it is.`,
+            text: `Someone (we hope you) asked to reset the password of your ${productName} account.\n\nOpen this link to choose a new password:\n\n${url}\n\nThe link works once, for ${passwordResetLinkMinutes} minutes. Choosing a new password signs you out everywhere. If you did not ask for this, ignore this message: your password stays as it is.`,
           })
           .catch((error: unknown) =>
             // The error's name only: a mail error's message can carry the address.

@@ -8,7 +8,7 @@ import { channelLabels } from '@/lib/domain/channels';
 import { formatDate, formatDateTime, formatPercent } from '@/lib/format';
 import { routes } from '@/lib/routes';
 import type { ActionResult } from '@/lib/server/action-result';
-import type { AppDoseAnswer } from '../dose-answer-rules';
+import { type AppDoseAnswer, doseAnswerUndoMinutes, doseSourceWords } from '../dose-answer-rules';
 import type { PatientHome, TodayDose } from '../patient-home-dto';
 
 type Props = {
@@ -22,14 +22,6 @@ type Props = {
 };
 
 const answerWords: Record<string, string> = { taken: 'Taken', skipped: 'Skipped', missed: 'Missed', unknown: 'Not known' };
-const sourceWords: Record<string, string> = {
-  app: 'in the app',
-  'whatsapp-reply': 'by WhatsApp',
-  'sms-reply': 'by SMS',
-  'smart-bottle': 'by the smart bottle',
-  fhir: 'from your health record',
-  simulation: 'simulated',
-};
 
 function DoseRow({
   dose,
@@ -64,7 +56,7 @@ function DoseRow({
       ) : (
         <div className="flex items-center gap-2">
           <span data-testid="dose-answer">
-            {answerWords[dose.answer.status] ?? dose.answer.status} {sourceWords[dose.answer.source] ?? ''}
+            {answerWords[dose.answer.status] ?? dose.answer.status} {doseSourceWords[dose.answer.source] ?? ''}
           </span>
           {dose.answer.undoUntil !== null ? (
             <Button size="sm" variant="ghost" isDisabled={busy} onPress={onUndo} aria-label={`Undo the answer for ${name}`}>
@@ -139,7 +131,7 @@ export function PatientHomePage({ home, answer, undo }: Props) {
                 onAnswer={(value) =>
                   run(
                     () => answer({ productId: dose.productId, scheduledAt: dose.scheduledAt, answer: value }),
-                    `${dose.medication} at ${dose.localTime}: ${value === 'taken' ? 'taken' : 'skipped'}. You can undo this for 5 minutes.`,
+                    `${dose.medication} at ${dose.localTime}: ${value === 'taken' ? 'taken' : 'skipped'}. You can undo this for ${doseAnswerUndoMinutes} minutes.`,
                   )
                 }
                 onUndo={() =>

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, gte, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { doseEvents, patients, products, regimens } from '@/db/schema';
+import { isoFromDayNumber } from '@/engine/adherence/day-number';
 import { type DoseSlot, doseSlotsOfDay, localToday } from '../dose-slots';
 
 export type OwnPatient = { id: string; pseudonym: string; timeZone: string; synthetic: boolean };
@@ -31,7 +32,7 @@ export async function findTodaysDoseSlots(options: {
 }): Promise<{ day: number; slots: DoseSlot[] }> {
   const { database, patient, now } = options;
   const today = localToday(now, patient.timeZone);
-  const isoDay = new Date(today.day * 86_400_000).toISOString().slice(0, 10);
+  const isoDay = isoFromDayNumber(today.day);
   const [running, recorded] = await Promise.all([
     database
       .select({

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { auditLog, dispensings, doseEvents, messages, products } from '@/db/schema';
+import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { createLocalTimeConverter } from '@/engine/time/local-day';
 import type { InboundReading } from '@/lib/domain/message-records';
 import { AppError } from '@/lib/errors';
@@ -9,10 +10,6 @@ import type { SessionUser } from '@/lib/server/session';
 import { doseAnswerUndoMinutes } from '../dose-answer-rules';
 import type { PatientHome } from '../patient-home-dto';
 import { findOwnPatient, findTodaysDoseSlots } from './find-own-patient-day';
-
-function isoOfDay(day: number): string {
-  return new Date(day * 86_400_000).toISOString().slice(0, 10);
-}
 
 function messageText(row: { body: string | null; replyText: string | null; inboundReading: InboundReading | null }): string {
   if (row.body) return row.body;
@@ -62,8 +59,8 @@ export async function getPatientHome(options: { database: Database; actor: Sessi
   );
 
   // The month so far, in the patient's own calendar.
-  const date = isoOfDay(day);
-  const monthStartDay = Math.floor(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, 1) / 86_400_000);
+  const date = isoFromDayNumber(day);
+  const monthStartDay = dayNumberFromIso(`${date.slice(0, 7)}-01`);
   const monthStart = new Date(createLocalTimeConverter()(patient.timeZone, monthStartDay, 0) * 1000);
   const [monthCounts, fills, latest] = await Promise.all([
     database
@@ -136,7 +133,7 @@ export async function getPatientHome(options: { database: Database; actor: Sessi
       label: new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
         new Date(monthStartDay * 86_400_000),
       ),
-      from: isoOfDay(monthStartDay),
+      from: isoFromDayNumber(monthStartDay),
       through: date,
       taken: countOf('taken'),
       skipped: countOf('skipped'),

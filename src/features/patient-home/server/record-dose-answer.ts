@@ -6,16 +6,9 @@ import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
-import { doseAnswerUndoMinutes } from '../dose-answer-rules';
+import { doseAnswerUndoMinutes, doseSourceWords } from '../dose-answer-rules';
 import { doseAnswerInputSchema } from '../schemas';
 import { findOwnPatient, findTodaysDoseSlots } from './find-own-patient-day';
-
-const sourceNames: Record<string, string> = {
-  app: 'in the app',
-  'whatsapp-reply': 'by WhatsApp',
-  'sms-reply': 'by SMS',
-  'smart-bottle': 'by the smart bottle',
-};
 
 /**
  * A patient answers "taken" or "skipped" for one of today's doses in the app: a dose event observed by 'app',
@@ -47,7 +40,7 @@ export async function recordDoseAnswer(options: {
     });
   }
   const alreadyAnswered = (source: string, status: string) =>
-    new AppError('conflict', `This dose already has an answer: ${status} ${sourceNames[source] ?? `(${source})`}.`);
+    new AppError('conflict', `This dose already has an answer: ${status} ${doseSourceWords[source] ?? `(${source})`}.`);
   if (slot.recorded !== null) throw alreadyAnswered(slot.recorded.source, slot.recorded.status);
 
   const [inserted] = await database

@@ -33,8 +33,11 @@ export async function undoDoseAnswer(options: {
   );
   if (patient === null) throw new AppError('not_found', 'That answer was not found.');
   return database.transaction(async (transaction) => {
+    // The patient's own audited answer, with whether it is still inside the undo window.
     const [answer] = await transaction
-      .select({ id: auditLog.id })
+      .select({
+        recent: sql<boolean>`(${auditLog.details} ->> 'answeredAt')::timestamptz >= ${new Date(now.getTime() - doseAnswerUndoMinutes * 60_000).toISOString()}::timestamptz`,
+      })
       .from(auditLog)
       .where(
         and(
@@ -46,16 +49,7 @@ export async function undoDoseAnswer(options: {
       )
       .limit(1);
     if (answer === undefined) throw new AppError('not_found', 'That answer was not found.');
-    const [recent] = await transaction
-      .select({ id: auditLog.id })
-      .from(auditLog)
-      .where(
-        and(
-          eq(auditLog.id, answer.id),
-          sql`(${auditLog.details} ->> 'answeredAt')::timestamptz >= ${new Date(now.getTime() - doseAnswerUndoMinutes * 60_000).toISOString()}::timestamptz`,
-        ),
-      );
-    if (recent === undefined) throw tooLate;
+    if (!answer.recent) throw tooLate;
     const deleted = await transaction
       .delete(doseEvents)
       .where(and(eq(doseEvents.id, doseEventId), eq(doseEvents.patientId, patient.id), eq(doseEvents.source, 'app')))

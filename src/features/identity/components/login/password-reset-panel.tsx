@@ -4,6 +4,7 @@ import { Button, Form, Input, Label, TextField } from '@heroui/react';
 import Link from 'next/link';
 import { type FormEvent, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
+import { passwordResetLinkMinutes } from '@/lib/domain/password-reset';
 import { routes } from '@/lib/routes';
 import { describeSignInError } from '../../sign-in-errors';
 import { FormMessage } from './form-message';
@@ -23,7 +24,10 @@ function RequestResetForm({ initialError }: { initialError: string | null }) {
     try {
       const result = await authClient.requestPasswordReset({ email, redirectTo: routes.passwordReset });
       if (result.error) setError(describeSignInError(result.error));
-      else setNotice(`If an account uses ${email}, we have sent it a link to choose a new password. The link works once, for 30 minutes.`);
+      else
+        setNotice(
+          `If an account uses ${email}, we have sent it a link to choose a new password. The link works once, for ${passwordResetLinkMinutes} minutes.`,
+        );
     } catch {
       setError(describeSignInError('network-request-failed'));
     } finally {
