@@ -32,3 +32,15 @@ export function errorResponse(error: unknown, extra: Record<string, unknown> = {
   };
   return NextResponse.json({ ...body, ...extra }, { status: appError.httpStatus, headers: noStore });
 }
+
+/** A CSV download (a string or a stream): never cached, never sniffed as anything else. */
+export function csvDownloadResponse(body: BodyInit, filename: string): Response {
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}

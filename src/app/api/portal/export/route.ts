@@ -2,7 +2,7 @@ import { getDatabase } from '@/db/client';
 import { exportPortalTable, parsePortalFilterQuery, portalTableIdSchema } from '@/features/portal';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { parsePeriodQuery } from '@/lib/period-query';
-import { errorResponse } from '@/lib/server/http';
+import { csvDownloadResponse, errorResponse } from '@/lib/server/http';
 import { requestContextOf } from '@/lib/server/request-context';
 import { getSessionUser } from '@/lib/server/session';
 
@@ -30,14 +30,7 @@ export async function GET(request: Request) {
       request: requestContextOf(request.headers),
       now: new Date(),
     });
-    return new Response(csv, {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${filename}"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return csvDownloadResponse(csv, filename);
   } catch (error) {
     return errorResponse(error);
   }

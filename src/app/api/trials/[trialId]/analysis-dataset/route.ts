@@ -1,6 +1,6 @@
 import { getDatabase } from '@/db/client';
 import { exportTrialAnalysisDataset } from '@/features/trials';
-import { errorResponse } from '@/lib/server/http';
+import { csvDownloadResponse, errorResponse } from '@/lib/server/http';
 import { requestContextOf } from '@/lib/server/request-context';
 import { getSessionUser } from '@/lib/server/session';
 
@@ -15,14 +15,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ tria
       request: requestContextOf(request.headers),
       now: new Date(),
     });
-    return new Response(csv, {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${filename}"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return csvDownloadResponse(csv, filename);
   } catch (error) {
     return errorResponse(error);
   }
