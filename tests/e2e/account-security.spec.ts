@@ -25,6 +25,10 @@ test('change the password, see the active sessions, and sign out everywhere else
   const sessions = page.getByRole('list', { name: 'Active sessions' });
   await expect(sessions.getByRole('listitem')).toHaveCount(2);
   await expect(sessions.getByText('(this browser)')).toHaveCount(1);
+  // Named by browser and system, not by the raw user-agent string.
+  await expect(sessions.getByRole('listitem').filter({ hasText: '(this browser)' })).toContainText(
+    /^Chrome( Headless)? \d+ on Linux · since /,
+  );
 
   await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
   await expect(page.getByRole('main').getByRole('status')).toHaveText('You are signed out everywhere else.');

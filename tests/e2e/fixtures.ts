@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { type Role, roleNames } from '../../src/lib/domain/roles';
 
 export const demoPassword = 'Medaptive-demo-1';
 export const demoAccounts = {
@@ -12,8 +13,8 @@ export const demoAccounts = {
 } as const;
 export type DemoRole = keyof typeof demoAccounts;
 
-/** The roles an administrator can grant (src/db/schema.ts `roles`). */
-export type Role = 'patient' | 'clinician' | 'drug-manufacturer' | 'government-official' | 'admin';
+/** The roles an administrator can grant. */
+export type { Role };
 export type Credentials = { email: string; password: string };
 
 /**
@@ -117,7 +118,7 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
         const status = page.getByRole('main').getByRole('status');
         if (role !== 'patient') {
           await page.getByLabel(`Role of ${credentials.email}`).selectOption(role);
-          await expect(status).toHaveText(`${credentials.email} is now ${role}.`);
+          await expect(status).toHaveText(`${credentials.email} is now ${roleNames[role]}.`);
         }
         const memberships = page.getByRole('group', { name: `Companies of ${credentials.email}` });
         for (const company of companies) {

@@ -27,7 +27,7 @@ test('a profile change reaches another open page of the same user, and an admin 
   const adminPage = await admin.newPage();
   await adminPage.goto('/admin');
   await adminPage.getByLabel(`Role of ${credentials.email}`).selectOption('government-official');
-  await expect(adminPage.getByRole('status')).toContainText('is now government-official');
+  await expect(adminPage.getByRole('status')).toContainText('is now Government official');
   await expect(otherPage.getByTestId('government-label')).toHaveText('Government');
   await expect(otherPage.getByTestId('profile-role')).toHaveText('Government official');
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MedicationEvent } from '@/engine/adherence/medication-event';
-import { periodPdc, refillGaps, slidingCmaWindows, summariseDoses, treatmentEpisodes } from './patient-summary';
+import { periodPdc, recentSupplyLapses, refillGaps, slidingCmaWindows, summariseDoses, treatmentEpisodes } from './patient-summary';
 
 const period = { start: 1000, end: 1365 };
 const fill = (day: number, duration = 30, medicationClass = 'statin'): MedicationEvent => ({ day, duration, dose: 1, medicationClass });
@@ -24,6 +24,24 @@ describe('periodPdc', () => {
   it('is null without a fill before the period’s end', () => {
     expect(periodPdc([], period)).toBeNull();
     expect(periodPdc([fill(1365)], period)).toBeNull();
+  });
+});
+
+describe('recentSupplyLapses', () => {
+  it('names the medicines whose supply ran out in the last days of the period and is still out', () => {
+    // Statin: 30 days from 1330 run out at 1360, inside the last 7 days (1358–1364): a lapse.
+    // Inhaler: ran out at 1350, before the last week: not this week's. Insulin: covered to the end.
+    const events = [fill(1300), fill(1330), fill(1320, 30, 'inhaler'), fill(1340, 30, 'insulin')];
+    expect(recentSupplyLapses(events, period)).toEqual([{ medicationClass: 'statin', start: 1360 }]);
+    expect(
+      recentSupplyLapses(events, period, 15)
+        .map((lapse) => lapse.medicationClass)
+        .sort(),
+    ).toEqual(['inhaler', 'statin']);
+  });
+
+  it('forgets a lapse that a refill closed before the end', () => {
+    expect(recentSupplyLapses([fill(1300), fill(1330), fill(1362)], period)).toEqual([]);
   });
 });
 

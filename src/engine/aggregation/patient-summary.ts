@@ -71,6 +71,19 @@ export function refillGaps(events: readonly MedicationEvent[], period: Period): 
   return gaps.sort((left, right) => left.start - right.start);
 }
 
+/** A medicine whose supply ran out shortly before the period's end and was not refilled by then. */
+export type SupplyLapse = { medicationClass: string; start: number };
+
+/**
+ * The medicines whose supply ran out in the last `days` days of the period and is still out at its end (the
+ * open gap `refillGaps` ends at the period's end): the care team's "lapsed this week".
+ */
+export function recentSupplyLapses(events: readonly MedicationEvent[], period: Period, days = 7): SupplyLapse[] {
+  return refillGaps(events, period)
+    .filter((gap) => gap.end === period.end && gap.start >= period.end - days)
+    .map((gap) => ({ medicationClass: gap.medicationClass, start: gap.start }));
+}
+
 export type Episode = { episode: number; start: number; end: number; days: number; ongoing: boolean };
 
 /** Treatment episodes up to the period's end (a gap of more than 60 days ends one); `end` is exclusive, whole days. */

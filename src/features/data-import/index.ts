@@ -15,6 +15,7 @@ export { type ImportActor, authoriseImport } from './server/authorise-import';
 export { importDispensingCsv } from './server/import-dispensing-csv';
 export { importFhir } from './server/import-fhir';
 export { ImportRefusedError } from './server/import-refused';
+export { importUndoJobKind } from './server/undo-import-batch';
 export { type CsvImportPreview, previewCsvImport } from './server/preview-csv-import';
 export { type QueuedImportInput, queueImport } from './server/queue-import';
 export { type ImportUpload, readImportUpload } from './server/read-import-upload';

@@ -37,6 +37,9 @@ export const selectedDrugCompaniesSchema = z.union(
 );
 
 /** The selection as a named field, so an error names it. */
+/** Why a selection with nothing ticked is refused. */
+export const emptyCompanySelection = 'Tick at least one company: the portal shows the companies you choose.';
+
 export const selectedDrugCompaniesInputSchema = z.object({ selectedDrugCompanies: selectedDrugCompaniesSchema });
 
 const optionalProfileText = (label: string, max: number) =>

@@ -4,3 +4,12 @@
  */
 export const roles = ['patient', 'clinician', 'drug-manufacturer', 'government-official', 'admin'] as const;
 export type Role = (typeof roles)[number];
+
+/** Each role in words, for people (pages show these, never the slugs). */
+export const roleNames: Record<Role, string> = {
+  patient: 'Patient',
+  clinician: 'Clinician',
+  'drug-manufacturer': 'Drug manufacturer',
+  'government-official': 'Government official',
+  admin: 'Administrator',
+};

@@ -60,6 +60,8 @@ describe.each(testDatabaseBackends())('getHeadlineFigures on $name', (backend) =
       synthetic: true,
     });
     expect(figures?.meanPdc).toBeCloseTo(1, 10);
+    expect(figures?.shareAdherent).toBe(1);
+    expect(figures?.companyNames).toEqual([]);
   });
 
   it('carries supply dispensed in the year before the period into it, and counts only patients with a fill in the period', async () => {
@@ -79,6 +81,8 @@ describe.each(testDatabaseBackends())('getHeadlineFigures on $name', (backend) =
     // Fills every 60 days for 30: 6 or 7 fills fall in the period, one more carries in from before it.
     expect(figures?.meanPdc).toBeGreaterThan(0.45);
     expect(figures?.meanPdc).toBeLessThan(0.55);
+    // About half the days covered: nobody reaches PDC 0.8.
+    expect(figures?.shareAdherent).toBe(0);
   });
 
   it('ends the period on the last day of data, not today, and not on a day in the future', async () => {

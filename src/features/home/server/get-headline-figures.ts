@@ -11,6 +11,7 @@ import {
   periodView,
 } from '@/db/queries/reporting-period';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
+import { ADHERENT_PDC } from '@/engine/aggregation/compliance-journey';
 import { periodPdc } from '@/engine/aggregation/patient-summary';
 import { suppressCount } from '@/engine/aggregation/small-cell-suppression';
 import type { SessionUser } from '@/lib/server/session';
@@ -25,9 +26,13 @@ export type HeadlineFigures = {
   patientsInCohort: number | null;
   /** Mean of the patients' PDC as their profiles show it: over the period, or from the first fill inside it (PQA). */
   meanPdc: number;
+  /** Share of those patients whose PDC is at least 0.8 (the usual threshold for "adherent"). */
+  shareAdherent: number;
   period: PeriodView;
   /** Whose patients: everyone's (visitors, officials, admins), an organisation's, or a manufacturer's products'. */
   scope: CohortScope['kind'];
+  /** A manufacturer's companies the figures cover (their selection, else all of theirs); empty for other scopes. */
+  companyNames: string[];
   /** True when every patient counted is simulator output. */
   synthetic: boolean;
 } | null;
@@ -71,8 +76,10 @@ export async function getHeadlineFigures(options: {
     patientsMonitored: pdcs.length,
     patientsInCohort: counts.patients,
     meanPdc: pdcs.reduce((sum, value) => sum + value, 0) / pdcs.length,
+    shareAdherent: pdcs.filter((value) => value >= ADHERENT_PDC).length / pdcs.length,
     period: periodView(period),
     scope: scope.kind,
+    companyNames: scope.kind === 'companies' ? scope.companies.map((company) => company.name) : [],
     synthetic: allSynthetic,
   };
 }

@@ -2,19 +2,12 @@
 
 import { Button, FieldError, Form, Input, Label, TextField } from '@heroui/react';
 import { startTransition, useActionState } from 'react';
+import { roleNames } from '@/lib/domain/roles';
 import { formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { ProfileDocument } from '../schemas';
 import { useAuthState } from './auth-state';
 import { FormMessage } from './login/form-message';
-
-const roleNames: Record<string, string> = {
-  patient: 'Patient',
-  clinician: 'Clinician',
-  'drug-manufacturer': 'Drug manufacturer',
-  'government-official': 'Government official',
-  admin: 'Administrator',
-};
 
 /** What the last save left on the form: field errors and one message. */
 type SaveState = { fieldErrors: Record<string, string>; error?: string; notice?: string };
@@ -49,7 +42,7 @@ export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknow
         <dt className="text-muted">E-mail</dt>
         <dd>{user?.email}</dd>
         <dt className="text-muted">Role</dt>
-        <dd data-testid="profile-role">{roleNames[userData.role] ?? userData.role}</dd>
+        <dd data-testid="profile-role">{roleNames[userData.role]}</dd>
         {userData.memberCompanies.length > 0 ? (
           <>
             <dt className="text-muted">Companies</dt>

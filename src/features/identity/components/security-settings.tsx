@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { formatDateTime } from '@/lib/format';
+import { sessionName } from '@/lib/session-name';
 import { describeSignInError } from '../sign-in-errors';
 import { useAuthState } from './auth-state';
 import { CaptchaWidget, useCaptchaWidget } from './captcha-widget';
@@ -322,7 +323,7 @@ function SessionsSection() {
         <ul className="flex flex-col gap-2" aria-label="Active sessions">
           {sessions.map((row) => (
             <li key={row.id} className="text-sm">
-              {row.userAgent ?? 'Unknown browser'} · since {formatDateTime(row.createdAt)}
+              {sessionName(row.userAgent)} · since {formatDateTime(row.createdAt)}
               {row.token === currentToken ? <strong> (this browser)</strong> : null}
             </li>
           ))}

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
+import { type Role, roleNames } from '@/lib/domain/roles';
 import { roles, type UserSummary } from '../schemas';
 import { FormMessage } from './login/form-message';
 
@@ -67,13 +68,13 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
                     onChange={(event) =>
                       void run(
                         () => grantRole({ targetUserId: user.id, role: event.target.value }),
-                        `${user.email} is now ${event.target.value}.`,
+                        `${user.email} is now ${roleNames[event.target.value as Role] ?? event.target.value}.`,
                       )
                     }
                   >
                     {roles.map((role) => (
                       <option key={role} value={role}>
-                        {role}
+                        {roleNames[role]}
                       </option>
                     ))}
                   </select>

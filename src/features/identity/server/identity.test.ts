@@ -120,6 +120,14 @@ describe.each(testDatabaseBackends())('identity on $name', (backend) => {
     const before = await getProfileDocument({ database: database.database, uid: manufacturer.id });
     const [first, second] = before?.memberCompanies ?? [];
     if (first === undefined || second === undefined) throw new Error('demo memberships missing');
+    // Nothing ticked is refused in words, and the stored selection stays.
+    const empty = await updateSelectedDrugCompanies({ database: database.database, actor: manufacturer, companies: [] }).catch(
+      (error: unknown) => error,
+    );
+    expect(empty).toMatchObject({ code: 'validation', message: 'Tick at least one company: the portal shows the companies you choose.' });
+    expect(await getProfileDocument({ database: database.database, uid: manufacturer.id })).toMatchObject({
+      selectedDrugCompanies: before?.selectedDrugCompanies,
+    });
     const fromList = await updateSelectedDrugCompanies({ database: database.database, actor: manufacturer, companies: [first.id] });
     expect(fromList.selectedDrugCompanies).toEqual({ [first.id]: first.name });
     expect(fromList.updatedUnix).toBeGreaterThanOrEqual(before?.updatedUnix ?? 0);

@@ -6,7 +6,7 @@ import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { requireActor } from '@/lib/server/authorization';
 import type { SessionUser } from '@/lib/server/session';
-import { type ProfileDocument, selectedDrugCompaniesInputSchema } from '../schemas';
+import { emptyCompanySelection, type ProfileDocument, selectedDrugCompaniesInputSchema } from '../schemas';
 import { getProfileDocument } from './get-profile-document';
 
 /**
@@ -26,6 +26,10 @@ export async function updateSelectedDrugCompanies(options: {
     { label: 'The company selection' },
   );
   const requestedIds = Array.isArray(selectedDrugCompanies) ? selectedDrugCompanies : Object.keys(selectedDrugCompanies);
+  // An empty selection would read as "nothing" to the user but as "all of mine" to the portal: refused.
+  if (requestedIds.length === 0) {
+    throw new AppError('validation', emptyCompanySelection, { fieldErrors: { selectedDrugCompanies: emptyCompanySelection } });
+  }
   const memberships = await options.database
     .select({ id: drugCompanies.id, name: drugCompanies.name })
     .from(companyMemberships)
