@@ -7,7 +7,7 @@ import {
   formatNumber,
   formatPercent,
   formatPeriod,
-  formatPounds,
+  formatMoney,
   formatRatio,
 } from './format';
 
@@ -27,11 +27,18 @@ describe('format', () => {
     expect(formatPercent(0.0045, 1)).toBe('0.5%');
   });
 
-  it('writes pounds with the places asked for', () => {
-    expect(formatPounds(1234.5)).toBe('£1,234.50');
-    expect(formatPounds(0.0425, 2, 4)).toBe('£0.0425');
-    expect(formatPounds(0.04, 2, 4)).toBe('£0.04');
-    expect(formatPounds(0.0012, 4)).toBe('£0.0012');
+  it('writes money with the precision its size needs', () => {
+    expect(formatMoney(1234.4)).toBe('£1,234');
+    expect(formatMoney(123456789)).toBe('£123,456,789');
+    expect(formatMoney(12.5)).toBe('£12.50');
+    expect(formatMoney(0)).toBe('£0.00');
+    expect(formatMoney(0.036)).toBe('£0.036');
+    expect(formatMoney(0.0425)).toBe('£0.0425');
+    expect(formatMoney(0.04)).toBe('£0.04');
+    expect(formatMoney(0.0012)).toBe('£0.0012');
+    expect(formatMoney(0.5)).toBe('£0.50');
+    expect(formatMoney(-2500)).toBe('-£2,500');
+    expect(formatMoney(1234.4, 'USD')).toBe('US$1,234');
   });
 
   it('writes calendar dates without a time-zone shift, and periods with shared parts once', () => {

@@ -1,7 +1,7 @@
 /**
  * How the application writes figures and dates, server and browser alike: one locale (British English, the
  * language of the spec's copy), Intl formatters made once. Pages use these instead of toFixed/toLocaleString,
- * so "12,345", "48.2%", "£0.04" and "3 March 2026" read the same everywhere.
+ * so "12,345", "48.2%", "£0.036" and "3 March 2026" read the same everywhere.
  */
 
 /** The one locale of every figure and date shown. */
@@ -47,16 +47,19 @@ export function formatRatio(value: number | null): string {
 }
 
 /**
- * An amount in pounds with at least `minimumDecimals` and at most `maximumDecimals` places: (1234.5) → "£1,234.50";
- * a message price (0.0425, 2, 4) → "£0.0425"; a per-day cost (0.0012, 4, 4) → "£0.0012".
+ * An amount of money with the precision that makes sense for its size, the same on every page: whole units
+ * from 100 up ("£1,234"), pence from 1 ("£12.50"), and three significant figures below 1 so a price per
+ * message or per day keeps what distinguishes it ("£0.036", "£0.0425", "£0.0012", "£0.50").
  */
-export function formatPounds(value: number, minimumDecimals = 2, maximumDecimals = minimumDecimals): string {
-  return numberFormat({
-    style: 'currency',
-    currency: 'GBP',
-    minimumFractionDigits: minimumDecimals,
-    maximumFractionDigits: maximumDecimals,
-  }).format(value);
+export function formatMoney(value: number, currency: 'GBP' | 'USD' | 'INR' = 'GBP'): string {
+  const size = Math.abs(value);
+  const fixed = (decimals: number) =>
+    numberFormat({ style: 'currency', currency, minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value);
+  if (size >= 100) return fixed(0);
+  if (size >= 1 || size === 0) return fixed(2);
+  const significant = numberFormat({ style: 'currency', currency, maximumSignificantDigits: 3 }).format(value);
+  // Never fewer than two places ("£0.50", not "£0.5").
+  return (/[.](\d+)/.exec(significant)?.[1]?.length ?? 0) < 2 ? fixed(2) : significant;
 }
 
 const dateTimeFormat = new Intl.DateTimeFormat(displayLocale, { dateStyle: 'short', timeStyle: 'medium' });

@@ -11,7 +11,7 @@ import {
   scenarios,
   totalImpact,
 } from '@/engine/impact';
-import { displayLocale, formatCount, formatDate, formatDecimal } from '@/lib/format';
+import { formatCount, formatDate, formatDecimal, formatMoney } from '@/lib/format';
 import {
   conditionInputsOf,
   type CountryId,
@@ -43,9 +43,7 @@ function parametersOf(country: CountryPreset): Parameters {
   };
 }
 
-function money(currency: CountryPreset['currency'], value: number): string {
-  return new Intl.NumberFormat(displayLocale, { style: 'currency', currency, maximumFractionDigits: 0 }).format(value);
-}
+const money = (currency: CountryPreset['currency'], value: number) => formatMoney(value, currency);
 
 const percentOf = (share: number) => `${formatDecimal(share * 100, 1)}%`;
 const perThousand = (rate: number) => `${formatDecimal(rate * 1000, 1)} per 1,000 a year`;

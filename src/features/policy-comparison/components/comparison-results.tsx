@@ -3,7 +3,7 @@
 import { useCallback } from 'react';
 import type { PolicyComparison } from '../schemas';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
-import { formatCount, formatDate, formatDecimal, formatPercent, formatPounds } from '@/lib/format';
+import { formatCount, formatDate, formatDecimal, formatPercent, formatMoney } from '@/lib/format';
 
 /** One colour per policy, dark enough for 3:1 against the page (WCAG 1.4.11), told apart by lightness too. */
 const policyColours: Record<string, string> = {
@@ -166,12 +166,12 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
                 <td className="py-2 pr-4 text-right tabular-nums">
                   {formatCount(policy.optOuts)} ({formatPercent(policy.optOutRate, 1)})
                 </td>
-                <td className="py-2 pr-4 text-right tabular-nums">{formatPounds(policy.messageCost)}</td>
+                <td className="py-2 pr-4 text-right tabular-nums">{formatMoney(policy.messageCost)}</td>
                 <td className="py-2 pr-4 text-right tabular-nums">
-                  {policy.costPerAdherentPatientDay === null ? '—' : formatPounds(policy.costPerAdherentPatientDay, 4)}
+                  {policy.costPerAdherentPatientDay === null ? '—' : formatMoney(policy.costPerAdherentPatientDay)}
                 </td>
                 <td className="py-2 text-right tabular-nums">
-                  {policy.costPerExtraAdherentDay === null ? '—' : formatPounds(policy.costPerExtraAdherentDay, 4)}
+                  {policy.costPerExtraAdherentDay === null ? '—' : formatMoney(policy.costPerExtraAdherentDay)}
                 </td>
               </tr>
             ))}
@@ -204,8 +204,8 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
         <dd className="text-muted">Patients who replied STOP, and their share of the cohort.</dd>
         <dt className="font-medium">Message cost</dt>
         <dd className="text-muted">
-          Every outbound SMS at {formatPounds(settings.smsPrice, 2, 4)} and WhatsApp message at {formatPounds(settings.whatsappPrice, 2, 4)}{' '}
-          (sent messages are billed even if they fail); in-app messages cost nothing.
+          Every outbound SMS at {formatMoney(settings.smsPrice)} and WhatsApp message at {formatMoney(settings.whatsappPrice)} (sent
+          messages are billed even if they fail); in-app messages cost nothing.
         </dd>
         <dt className="font-medium">Cost per adherent patient-day</dt>
         <dd className="text-muted">

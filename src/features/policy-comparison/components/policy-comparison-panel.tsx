@@ -4,7 +4,7 @@ import { Button, Description, FieldError, Form, Input, Label, ProgressBar, TextF
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { type FormEvent, useState, useTransition } from 'react';
-import { formatCount, formatPounds } from '@/lib/format';
+import { formatCount, formatMoney } from '@/lib/format';
 import { useJobProgress } from '@/lib/hooks/use-job-progress';
 import { isJobFinished, type JobDto } from '@/lib/jobs-dto';
 import { submitChecked } from '@/lib/components/submit-checked';
@@ -72,7 +72,7 @@ function withJob(run: ComparisonRun, job: JobDto<PolicyComparison> | null): Comp
 
 function describeSettings(settings: ComparisonSettings | null): string {
   if (settings === null) return 'settings that could not be read';
-  return `${formatCount(settings.patients)} patients, seed ${settings.seed}, SMS ${formatPounds(settings.smsPrice, 2, 4)} and WhatsApp ${formatPounds(settings.whatsappPrice, 2, 4)} per message`;
+  return `${formatCount(settings.patients)} patients, seed ${settings.seed}, SMS ${formatMoney(settings.smsPrice)} and WhatsApp ${formatMoney(settings.whatsappPrice)} per message`;
 }
 
 function describeStatus(run: ComparisonRun): string {
