@@ -40,7 +40,7 @@ test('a clinician lands on their organisation at a glance, with who lapsed this 
   } else {
     await expect(lapsed).toContainText('Nobody lapsed in these 7 days.');
   }
-  await expect(home.getByRole('link', { name: 'Compliance journey' })).toBeVisible();
+  await expect(home.getByRole('navigation', { name: 'Where to go next' }).getByRole('link', { name: 'Compliance journey' })).toBeVisible();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 

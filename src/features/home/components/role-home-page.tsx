@@ -145,7 +145,7 @@ export function ClinicianHomePage({
                       <tr key={patient.patientId} className="border-b border-separator">
                         <td className="py-2 pr-4">
                           <Link
-                            className="text-accent underline-offset-2 hover:underline"
+                            className="text-accent underline underline-offset-2"
                             href={`${pageHref('patient-profile')}?patient=${encodeURIComponent(patient.patientId)}`}
                           >
                             {patient.pseudonym}
@@ -199,7 +199,7 @@ export function ManufacturerHomePage({
           {figures !== null && figures.companyNames.length > 0
             ? `Showing ${figures.companyNames.join(', ')}. `
             : 'Showing your companies. '}
-          <Link href={routes.drugCompanySelector} className="text-accent underline-offset-2 hover:underline">
+          <Link href={routes.drugCompanySelector} className="text-accent underline underline-offset-2">
             Choose companies
           </Link>
         </p>
@@ -260,7 +260,7 @@ export function AdminHomePage({
             <Figure label="Waiting" value={formatCount(pending.importsWaiting)} testId="imports-waiting" />
             <Figure label="Running" value={formatCount(pending.importsRunning)} testId="imports-running" />
           </dl>
-          <Link href={pageHref('data-sources')} className="text-accent underline-offset-2 hover:underline">
+          <Link href={pageHref('data-sources')} className="text-accent underline underline-offset-2">
             Data sources and imports
           </Link>
         </Card>
@@ -277,7 +277,7 @@ export function AdminHomePage({
               </div>
             ))}
           </dl>
-          <Link href={routes.administration} className="text-accent underline-offset-2 hover:underline">
+          <Link href={routes.administration} className="text-accent underline underline-offset-2">
             Administration: roles and companies
           </Link>
         </Card>

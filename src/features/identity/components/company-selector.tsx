@@ -2,6 +2,7 @@
 
 import { Button, Checkbox, CheckboxGroup, Label } from '@heroui/react';
 import { startTransition, useActionState, useState } from 'react';
+import { emptyCompanySelection } from '../schemas';
 import { useAuthState } from './auth-state';
 import { FormMessage } from './login/form-message';
 
@@ -13,6 +14,8 @@ export function CompanySelector() {
   const [draft, setDraft] = useState<string[] | null>(null);
   const [message, save, saving] = useActionState(
     async (_previous: SaveMessage, request: { selected: string[]; draft: string[] | null }): Promise<SaveMessage> => {
+      // Refused here as on the server (which refuses it too), without a round trip.
+      if (request.selected.length === 0) return { error: emptyCompanySelection };
       try {
         await updateSelectedDrugCompanies(request.selected);
         // The live profile may show the saved state before this call returns; a tick made since then stays.
