@@ -15,7 +15,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function Home({ searchParams }: Props) {
   const actor = await getCurrentUser();
   const database = getDatabase();
-  // Each signed-in role lands on its own home (decision 044); visitors on the product's page.
+  // Each signed-in role lands on its own home (decision 048); visitors on the product's page.
   if (actor?.role === 'patient') {
     const home = await getPatientHome({ database, actor, now: new Date() });
     return <PatientHomePage home={home} answer={recordDoseAnswerAction} undo={undoDoseAnswerAction} />;

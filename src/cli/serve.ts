@@ -142,6 +142,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  // The database's own words (a Drizzle "Failed query" wraps them as the cause) say why; no stack trace.
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
   process.exit(1);
 });
