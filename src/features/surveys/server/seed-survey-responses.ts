@@ -4,7 +4,7 @@ import type { Database } from '@/db/client';
 import { surveyResponses } from '@/db/schema';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import { personas, type Persona } from '@/engine/simulation/personas';
-import { posteriorFromAnswers, simulateResponse, summariseResponse } from '@/engine/surveys';
+import { posteriorFromAnswers, SIMULATED_ANSWER_NOISE, simulateResponse, summariseResponse } from '@/engine/surveys';
 import { surveyKeys } from '../schemas';
 import { findCurrentDefinition } from './survey-store';
 
@@ -12,7 +12,7 @@ export type SimulatedRespondent = { patientId: string; persona: Persona; sex: 'f
 
 /** Share of simulated patients who answered each survey, and the share of guessing in their answers. */
 export const demoSurveyResponseShare = 0.6;
-export const demoSurveyNoise = 0.15;
+export const demoSurveyNoise = SIMULATED_ANSWER_NOISE;
 const BATCH = 500;
 
 /**
