@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { adherenceBarriersSurvey } from './definitions';
 import { describeDefinitionChanges, questionInformation } from './evolution';
 import { entropy, posteriorFromAnswers, uniformPrior } from './inference';
-import type { ChoiceQuestion, SurveyDefinition } from './types';
+import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition } from './types';
 
 describe('describeDefinitionChanges', () => {
   it('says nothing for an identical version', () => {
@@ -34,7 +34,7 @@ describe('describeDefinitionChanges', () => {
 
 describe('questionInformation', () => {
   it('averages the entropy each answer removed, in the order asked', () => {
-    const responses = [
+    const responses: { answers: SurveyAnswers; askedOrder: string[] }[] = [
       { answers: { cost: 'often', forgetting: 'never' }, askedOrder: ['cost', 'forgetting'] },
       { answers: { cost: 'never' }, askedOrder: ['cost'] },
     ];
