@@ -6,3 +6,4 @@ export * from './definitions';
 export * from './simulate-answers';
 export * from './evolution';
 export * from './persona-accuracy';
+export * from './message-delivery';
