@@ -907,3 +907,21 @@ export const surveyResponses = pgTable(
     index('survey_responses_completed_idx').on(table.surveyKey, table.completedAt),
   ],
 );
+
+/**
+ * Each patient's latest persona posterior from a survey whose answers carry persona information (issue 17
+ * item 6, docs/decisions/047): one row per patient, replaced after every such answer, read by the daily loop
+ * into the decision context the message policy sees.
+ */
+export const patientPersonaPosteriors = pgTable('patient_persona_posteriors', {
+  patientId: uuid('patient_id')
+    .primaryKey()
+    .references(() => patients.id, { onDelete: 'cascade' }),
+  /** Probability per persona (the personas of src/engine/simulation/personas.ts), summing to 1. */
+  posterior: jsonb('posterior').$type<Record<string, number>>().notNull(),
+  /** The response the posterior came from; kept if that response is removed, since the patient told us. */
+  surveyResponseId: uuid('survey_response_id').references(() => surveyResponses.id, { onDelete: 'set null' }),
+  /** Answers behind it. */
+  answers: integer('answers').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

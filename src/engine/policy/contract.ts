@@ -43,9 +43,24 @@ export type MessageCounts = {
   repliesLast28Days: number;
 };
 
+/** What the patient's survey answers say about their persona (issue 17, docs/decisions/047). */
+export type SurveyPersona = {
+  /** P(persona | answers) for every persona, summing to 1: the latest posterior stored for the patient. */
+  posterior: Readonly<Record<Persona, number>>;
+  /** Persona-informative answers behind it. */
+  answers: number;
+  /** When it was last updated (ISO instant). */
+  updatedAt: string;
+};
+
 export type DecisionContext = {
   patientId: string;
   persona: Persona;
+  /**
+   * The persona posterior from the patient's surveys; absent when they have answered none that carries
+   * persona information (and in the simulator, whose patients answer no surveys while it runs).
+   */
+  surveyPersona?: SurveyPersona;
   features: PatientFeatures;
   day: number;
   /** Days since the simulation (or the patient's programme) started. */

@@ -11,12 +11,14 @@ import { localClockAt, type LocalClock } from '@/engine/messaging/local-clock';
 import { defaultQuietHours, planSendTime, type QuietHours } from '@/engine/messaging/quiet-hours';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import type { Persona } from '@/engine/simulation/personas';
-import type { DecisionContext, MessageCounts, MessagingPolicy, PatientFeatures, RecentHistory } from './contract';
+import type { DecisionContext, MessageCounts, MessagingPolicy, PatientFeatures, RecentHistory, SurveyPersona } from './contract';
 import { templateId, templateVariantsPerArm, type MessageArm } from './message-arms';
 
 export type PatientDayInput = {
   patientId: string;
   persona: Persona;
+  /** The patient's stored survey posterior, when they have one. */
+  surveyPersona?: SurveyPersona | null;
   features: PatientFeatures;
   /** IANA zone of the patient (their local day and quiet hours are in it). */
   timeZone: string;
@@ -106,6 +108,7 @@ export function planPatientDay(input: PatientDayInput): PlannedPatientDay {
   const context: PlannedPatientDay['context'] = {
     patientId: input.patientId,
     persona: input.persona,
+    ...(input.surveyPersona === undefined || input.surveyPersona === null ? {} : { surveyPersona: input.surveyPersona }),
     features: input.features,
     day: clock.day,
     dayIndex: input.programmeStartDay === null ? 0 : Math.max(0, clock.day - input.programmeStartDay),

@@ -4,3 +4,6 @@ export * from './scoring';
 export * from './results';
 export * from './definitions';
 export * from './simulate-answers';
+export * from './evolution';
+export * from './persona-accuracy';
+export * from './message-delivery';

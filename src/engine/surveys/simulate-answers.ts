@@ -7,6 +7,9 @@ import type { Persona } from '@/engine/simulation/personas';
 import { nextQuestion } from './inference';
 import type { SurveyAnswers, SurveyDefinition, SurveyQuestion } from './types';
 
+/** The share of uniform guessing in simulated answers: the demo data and the persona-accuracy figures both use it. */
+export const SIMULATED_ANSWER_NOISE = 0.15;
+
 export function simulateAnswer(question: SurveyQuestion, persona: Persona, noise: number, uniform: () => number): string | number {
   if (question.kind === 'number') {
     // Activity bouts of 10–90 minutes; sitting 2–12 hours. Rounded to 5 minutes as people report them.

@@ -17,6 +17,7 @@ export const tablesReferringToPatients = [
   'dispensings',
   'dose_events',
   'messages',
+  'patient_persona_posteriors',
   'policy_decisions',
   'regimens',
   'survey_responses',

@@ -10,6 +10,7 @@ import {
   messages,
   organisationMemberships,
   organisations,
+  patientPersonaPosteriors,
   patients,
   policyDecisions,
   regimens,
@@ -176,6 +177,27 @@ describe.each(testDatabaseBackends())('daily messaging loop on $name', (backend)
     // The second message of the patient's history: the second variant.
     expect(decision!.templateId).toBe('reminder.neutral.2');
     expect(await db.select({ id: policyDecisions.id }).from(policyDecisions)).toHaveLength(1);
+  });
+
+  it('puts the patient’s stored survey persona posterior into the decision context, and nothing for a patient without one', async () => {
+    const db = database.database;
+    const posterior = {
+      'busy-professional': 0.6,
+      'forgetful-older-adult': 0.1,
+      'medication-sceptic': 0.1,
+      'cost-constrained': 0.1,
+      'engaged-self-manager': 0.05,
+      'newly-diagnosed': 0.05,
+    };
+    const updatedAt = new Date('2026-11-20T09:00:00Z');
+    await db.insert(patientPersonaPosteriors).values({ patientId: ids.MADRID!, posterior, answers: 4, updatedAt });
+    // Tokyo's row names a persona list that is not the current one: ignored rather than guessed at.
+    await db.insert(patientPersonaPosteriors).values({ patientId: ids.TOKYO!, posterior: { 'someone-else': 1 }, answers: 1, updatedAt });
+    await planMessagingDay({ database: db, now, patientIds: [ids.MADRID!, ids.TOKYO!] });
+    const [madrid] = await decisionsOf(ids.MADRID!);
+    expect(madrid!.context).toMatchObject({ surveyPersona: { posterior, answers: 4, updatedAt: updatedAt.toISOString() } });
+    const [tokyo] = await decisionsOf(ids.TOKYO!);
+    expect(tokyo!.context).not.toHaveProperty('surveyPersona');
   });
 
   it('gives the day up when the frequency cap is reached at the send time, and enqueues nothing', async () => {

@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { dayNumberFromIso } from '@/engine/adherence/day-number';
 import { localClockAt, type LocalClock } from '@/engine/messaging/local-clock';
-import type { MessagingPolicy, PatientFeatures } from '@/engine/policy/contract';
+import type { MessagingPolicy, PatientFeatures, SurveyPersona } from '@/engine/policy/contract';
 import { messageChannels, type MessageChannel } from '@/engine/policy/message-arms';
 import { planPatientDay, type PlannedPatientDay } from '@/engine/policy/plan-patient-day';
 import { conditions as knownConditions, type Condition } from '@/engine/simulation/conditions';
@@ -60,6 +60,18 @@ function minuteOfTime(time: string | null): number | null {
   if (match === null) return null;
   const minute = Number(match[1]) * 60 + Number(match[2]);
   return minute < 1440 ? minute : null;
+}
+
+/** The stored survey posterior as the policy sees it; a row naming other personas (an older persona list) is ignored. */
+function surveyPersonaOf(patient: EnrolledPatientRow): SurveyPersona | null {
+  const stored = patient.surveyPosterior;
+  if (stored === null || patient.surveyAnswers === null || patient.surveyUpdatedAt === null) return null;
+  if (!personas.every((persona) => typeof stored[persona] === 'number')) return null;
+  return {
+    posterior: Object.fromEntries(personas.map((persona) => [persona, stored[persona]!])) as Record<Persona, number>,
+    answers: patient.surveyAnswers,
+    updatedAt: patient.surveyUpdatedAt.toISOString(),
+  };
 }
 
 function featuresOf(
@@ -183,6 +195,7 @@ export async function planMessagingDay(options: {
         plan: planPatientDay({
           patientId: patient.id,
           persona,
+          surveyPersona: surveyPersonaOf(patient),
           features,
           timeZone,
           now: now.getTime(),

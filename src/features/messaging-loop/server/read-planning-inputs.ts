@@ -3,9 +3,9 @@ import 'server-only';
  * The daily loop's set-based reads: for a batch of patients, everything their decision contexts need, in one
  * query per table (never one per patient), so 100,000 patients take a few hundred queries.
  */
-import { and, gt, gte, inArray, isNotNull, lt, or, param, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNotNull, lt, or, param, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { dispensings, doseEvents, messages, patients, regimens } from '@/db/schema';
+import { dispensings, doseEvents, messages, patientPersonaPosteriors, patients, regimens } from '@/db/schema';
 
 const dayMs = 86_400_000;
 
@@ -18,6 +18,10 @@ export type EnrolledPatientRow = {
   conditions: string[];
   preferredChannel: string | null;
   programme: string;
+  /** The latest survey persona posterior (issue 17), null without one. */
+  surveyPosterior: Record<string, number> | null;
+  surveyAnswers: number | null;
+  surveyUpdatedAt: Date | null;
 };
 
 /** Enrolled patients after `afterId` (id order), at most `limit`, optionally only some. */
@@ -37,8 +41,12 @@ export async function readEnrolledPatients(options: {
       conditions: patients.conditions,
       preferredChannel: patients.preferredChannel,
       programme: patients.messagingProgramme,
+      surveyPosterior: patientPersonaPosteriors.posterior,
+      surveyAnswers: patientPersonaPosteriors.answers,
+      surveyUpdatedAt: patientPersonaPosteriors.updatedAt,
     })
     .from(patients)
+    .leftJoin(patientPersonaPosteriors, eq(patientPersonaPosteriors.patientId, patients.id))
     .where(
       and(
         isNotNull(patients.messagingProgramme),

@@ -1,10 +1,10 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import type { Database } from '@/db/client';
-import { surveyResponses } from '@/db/schema';
+import { patientPersonaPosteriors, surveyResponses } from '@/db/schema';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import { personas, type Persona } from '@/engine/simulation/personas';
-import { posteriorFromAnswers, simulateResponse, summariseResponse } from '@/engine/surveys';
+import { informativeQuestions, posteriorFromAnswers, SIMULATED_ANSWER_NOISE, simulateResponse, summariseResponse } from '@/engine/surveys';
 import { surveyKeys } from '../schemas';
 import { findCurrentDefinition } from './survey-store';
 
@@ -12,7 +12,7 @@ export type SimulatedRespondent = { patientId: string; persona: Persona; sex: 'f
 
 /** Share of simulated patients who answered each survey, and the share of guessing in their answers. */
 export const demoSurveyResponseShare = 0.6;
-export const demoSurveyNoise = 0.15;
+export const demoSurveyNoise = SIMULATED_ANSWER_NOISE;
 const BATCH = 500;
 
 /**
@@ -69,6 +69,22 @@ export async function seedSurveyResponses(options: {
         .returning({ id: surveyResponses.id });
       inserted += batch.length;
     }
+    // Each respondent's persona posterior for the message policy, from the survey that carries persona
+    // information; an existing (newer, real) posterior is kept.
+    const informative = new Set(informativeQuestions(stored.definition).map((question) => question.id));
+    if (informative.size === 0) continue;
+    const posteriors = rows.map((row) => ({
+      patientId: row.patientId,
+      surveyResponseId: row.id!,
+      posterior: row.posterior!,
+      answers: Object.keys(row.answers ?? {}).filter((id) => informative.has(id)).length,
+      updatedAt: row.completedAt!,
+    }));
+    for (let start = 0; start < posteriors.length; start += BATCH)
+      await database
+        .insert(patientPersonaPosteriors)
+        .values(posteriors.slice(start, start + BATCH))
+        .onConflictDoNothing();
   }
   return inserted;
 }

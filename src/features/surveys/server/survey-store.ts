@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { patientPersonaPosteriors, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import {
   builtInSurveys,
   MAX_ADAPTIVE_QUESTIONS,
@@ -148,4 +148,29 @@ export async function findLatestResponse(database: Database, patientId: string, 
     .orderBy(desc(surveyResponses.startedAt), desc(sql`${surveyResponses.id}`))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * Replaces the patient's latest persona posterior (read by the daily loop into the policy's decision context,
+ * docs/decisions/047). Only answers that carry persona information update it: a lifestyle answer would
+ * otherwise reset it to the uniform prior.
+ */
+export async function savePersonaPosterior(
+  database: Pick<Database, 'insert'>,
+  row: { patientId: string; surveyResponseId: string; posterior: Record<string, number>; answers: number; now: Date },
+): Promise<void> {
+  const values = {
+    patientId: row.patientId,
+    surveyResponseId: row.surveyResponseId,
+    posterior: row.posterior,
+    answers: row.answers,
+    updatedAt: row.now,
+  };
+  await database
+    .insert(patientPersonaPosteriors)
+    .values(values)
+    .onConflictDoUpdate({
+      target: patientPersonaPosteriors.patientId,
+      set: { surveyResponseId: values.surveyResponseId, posterior: values.posterior, answers: values.answers, updatedAt: values.updatedAt },
+    });
 }

@@ -1,6 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, authUsers, organisationMemberships, organisations, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import {
+  auditLog,
+  authUsers,
+  organisationMemberships,
+  organisations,
+  patientPersonaPosteriors,
+  patients,
+  surveyDefinitions,
+  surveyResponses,
+} from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { personas } from '@/engine/simulation/personas';
 import { lifestyleSurvey } from '@/engine/surveys';
@@ -163,6 +172,35 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     const [row] = await db.select({ posterior: surveyResponses.posterior, summary: surveyResponses.summary }).from(surveyResponses);
     expect(Object.values(row!.posterior!).reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 10);
     expect(row?.summary?.persona).toBe(state.result?.topPersona.persona);
+    // The patient's latest posterior is kept for the message policy.
+    const [stored] = await db
+      .select({ posterior: patientPersonaPosteriors.posterior, answers: patientPersonaPosteriors.answers })
+      .from(patientPersonaPosteriors)
+      .where(eq(patientPersonaPosteriors.patientId, ownId));
+    expect(stored).toEqual({ posterior: row!.posterior, answers: asked });
+  });
+
+  it('keeps the persona posterior for barrier answers only: a lifestyle answer leaves it alone', async () => {
+    const db = database.database;
+    const lifestyle = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
+    await answerSurveyQuestion({
+      database: db,
+      actor: patientUser,
+      input: { responseId: lifestyle.responseId, questionId: lifestyle.question!.id, answer: '1' },
+      now,
+    });
+    expect(await db.select({ id: patientPersonaPosteriors.patientId }).from(patientPersonaPosteriors)).toEqual([]);
+    const barriers = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
+    await answerSurveyQuestion({
+      database: db,
+      actor: patientUser,
+      input: { responseId: barriers.responseId, questionId: barriers.question!.id, answer: 'often' },
+      now,
+    });
+    const [stored] = await db
+      .select({ answers: patientPersonaPosteriors.answers, responseId: patientPersonaPosteriors.surveyResponseId })
+      .from(patientPersonaPosteriors);
+    expect(stored).toEqual({ answers: 1, responseId: barriers.responseId });
   });
 
   it("refuses another patient's response as unknown and audits the attempt; refuses non-patients and unlinked accounts", async () => {
@@ -252,6 +290,8 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     });
     const responses = await db.select({ surveyKey: surveyResponses.surveyKey }).from(surveyResponses);
     expect(responses).toHaveLength(count);
+    const barrierCount = responses.filter((row) => row.surveyKey === 'adherence-barriers').length;
+    expect(await db.select({ id: patientPersonaPosteriors.patientId }).from(patientPersonaPosteriors)).toHaveLength(barrierCount);
     const lifestyleCount = responses.filter((row) => row.surveyKey === 'lifestyle').length;
     expect(lifestyleCount).toBeGreaterThan(11);
 

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { adherenceBarriersSurvey } from './definitions';
+import { describeDefinitionChanges, questionInformation } from './evolution';
+import { entropy, posteriorFromAnswers, uniformPrior } from './inference';
+import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition } from './types';
+
+describe('describeDefinitionChanges', () => {
+  it('says nothing for an identical version', () => {
+    expect(describeDefinitionChanges(adherenceBarriersSurvey, structuredClone(adherenceBarriersSurvey))).toEqual([]);
+  });
+
+  it('names added, removed, reworded and re-weighted questions and a new order', () => {
+    const [first, second, ...rest] = adherenceBarriersSurvey.questions as ChoiceQuestion[];
+    const reweighted: ChoiceQuestion = {
+      ...second!,
+      options: second!.options.map((option, index) =>
+        index === 0 ? { ...option, likelihoods: { ...option.likelihoods, 'busy-professional': 0.5 } } : option,
+      ),
+    };
+    const next: SurveyDefinition = {
+      ...adherenceBarriersSurvey,
+      order: 'fixed',
+      questions: [{ ...first!, text: 'Reworded?' }, reweighted, ...rest.slice(1), { ...rest[0]!, id: 'new-one' }],
+    };
+    expect(describeDefinitionChanges(adherenceBarriersSurvey, next)).toEqual([
+      'Order changed from adaptive to fixed.',
+      'Question forgetting reworded.',
+      'Question routine: P(answer | persona) changed.',
+      'Question new-one added.',
+      'Question concerns removed.',
+    ]);
+  });
+});
+
+describe('questionInformation', () => {
+  it('averages the entropy each answer removed, in the order asked', () => {
+    const responses: { answers: SurveyAnswers; askedOrder: string[] }[] = [
+      { answers: { cost: 'often', forgetting: 'never' }, askedOrder: ['cost', 'forgetting'] },
+      { answers: { cost: 'never' }, askedOrder: ['cost'] },
+    ];
+    const information = questionInformation(adherenceBarriersSurvey, responses);
+    const h0 = entropy(uniformPrior());
+    const afterCostOften = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'often' });
+    const afterBoth = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'often', forgetting: 'never' });
+    const afterCostNever = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'never' });
+    const cost = information.find((entry) => entry.questionId === 'cost')!;
+    const forgetting = information.find((entry) => entry.questionId === 'forgetting')!;
+    expect(cost.answered).toBe(2);
+    expect(cost.meanBits).toBeCloseTo((h0 - entropy(afterCostOften) + h0 - entropy(afterCostNever)) / 2, 10);
+    expect(forgetting.answered).toBe(1);
+    expect(forgetting.meanBits).toBeCloseTo(entropy(afterCostOften) - entropy(afterBoth), 10);
+    expect(information.find((entry) => entry.questionId === 'routine')).toEqual({ questionId: 'routine', answered: 0, meanBits: 0 });
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * What the survey-evolution page computes from stored data (docs/decisions/047): what changed between two
+ * versions of a definition, and how much each question actually told us about the persona in the answers
+ * patients gave — the entropy of the posterior before the answer minus after it, in bits, averaged over the
+ * responses that were asked the question. Pure.
+ */
+import { personas } from '@/engine/simulation/personas';
+import { entropy, updatePosterior, uniformPrior } from './inference';
+import type { SurveyAnswers, SurveyDefinition, SurveyQuestion } from './types';
+
+/** One line per change, in words, in the order of the new version's questions (removed ones last). */
+export function describeDefinitionChanges(previous: SurveyDefinition, next: SurveyDefinition): string[] {
+  const changes: string[] = [];
+  if (previous.title !== next.title) changes.push(`Title changed from “${previous.title}” to “${next.title}”.`);
+  if (previous.description !== next.description) changes.push('Description reworded.');
+  if (previous.order !== next.order) changes.push(`Order changed from ${previous.order} to ${next.order}.`);
+  const before = new Map(previous.questions.map((question) => [question.id, question]));
+  const after = new Set(next.questions.map((question) => question.id));
+  for (const question of next.questions) {
+    const old = before.get(question.id);
+    if (old === undefined) {
+      changes.push(`Question ${question.id} added.`);
+      continue;
+    }
+    changes.push(...questionChanges(old, question));
+  }
+  for (const question of previous.questions) if (!after.has(question.id)) changes.push(`Question ${question.id} removed.`);
+  const kept = next.questions.filter((question) => before.has(question.id)).map((question) => question.id);
+  const keptBefore = previous.questions.filter((question) => after.has(question.id)).map((question) => question.id);
+  if (kept.join('\u0000') !== keptBefore.join('\u0000')) changes.push('Questions reordered.');
+  return changes;
+}
+
+function questionChanges(old: SurveyQuestion, question: SurveyQuestion): string[] {
+  const changes: string[] = [];
+  if (old.text !== question.text) changes.push(`Question ${question.id} reworded.`);
+  if (old.kind !== question.kind) return [...changes, `Question ${question.id} changed from ${old.kind} to ${question.kind}.`];
+  if (old.kind !== 'choice' || question.kind !== 'choice') {
+    if (JSON.stringify(old) !== JSON.stringify(question) && changes.length === 0) changes.push(`Question ${question.id} changed.`);
+    return changes;
+  }
+  const oldValues = old.options.map((option) => option.value);
+  const values = question.options.map((option) => option.value);
+  if (oldValues.join('\u0000') !== values.join('\u0000')) {
+    changes.push(`Question ${question.id}: answers changed from ${oldValues.join(', ')} to ${values.join(', ')}.`);
+    return changes;
+  }
+  if (old.options.some((option, index) => option.label !== question.options[index]!.label))
+    changes.push(`Question ${question.id}: answer labels reworded.`);
+  const likelihoodsChanged = old.options.some((option, index) =>
+    personas.some((persona) => Math.abs(option.likelihoods[persona] - question.options[index]!.likelihoods[persona]) > 1e-9),
+  );
+  if (likelihoodsChanged) changes.push(`Question ${question.id}: P(answer | persona) changed.`);
+  return changes;
+}
+
+export type QuestionInformation = {
+  questionId: string;
+  /** Responses in which the question was answered. */
+  answered: number;
+  /** Mean bits of persona entropy removed by its answer, where it came in the order it was asked. */
+  meanBits: number;
+};
+
+/**
+ * The information each choice question added in the stored responses of one definition version, walking
+ * each response in the order its questions were asked (answers without a place in the order come after).
+ */
+export function questionInformation(
+  definition: SurveyDefinition,
+  responses: readonly { answers: SurveyAnswers; askedOrder: readonly string[] }[],
+): QuestionInformation[] {
+  const totals = new Map<string, { answered: number; bits: number }>();
+  for (const question of definition.questions) if (question.kind === 'choice') totals.set(question.id, { answered: 0, bits: 0 });
+  const byId = new Map(definition.questions.map((question) => [question.id, question]));
+  for (const response of responses) {
+    const order = [...response.askedOrder, ...Object.keys(response.answers).filter((id) => !response.askedOrder.includes(id))];
+    let posterior: number[] = uniformPrior();
+    for (const id of new Set(order)) {
+      const question = byId.get(id);
+      const answer = response.answers[id];
+      if (question?.kind !== 'choice' || answer === undefined) continue;
+      const option = question.options.find((candidate) => candidate.value === answer);
+      if (option === undefined) continue;
+      const next = updatePosterior(
+        posterior,
+        personas.map((persona) => option.likelihoods[persona]),
+      );
+      const total = totals.get(id)!;
+      total.answered += 1;
+      total.bits += entropy(posterior) - entropy(next);
+      posterior = next;
+    }
+  }
+  return [...totals].map(([questionId, total]) => ({
+    questionId,
+    answered: total.answered,
+    meanBits: total.answered === 0 ? 0 : total.bits / total.answered,
+  }));
+}

@@ -1,0 +1,19 @@
+import type { PersonaAccuracy } from '@/engine/surveys';
+import { formatPercent } from '@/lib/format';
+
+function questionsNeeded(value: number | null, total: number): string {
+  return value === null ? `not reached in ${total} questions` : `${value} question${value === 1 ? '' : 's'}`;
+}
+
+/** The target in words: met, not met, or not measurable (an order never reaches the accuracy). */
+export function accuracySentence(result: PersonaAccuracy): string {
+  const total = result.curve.length - 1;
+  const best = Math.max(...result.curve.map((point) => Math.max(point.adaptive, point.fixed)));
+  const target = formatPercent(result.target);
+  const reached = `To reach ${target} accuracy the adaptive order needs ${questionsNeeded(result.adaptiveQuestionsToTarget, total)} and the fixed order ${questionsNeeded(result.fixedQuestionsToTarget, total)}.`;
+  if (best < result.target)
+    return `${reached} Target not met: with these ${total} questions the best accuracy either order reaches is ${formatPercent(best, 1)}, below ${target}, so the adaptive order cannot reach ${target} with at most 60% of the questions the fixed order needs.`;
+  if (result.questionRatio === null)
+    return `${reached} Only one order reaches ${target} within ${total} questions, so the ratio of questions needed cannot be computed.`;
+  return `${reached} The adaptive order needs ${formatPercent(result.questionRatio)} of the fixed order’s questions: target (at most 60%) ${result.questionRatio <= 0.6 ? 'met' : 'not met'}.`;
+}

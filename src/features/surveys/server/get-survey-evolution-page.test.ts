@@ -1,0 +1,134 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authUsers, organisationMemberships, organisations, patients, surveyResponses } from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { personas } from '@/engine/simulation/personas';
+import { adherenceBarriersSurvey } from '@/engine/surveys';
+import { getSurveyEvolutionPage } from './get-survey-evolution-page';
+import { saveSurveyDefinition } from './save-survey-definition';
+import { seedSurveyResponses } from './seed-survey-responses';
+
+const clinician = { id: 'clinician-user', role: 'clinician' as const };
+const official = { id: 'official-user', role: 'government-official' as const };
+const admin = { id: 'admin-user', role: 'admin' as const };
+const now = new Date('2026-03-01T10:00:00Z');
+
+describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await backend.create();
+    const db = database.database;
+    await db
+      .insert(authUsers)
+      .values([clinician, official, admin].map((user) => ({ id: user.id, name: user.id, email: `${user.id}@example.org` })));
+    await db.insert(organisations).values([
+      { id: 'org-1', name: 'Clinic one' },
+      { id: 'org-2', name: 'Clinic two' },
+    ]);
+    await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'org-1' });
+    const inserted = await db
+      .insert(patients)
+      .values(
+        Array.from({ length: 60 }, (_, index) => ({
+          pseudonym: `SYN-${index}`,
+          source: 'simulation',
+          sourceRecordId: `syn-${index}`,
+          organisationId: index < 30 ? 'org-1' : 'org-2',
+          persona: personas[index % personas.length]!,
+          sex: index % 2 === 0 ? 'female' : 'male',
+          synthetic: true,
+        })),
+      )
+      .returning({ id: patients.id, persona: patients.persona, sex: patients.sex });
+    await seedSurveyResponses({
+      database: db,
+      respondents: inserted.map((row) => ({
+        patientId: row.id,
+        persona: row.persona as (typeof personas)[number],
+        sex: row.sex as 'female',
+      })),
+      seed: 11,
+      end: now,
+      days: 30,
+    });
+  });
+  afterEach(async () => {
+    await database.dispose();
+  });
+
+  it('lists every version with what changed, rates per version and channel, the bits each question added, and the accuracy curves', async () => {
+    const db = database.database;
+    const edited = structuredClone(adherenceBarriersSurvey) as typeof adherenceBarriersSurvey & { questions: { text: string }[] };
+    edited.questions[0]!.text = 'In the last two weeks, how often did a dose slip your mind?';
+    await saveSurveyDefinition({
+      database: db,
+      actor: admin,
+      input: { surveyKey: 'adherence-barriers', definitionJson: JSON.stringify(edited), changeNote: 'Plainer wording' },
+      now,
+    });
+
+    const page = await getSurveyEvolutionPage({ database: db, actor: admin });
+    expect(page.patientsInScope).toMatchObject({ count: 60, suppressed: false });
+    expect(page.includesSynthetic).toBe(true);
+    expect(page.suppressed).toBe(false);
+
+    const barriers = page.surveys.find((survey) => survey.surveyKey === 'adherence-barriers')!;
+    expect(barriers.versions.map((version) => version.version)).toEqual([2, 1]);
+    expect(barriers.versions[0]).toMatchObject({ changeNote: 'Plainer wording', changes: ['Question forgetting reworded.'], channels: [] });
+    const first = barriers.versions[1]!;
+    const stored = await db
+      .select({ patientId: surveyResponses.patientId, completedAt: surveyResponses.completedAt })
+      .from(surveyResponses)
+      .where(eq(surveyResponses.surveyKey, 'adherence-barriers'));
+    expect(first.channels).toHaveLength(1);
+    expect(first.channels[0]).toMatchObject({
+      channel: 'web',
+      started: { count: stored.length },
+      completed: { count: stored.filter((row) => row.completedAt !== null).length },
+    });
+    expect(first.channels[0]!.responseRate).toBeCloseTo(stored.length / 60, 10);
+    expect(first.channels[0]!.completionRate).toBe(1);
+    // Every response asked the top question first: it removed information on average; unasked ones have none.
+    const asked = first.questions.filter((question) => question.answered.count! > 0);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((question) => question.informative && question.meanBits !== null)).toBe(true);
+    expect(first.questions.filter((question) => question.answered.count === 0).every((question) => question.meanBits === null)).toBe(true);
+    const lifestyle = page.surveys.find((survey) => survey.surveyKey === 'lifestyle')!.versions[0]!;
+    expect(lifestyle.questions.every((question) => !question.informative)).toBe(true);
+    expect(
+      lifestyle.questions.filter((question) => question.meanBits !== null).every((question) => Math.abs(question.meanBits!) < 1e-12),
+    ).toBe(true);
+
+    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 2 });
+    expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length + 1);
+    expect(page.accuracy!.fixedOrder[0]).toBe('forgetting');
+  });
+
+  it('counts the clinician’s organisation only; suppresses small counts and their rates for suppressed roles', async () => {
+    const db = database.database;
+    const forClinician = await getSurveyEvolutionPage({ database: db, actor: clinician });
+    expect(forClinician.patientsInScope.count).toBe(30);
+    const organisationResponses = await db
+      .select({ id: surveyResponses.id })
+      .from(surveyResponses)
+      .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+      .where(eq(patients.organisationId, 'org-1'));
+    const started = forClinician.surveys.flatMap((survey) =>
+      survey.versions.flatMap((version) => version.channels.map((rate) => rate.started.count!)),
+    );
+    expect(started.reduce((sum, value) => sum + value, 0)).toBe(organisationResponses.length);
+
+    const forOfficial = await getSurveyEvolutionPage({ database: db, actor: official });
+    expect(forOfficial.suppressed).toBe(true);
+    const rows = forOfficial.surveys.flatMap((survey) => survey.versions);
+    for (const rate of rows.flatMap((version) => version.channels)) {
+      if (rate.started.suppressed) expect(rate.responseRate).toBeNull();
+      else expect(rate.started.count! >= 11 || rate.started.count === 0).toBe(true);
+    }
+    const questions = rows.flatMap((version) => version.questions);
+    for (const question of questions) if (question.answered.suppressed) expect(question.meanBits).toBeNull();
+    // With 60 patients some barrier questions are asked of fewer than 11: they are hidden.
+    expect(questions.some((question) => question.answered.display === '<11')).toBe(true);
+    await expect(getSurveyEvolutionPage({ database: db, actor: null })).rejects.toMatchObject({ code: 'unauthenticated' });
+  });
+});

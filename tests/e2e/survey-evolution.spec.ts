@@ -1,0 +1,38 @@
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+const path = '/algorithms/patient-engagement/survey-evolution';
+
+test('an admin sees the persona accuracy of the adaptive and fixed orders, labelled synthetic, and every survey version with its rates', async ({
+  page,
+  signIn,
+}) => {
+  // The accuracy simulation runs on the first load of a process; the demo cohort's responses are read.
+  test.slow();
+  await signIn('admin');
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Patient Micro-Survey Evolution');
+
+  const accuracy = page.getByRole('region', { name: 'Persona accuracy: adaptive order against fixed order' });
+  await expect(accuracy.getByText(/^Synthetic: 4,000 simulated patients/)).toBeVisible();
+  // The target is stated with its measured figure, met or not.
+  await expect(accuracy.getByText(/To reach 80% accuracy the adaptive order needs .+ and the fixed order .+\./)).toBeVisible();
+  await expect(accuracy.getByRole('img', { name: /Line chart of persona accuracy against the number of questions asked/ })).toBeVisible();
+  const table = accuracy.getByRole('table', { name: /Persona accuracy by questions asked/ });
+  await expect(table.getByRole('row')).toHaveCount(10);
+
+  const versions = page.getByRole('region', { name: 'Versions, responses and the information each question adds' });
+  await expect(versions.getByText(/patients \(all patients\)/)).toBeVisible();
+  const barriers = versions.getByRole('region', { name: /^What gets in the way of your medicines \(\d+ versions?\)$/ });
+  await expect(barriers.getByRole('table', { name: /^Responses by channel/ }).first()).toBeVisible();
+  await expect(barriers.getByRole('table', { name: /^Information each question added about the persona/ }).first()).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test('a clinician sees the figures for the patients of their organisations', async ({ page, signIn }) => {
+  test.slow();
+  await signIn('clinician');
+  await page.goto(path);
+  await expect(page.getByText(/Responses of \d[\d,]* patients \(the patients of your organisations\)/)).toBeVisible();
+  await expect(page.getByRole('table', { name: /Persona accuracy by questions asked/ })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
