@@ -1,0 +1,28 @@
+/** Per-feature mean and standard deviation of the training rows, applied unchanged to test and scoring rows. */
+export type Standardiser = { means: number[]; scales: number[] };
+
+export function fitStandardiser(features: Float64Array, width: number): Standardiser {
+  const rows = features.length / width;
+  const means = new Array<number>(width).fill(0);
+  const squares = new Array<number>(width).fill(0);
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < width; column += 1) means[column]! += features[row * width + column]!;
+  }
+  for (let column = 0; column < width; column += 1) means[column]! /= Math.max(1, rows);
+  for (let row = 0; row < rows; row += 1) {
+    for (let column = 0; column < width; column += 1) squares[column]! += (features[row * width + column]! - means[column]!) ** 2;
+  }
+  // A constant column keeps scale 1 so it standardises to 0 instead of dividing by 0.
+  const scales = squares.map((square) => Math.sqrt(square / Math.max(1, rows)) || 1);
+  return { means, scales };
+}
+
+export function standardise(features: Float64Array, standardiser: Standardiser): Float32Array {
+  const width = standardiser.means.length;
+  const out = new Float32Array(features.length);
+  for (let index = 0; index < features.length; index += 1) {
+    const column = index % width;
+    out[index] = (features[index]! - standardiser.means[column]!) / standardiser.scales[column]!;
+  }
+  return out;
+}
