@@ -51,6 +51,8 @@ export type HistoryRecorder = {
   addDose(patientId: string, day: number, confirmed: boolean): void;
   addOutbound(patientId: string, day: number): void;
   addReply(patientId: string, day: number, optOut: boolean): void;
+  /** An opt-out recorded elsewhere than in a reply (the consent ledger). */
+  addOptOut(patientId: string, day: number): void;
   addDispensing(patientId: string, dispensing: RiskDispensing): void;
 };
 
@@ -80,6 +82,10 @@ export function createHistoryCollector(startDay: number, dayCount: number) {
       if (found === null) return;
       found[0].replies[found[1]]! += 1;
       if (optOut) found[0].optOuts[found[1]] = 1;
+    },
+    addOptOut(patientId, day) {
+      const found = at(patientId, day);
+      if (found !== null) found[0].optOuts[found[1]] = 1;
     },
     addDispensing(patientId, dispensing) {
       // Dispensings before the window still carry supply into it, so they are kept.
