@@ -5,7 +5,7 @@ import 'server-only';
  * the later ones, and the simulated targeting effect of the trained network. The row is written first
  * (status running), so a page can show which version is on its way; a failure marks it failed.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { riskModels } from '@/db/schema';
 import {
@@ -37,6 +37,13 @@ export async function trainRiskModel(options: {
   withTargeting?: boolean;
 }): Promise<{ id: string; version: number; evaluation: RiskEvaluation; targeting: TargetingEffect | null; models: TrainedRiskModels }> {
   const { database, input } = options;
+  // A retried job's earlier attempt stopped part-way: its version will never be completed.
+  if (options.jobId) {
+    await database
+      .update(riskModels)
+      .set({ status: 'failed', completedAt: new Date() })
+      .where(and(eq(riskModels.jobId, options.jobId), eq(riskModels.status, 'running')));
+  }
   const [{ next } = { next: 1 }] = await database
     .select({ next: sql<number>`coalesce(max(${riskModels.version}), 0)::int + 1` })
     .from(riskModels);
