@@ -4,7 +4,7 @@
  * Newton converges to the exact optimum in a few passes (no learning rate to tune, same result on every
  * machine), and the coefficients explain a score in words (`contributions`).
  */
-import { fitStandardiser, standardise, type Standardiser } from './standardise';
+import { fitStandardiser, standardise, standardisedValue, type Standardiser } from './standardise';
 
 export type LogisticModel = { kind: 'logistic'; standardiser: Standardiser; intercept: number; coefficients: number[] };
 
@@ -95,7 +95,7 @@ export function predictLogistic(model: LogisticModel, features: Float64Array): F
   const { means, scales } = model.standardiser;
   for (let r = 0; r < rows; r += 1) {
     let eta = model.intercept;
-    for (let c = 0; c < width; c += 1) eta += (model.coefficients[c]! * (features[r * width + c]! - means[c]!)) / scales[c]!;
+    for (let c = 0; c < width; c += 1) eta += model.coefficients[c]! * standardisedValue(features[r * width + c]!, means[c]!, scales[c]!);
     out[r] = sigmoid(eta);
   }
   return out;
@@ -104,5 +104,5 @@ export function predictLogistic(model: LogisticModel, features: Float64Array): F
 /** Each feature's push on one patient's log-odds against the average training row (coefficient × standardised value). */
 export function contributions(model: LogisticModel, features: Float64Array): number[] {
   const { means, scales } = model.standardiser;
-  return model.coefficients.map((coefficient, c) => (coefficient * (features[c]! - means[c]!)) / scales[c]!);
+  return model.coefficients.map((coefficient, c) => coefficient * standardisedValue(features[c]!, means[c]!, scales[c]!));
 }

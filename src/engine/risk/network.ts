@@ -9,7 +9,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import * as tfl from '@tensorflow/tfjs-layers';
-import { fitStandardiser, standardise, type Standardiser } from './standardise';
+import { fitStandardiser, standardise, standardisedValue, type Standardiser } from './standardise';
 
 export type DenseLayer = { kernel: number[][]; bias: number[]; activation: 'relu' | 'sigmoid' };
 export type NetworkModel = { kind: 'network'; standardiser: Standardiser; layers: DenseLayer[] };
@@ -139,7 +139,7 @@ export function predictNetwork(model: NetworkModel, features: Float64Array): Flo
   const input = new Float64Array(width);
   const buffers = model.layers.map((layer) => new Float64Array(layer.bias.length));
   for (let r = 0; r < rows; r += 1) {
-    for (let c = 0; c < width; c += 1) input[c] = (features[r * width + c]! - means[c]!) / scales[c]!;
+    for (let c = 0; c < width; c += 1) input[c] = standardisedValue(features[r * width + c]!, means[c]!, scales[c]!);
     let current = input;
     model.layers.forEach((layer, index) => {
       const next = buffers[index]!;

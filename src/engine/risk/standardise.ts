@@ -17,12 +17,23 @@ export function fitStandardiser(features: Float64Array, width: number): Standard
   return { means, scales };
 }
 
+/**
+ * Standardised values are clipped to ±5: a feature almost constant in training (a patient with no
+ * dispensings on record, when every trained-on patient had some) would otherwise be thousands of standard
+ * deviations out and pin the risk at 0 or 1.
+ */
+export const standardisedLimit = 5;
+
+export function standardisedValue(value: number, mean: number, scale: number): number {
+  return Math.max(-standardisedLimit, Math.min(standardisedLimit, (value - mean) / scale));
+}
+
 export function standardise(features: Float64Array, standardiser: Standardiser): Float32Array {
   const width = standardiser.means.length;
   const out = new Float32Array(features.length);
   for (let index = 0; index < features.length; index += 1) {
     const column = index % width;
-    out[index] = (features[index]! - standardiser.means[column]!) / standardiser.scales[column]!;
+    out[index] = standardisedValue(features[index]!, standardiser.means[column]!, standardiser.scales[column]!);
   }
   return out;
 }

@@ -55,16 +55,14 @@ describe.each(testDatabaseBackends())('loadRiskHistories on $name', (backend) =>
         sourceRecordId: 'm2',
       },
     ]);
-    await db
-      .insert(consentEvents)
-      .values({
-        patientId: id,
-        channel: 'sms',
-        purpose: 'reminders',
-        granted: false,
-        source: 'sms-keyword',
-        effectiveAt: at(firstDay + 2, 9),
-      });
+    await db.insert(consentEvents).values({
+      patientId: id,
+      channel: 'sms',
+      purpose: 'reminders',
+      granted: false,
+      source: 'sms-keyword',
+      effectiveAt: at(firstDay + 2, 9),
+    });
     await db
       .insert(dispensings)
       .values({ patientId: id, dispensedOn: isoFromDayNumber(firstDay - 10), daysSupply: 30, source: 'test', sourceRecordId: 'f1' });
