@@ -957,3 +957,17 @@ export const riskScores = pgTable(
   },
   (table) => [primaryKey({ columns: [table.patientId, table.modelId] }), index('risk_scores_model_risk_idx').on(table.modelId, table.risk)],
 );
+
+/** A clinician's record that they contacted a patient from the risk worklist (also written to the audit log). */
+export const riskContacts = pgTable(
+  'risk_contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    contactedBy: text('contacted_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    contactedAt: timestamp('contacted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('risk_contacts_patient_idx').on(table.patientId, table.contactedAt)],
+);

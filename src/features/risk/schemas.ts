@@ -45,3 +45,17 @@ export const riskModelLabels: Record<string, string> = {
   logistic: 'Logistic regression',
   'last-30-day': 'Last-30-day adherence rule',
 };
+
+export type RiskWorklistRow = {
+  patientId: string;
+  pseudonym: string;
+  synthetic: boolean;
+  risk: number;
+  /** The top contributing features, in words. */
+  reasons: string[];
+  lastContactedAt: string | null;
+};
+
+export type RiskWorklistDto = { modelVersion: number | null; scoredOn: string | null; rows: RiskWorklistRow[] };
+
+export type PatientRiskDto = { risk: number; reasons: string[]; scoredOn: string; modelVersion: number };

@@ -19,6 +19,7 @@ export const tablesReferringToPatients = [
   'messages',
   'policy_decisions',
   'regimens',
+  'risk_contacts',
   'risk_scores',
   'survey_responses',
   'trial_enrolments',
