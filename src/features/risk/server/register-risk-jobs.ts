@@ -23,6 +23,8 @@ export const runRiskTrainingJob: JobHandler = async (job, context) => {
     jobId: job.id,
     onProgress: (_stage, done, total) => context.reportProgress(done, total),
   });
+  // Score with the new version now rather than at the next night's run.
+  await enqueueJob({ database: getDatabase(), kind: riskScoreJobKind, dedupeKey: `${riskScoreJobKind}:model:${trained.id}` });
   return { modelId: trained.id, version: trained.version };
 };
 
