@@ -15,7 +15,8 @@ import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 
-const inputSchema = z.object({ patientId: z.uuid() });
+// guid, not uuid: seeded ids are UUID-shaped without RFC 4122's version and variant bits.
+const inputSchema = z.object({ patientId: z.guid({ error: 'patientId must be a patient id' }) });
 
 export async function recordRiskContact(options: {
   database: Database;

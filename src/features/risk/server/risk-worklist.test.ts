@@ -84,6 +84,10 @@ describe.each(testDatabaseBackends())('risk worklist on $name', (backend) => {
       code: 'not_found',
     });
     await expect(recordRiskContact({ database: db, actor: clinician, input: { patientId: 'nope' } })).rejects.toThrow(/patientId/);
+    // A seeded, UUID-shaped id without RFC 4122 bits is an id like any other (here: no such patient).
+    await expect(
+      recordRiskContact({ database: db, actor: clinician, input: { patientId: '10000000-0000-0000-0000-000000000045' } }),
+    ).rejects.toMatchObject({ code: 'not_found' });
     await expect(listRiskWorklist({ database: db, actor: official })).rejects.toMatchObject({ code: 'forbidden' });
     await expect(recordRiskContact({ database: db, actor: official, input: { patientId: ids['P-LOW'] } })).rejects.toMatchObject({
       code: 'forbidden',
