@@ -18,6 +18,10 @@ const commands: Record<string, Command> = {
     summary: "Analyse a trial's outcomes from a CSV (trial analyse --input FILE.csv [--json])",
     load: () => import('./commands/trial'),
   },
+  risk: {
+    summary: 'Train and evaluate the non-adherence risk model (risk train|evaluate [--simulate N --seed S] [--json])',
+    load: () => import('./commands/risk'),
+  },
   'whatsapp-export': {
     summary: 'Parse a WhatsApp "Export chat" text file (whatsapp-export FILE [--json] [--timezone ZONE] [--date-order dmy|mdy|ymd])',
     load: () => import('./commands/whatsapp-export'),

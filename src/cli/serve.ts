@@ -123,6 +123,8 @@ async function main(): Promise<void> {
   await ensurePolicyUpdate({ database: connection.database, now: new Date() });
   // And the nightly prune of operational records past their retention (decision 037).
   await ensureRecordsPrune({ database: connection.database, at: new Date() });
+  // And the nightly risk scoring of active patients (decision 046).
+  await (await import('@/features/risk/server/register-risk-jobs')).ensureRiskScoring({ database: connection.database, at: new Date() });
   const worker = startJobWorker({ database: connection.database });
 
   const shutdown = (signal: string) => {

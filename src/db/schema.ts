@@ -925,3 +925,67 @@ export const patientPersonaPosteriors = pgTable('patient_persona_posteriors', {
   answers: integer('answers').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Versions of the non-adherence risk model (issue 18, decision 046): what each was trained on, its weights
+ * and its evaluation on the later weeks, written by the `risk-train` job so pages read a stored evaluation
+ * instead of training on a page view. `status` follows the job: running until the evaluation is stored.
+ */
+export const riskModels = pgTable(
+  'risk_models',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    version: integer('version').notNull().unique(),
+    status: text('status', { enum: ['running', 'ready', 'failed'] })
+      .notNull()
+      .default('running'),
+    /** `simulation` (a freshly simulated cohort, labelled simulated) or `database` (the stored records). */
+    source: text('source', { enum: ['simulation', 'database'] }).notNull(),
+    seed: integer('seed').notNull(),
+    patients: integer('patients').notNull(),
+    weeks: integer('weeks').notNull(),
+    jobId: uuid('job_id').references(() => jobs.id, { onDelete: 'set null' }),
+    /** The trained network and logistic regression (weights and standardisation). */
+    parameters: jsonb('parameters').$type<Record<string, unknown> | null>(),
+    evaluation: jsonb('evaluation').$type<Record<string, unknown> | null>(),
+    targeting: jsonb('targeting').$type<Record<string, unknown> | null>(),
+    createdBy: text('created_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [index('risk_models_status_version_idx').on(table.status, table.version)],
+);
+
+/** Each patient's latest risk from one model version, with its top reasons in words. */
+export const riskScores = pgTable(
+  'risk_scores',
+  {
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    modelId: uuid('model_id')
+      .notNull()
+      .references(() => riskModels.id, { onDelete: 'cascade' }),
+    /** The week boundary the features were computed at (data before this day only). */
+    scoredOn: date('scored_on').notNull(),
+    /** The network's probability of adherence < 0.8 over the next 7 days. */
+    risk: doublePrecision('risk').notNull(),
+    reasons: jsonb('reasons').$type<{ feature: string; words: string; weight: number }[]>().notNull().default([]),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.patientId, table.modelId] }), index('risk_scores_model_risk_idx').on(table.modelId, table.risk)],
+);
+
+/** A clinician's record that they contacted a patient from the risk worklist (also written to the audit log). */
+export const riskContacts = pgTable(
+  'risk_contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    contactedBy: text('contacted_by').references(() => authUsers.id, { onDelete: 'set null' }),
+    contactedAt: timestamp('contacted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('risk_contacts_patient_idx').on(table.patientId, table.contactedAt)],
+);

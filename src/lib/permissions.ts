@@ -34,6 +34,8 @@ export const permissions = {
   'trials:enrol': ['admin', 'clinician'],
   /** Create trials and edit an analysis plan (until enrolment starts). */
   'trials:manage': ['admin'],
+  /** Start a new version of the non-adherence risk model (a background training job; docs/decisions/046). */
+  'risk-models:train': ['admin', 'government-official'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof permissions;

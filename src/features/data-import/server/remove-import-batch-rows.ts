@@ -20,6 +20,8 @@ export const tablesReferringToPatients = [
   'patient_persona_posteriors',
   'policy_decisions',
   'regimens',
+  'risk_contacts',
+  'risk_scores',
   'survey_responses',
   'trial_enrolments',
   'trial_screenings',

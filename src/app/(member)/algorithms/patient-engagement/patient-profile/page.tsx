@@ -9,6 +9,8 @@ import { RepliesToRead } from '@/features/message-replies/components/replies-to-
 import { markReplyReadAction } from '@/app/_actions/reply-actions';
 import { setMessagingProgrammeAction } from '@/app/_actions/messaging-programme-actions';
 import { MessagingProgrammeForm } from '@/features/messaging-loop/components/messaging-programme-form';
+import { PatientRiskLine } from '@/features/risk/components/patient-risk-line';
+import { getPatientRisk } from '@/features/risk/server/get-patient-risk';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { getSignedInUser } from '@/lib/server/current-user';
 import { requestContextOf } from '@/lib/server/request-context';
@@ -40,6 +42,10 @@ export default async function PatientProfilePage({ searchParams }: Props) {
   // patient themself, not shown to other roles (they see a de-identified example).
   const mayChangeProgramme =
     profile.status === 'ok' && (actor.role === 'admin' || (actor.role === 'clinician' && profile.access === 'organisation'));
+  // The risk line is for care teams (the use case checks the patient is theirs).
+  const showsRisk =
+    profile.status === 'ok' && (actor.role === 'admin' || (actor.role === 'clinician' && profile.access === 'organisation'));
+  const risk = showsRisk ? await getPatientRisk({ database: getDatabase(), actor, patientId: profile.patient.id }) : null;
   const mayReadProgramme = mayChangeProgramme || (profile.status === 'ok' && profile.access === 'self');
   return (
     <article className="flex flex-col gap-6">
@@ -50,6 +56,7 @@ export default async function PatientProfilePage({ searchParams }: Props) {
         episodes, messages as sent and received, and, for the patient’s clinicians, the replies to read. Patients see their own record,
         clinicians the patients of their organisations, everyone else a de-identified example. Patients are shown by pseudonym only.
       </p>
+      {showsRisk && <PatientRiskLine risk={risk} />}
       <PatientProfileView profile={profile} periodProblem={period.problem} />
       {profile.status === 'ok' && mayReadProgramme ? (
         <MessagingProgrammeForm
