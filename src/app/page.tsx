@@ -31,7 +31,7 @@ export default async function Home({ searchParams }: Props) {
       getCareTeamHome({ database, actor, choice }),
       getHeadlineFigures({ database, actor, choice }),
     ]);
-    return <ClinicianHomePage name={actor.name} figures={figures} careTeam={careTeam} periodProblem={problem} worklistHref={null} />;
+    return <ClinicianHomePage name={actor.name} figures={figures} careTeam={careTeam} periodProblem={problem} />;
   }
   const figures = await getHeadlineFigures({ database, actor, choice });
   if (actor?.role === 'drug-manufacturer') return <ManufacturerHomePage name={actor.name} figures={figures} periodProblem={problem} />;

@@ -6,6 +6,7 @@ export const routes = {
   profile: '/profile',
   settings: '/settings',
   administration: '/admin',
+  riskWorklist: '/worklist',
   trial: '/trials/cohort-a',
   manufacturingPortal: '/app/manufacturing',
   drugCompanySelector: '/app/drug-company-selector',

@@ -40,7 +40,9 @@ test('a clinician lands on their organisation at a glance, with who lapsed this 
   } else {
     await expect(lapsed).toContainText('Nobody lapsed in these 7 days.');
   }
-  await expect(home.getByRole('navigation', { name: 'Where to go next' }).getByRole('link', { name: 'Compliance journey' })).toBeVisible();
+  const next = home.getByRole('navigation', { name: 'Where to go next' });
+  await expect(next.getByRole('link', { name: 'Compliance journey' })).toBeVisible();
+  await expect(next.getByRole('link', { name: 'Risk worklist' })).toHaveAttribute('href', '/worklist');
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 

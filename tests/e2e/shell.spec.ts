@@ -37,6 +37,8 @@ const builtPages = new Set([
   'national-healthcare-impact',
   'patient-outcomes',
   'lifestyle-surveys',
+  'neural-network-effect',
+  'survey-evolution',
 ]);
 
 const memberRoutes: [string, string, boolean][] = [

@@ -99,14 +99,11 @@ export function ClinicianHomePage({
   figures,
   careTeam,
   periodProblem,
-  worklistHref,
 }: {
   name: string;
   figures: HeadlineFigures;
   careTeam: CareTeamHome;
   periodProblem: string | null;
-  /** The risk worklist, when it exists. */
-  worklistHref: string | null;
 }) {
   return (
     <div className="flex flex-col gap-8" data-testid="clinician-home">
@@ -170,15 +167,12 @@ export function ClinicianHomePage({
       )}
       <Links
         links={[
-          ...(worklistHref === null ? [] : [{ href: worklistHref, label: 'Risk worklist', primary: true }]),
+          { href: routes.riskWorklist, label: 'Risk worklist', primary: true },
           { href: pageHref('compliance-journey'), label: 'Compliance journey' },
           { href: pageHref('patient-profile'), label: 'Patient profiles' },
           { href: pageHref('data-sources'), label: 'Data sources' },
         ]}
       />
-      {worklistHref === null ? (
-        <p className="text-sm text-muted">A worklist ranked by the risk of missing doses comes with the risk model.</p>
-      ) : null}
     </div>
   );
 }
