@@ -54,9 +54,9 @@ test.describe('Patient Profile', () => {
     await expect(example.or(page.getByText('There is no example patient yet')).first()).toBeVisible();
     if (await example.isVisible()) {
       await expect(page.getByTestId('synthetic-label')).toHaveText('synthetic demo data');
-      // The ECharts calendar heatmap and CMA trend are drawn (SVG) and named; the grid below is their text alternative.
-      const heatmap = page.getByRole('img', { name: /^Calendar heatmap of doses from .*: \d+ days all doses taken/ });
-      await expect(heatmap.locator('svg')).toBeAttached();
+      // One dose calendar (the keyboard grid), its days counted in words; the CMA trend is drawn (SVG) and named.
+      await expect(page.getByTestId('calendar-counts')).toContainText(/^\d+ days? with every dose taken, \d+ with a dose skipped/);
+      await expect(page.getByRole('img', { name: /^Calendar heatmap/ })).toHaveCount(0);
       await expect(page.getByRole('img', { name: /^Line chart of CMA7 and CMA9/ }).locator('svg')).toBeAttached();
       await expect(page.getByTestId('pdc-summary')).toHaveText(/^PDC \d\.\d\d: \d+ of \d+ days covered$/);
       const grid = page.getByRole('grid', { name: /^Doses from/ });
@@ -68,6 +68,16 @@ test.describe('Patient Profile', () => {
       const previous = grid.locator('[role="gridcell"][tabindex="0"]');
       await expect(previous).toBeFocused();
       expect(await previous.getAttribute('aria-label')).not.toBe(lastName);
+      // Page Up: the same day of the month before.
+      const before = /^(\d{1,2}) ([A-Z][a-z]+) (\d{4})/.exec((await previous.getAttribute('aria-label')) ?? '')!;
+      await page.keyboard.press('PageUp');
+      const monthEarlier = new Date(`${before[1]} ${before[2]} ${before[3]} UTC`);
+      monthEarlier.setUTCMonth(monthEarlier.getUTCMonth() - 1);
+      const expected = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+        monthEarlier,
+      );
+      await expect(grid.locator('[role="gridcell"][tabindex="0"]')).toHaveAttribute('aria-label', new RegExp(`^${expected}:`));
+      await expect(grid.locator('[role="gridcell"][tabindex="0"]')).toBeFocused();
     }
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });

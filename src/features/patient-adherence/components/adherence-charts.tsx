@@ -7,11 +7,9 @@
  */
 import { useCallback } from 'react';
 import { type ChartTheme, EChart } from '@/lib/components/echart';
-import type { CalendarDay } from '../server/get-patient-profile';
 import {
   buildCmaTrendOption,
   buildDistributionOption,
-  buildDoseCalendarOption,
   buildMonthlyLinesOption,
   buildPersistenceOption,
   type ChartSeries,
@@ -47,10 +45,4 @@ export function PersistenceChart({ overall, groups, label }: Labelled & { overal
 export function CmaTrendChart({ windows, label }: Labelled & { windows: { label: string; cma7: number | null; cma9: number | null }[] }) {
   const buildOption = useCallback((theme: ChartTheme) => buildCmaTrendOption(windows, theme), [windows]);
   return <EChart buildOption={buildOption} label={label} className="h-72 w-full max-w-4xl" />;
-}
-
-export function DoseCalendarHeatmap({ days, label }: Labelled & { days: CalendarDay[] }) {
-  const buildOption = useCallback((theme: ChartTheme) => buildDoseCalendarOption(days, theme), [days]);
-  // Cells shrink with the width (cell size "auto"); the keyboard grid beside it has every day in words.
-  return <EChart buildOption={buildOption} label={label} className="h-40 w-full max-w-5xl" />;
 }

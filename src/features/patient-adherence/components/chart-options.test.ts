@@ -2,13 +2,7 @@ import { init } from 'echarts/core';
 import { describe, expect, it } from 'vitest';
 import { PLAIN_CHART_THEME } from '@/lib/components/echart';
 import type { ChartOption } from '@/lib/components/echart';
-import {
-  buildCmaTrendOption,
-  buildDistributionOption,
-  buildDoseCalendarOption,
-  buildMonthlyLinesOption,
-  buildPersistenceOption,
-} from './chart-options';
+import { buildCmaTrendOption, buildDistributionOption, buildMonthlyLinesOption, buildPersistenceOption } from './chart-options';
 
 /** Renders an option the way the page does (ECharts' SVG renderer), on the server. */
 function renderSvg(option: ChartOption, width = 720, height = 320): string {
@@ -62,18 +56,5 @@ describe('patient-adherence chart options', () => {
     expect(lines).toContain('Routine');
     const cma = renderSvg(buildCmaTrendOption([{ label: '1 Mar 2025', cma7: 0.9, cma9: null }], PLAIN_CHART_THEME));
     expect(cma).toContain('CMA9');
-  });
-
-  it('draws the dose calendar as a heatmap over the period', () => {
-    const days = Array.from({ length: 40 }, (_, index) => ({
-      date: new Date(Date.UTC(2025, 2, 1 + index)).toISOString().slice(0, 10),
-      status: (['taken', 'missed', 'skipped', 'none'] as const)[index % 4]!,
-      takenDoses: 1,
-      scheduledDoses: 1,
-    }));
-    const svg = renderSvg(buildDoseCalendarOption(days, PLAIN_CHART_THEME), 900, 180);
-    expect(svg).toContain('Mar');
-    expect(svg).toContain('#16a34a');
-    expect(svg).toContain('#c2410c');
   });
 });

@@ -3,7 +3,6 @@
  * can render them on the server. Lines are told apart by dash and symbol as well as colour (WCAG 1.4.1).
  */
 import type { ChartOption, ChartTheme } from '@/lib/components/echart';
-import type { CalendarDay, DayStatus } from '../server/get-patient-profile';
 import { formatDecimal, formatPercent, formatRatio } from '@/lib/format';
 
 /** Line colours with at least 3:1 contrast on white (non-text contrast). */
@@ -213,61 +212,5 @@ export function buildCmaTrendOption(
       { type: 'line', name: 'CMA7', data: windows.map((window) => window.cma7), ...seriesStyle(0), markLine: adherentLine(theme) },
       { type: 'line', name: 'CMA9', data: windows.map((window) => window.cma9), ...seriesStyle(1) },
     ],
-  };
-}
-
-export const DAY_STATUSES: readonly DayStatus[] = ['none', 'taken', 'skipped', 'missed'];
-export const DAY_STATUS_WORDS: Record<DayStatus, string> = {
-  taken: 'taken',
-  missed: 'missed',
-  skipped: 'skipped',
-  none: 'no dose recorded',
-};
-/** The theme variables (and fallbacks) the calendar's statuses are drawn in, as in the keyboard grid. */
-const DAY_STATUS_COLOURS: Record<DayStatus, [string, string]> = {
-  none: ['--default', '#ebebec'],
-  taken: ['--success', '#16a34a'],
-  skipped: ['--warning', '#f59e0b'],
-  missed: ['--danger', '#c2410c'],
-};
-
-/** The year of doses as an ECharts calendar heatmap: one cell a day, weeks from Monday. */
-export function buildDoseCalendarOption(days: readonly CalendarDay[], theme: ChartTheme): ChartOption {
-  const first = days[0]?.date ?? '';
-  const last = days.at(-1)?.date ?? first;
-  return {
-    ...base(theme),
-    tooltip: {
-      formatter: (parameters: unknown) => {
-        const value = (parameters as { value?: [string, number] }).value;
-        if (value === undefined) return '';
-        return `${value[0]}: ${DAY_STATUS_WORDS[DAY_STATUSES[value[1]] ?? 'none']}`;
-      },
-    },
-    visualMap: {
-      type: 'piecewise',
-      show: false,
-      dimension: 1,
-      pieces: DAY_STATUSES.map((status, index) => ({
-        value: index,
-        label: DAY_STATUS_WORDS[status],
-        color: theme.color(...DAY_STATUS_COLOURS[status]),
-      })),
-    },
-    calendar: {
-      range: [first, last],
-      orient: 'horizontal',
-      left: 44,
-      right: 12,
-      top: 28,
-      bottom: 8,
-      cellSize: ['auto', 'auto'],
-      dayLabel: { firstDay: 1, nameMap: 'en', color: theme.text },
-      monthLabel: { nameMap: 'en', color: theme.text },
-      yearLabel: { show: false },
-      splitLine: { show: false },
-      itemStyle: { borderColor: '#ffffff', borderWidth: 2, color: theme.color(...DAY_STATUS_COLOURS.none) },
-    },
-    series: [{ type: 'heatmap', coordinateSystem: 'calendar', data: days.map((day) => [day.date, DAY_STATUSES.indexOf(day.status)]) }],
   };
 }

@@ -3,7 +3,7 @@ import { ReportingPeriodBar } from '@/components/reporting-period-bar';
 import { periodQueryOf, type PeriodQuery } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import type { PatientChoice, PatientProfile } from '../server/get-patient-profile';
-import { CmaTrendChart, DoseCalendarHeatmap } from './adherence-charts';
+import { CmaTrendChart } from './adherence-charts';
 import { ADHERENT_THRESHOLD as ADHERENT } from './chart-options';
 import { DoseCalendar } from './dose-calendar';
 import { formatDate, formatNumber, formatPercent, formatRatio } from '@/lib/format';
@@ -202,13 +202,10 @@ export function PatientProfileView({ profile, periodProblem = null }: { profile:
             {dose.onTimeDoses} of them within an hour of the scheduled time ({formatPercent(dose.onTimeShare)}).
           </p>
         )}
-        <DoseCalendarHeatmap
-          days={profile.calendar}
-          label={`Calendar heatmap of doses from ${formatDate(period.start)} to ${formatDate(period.end)}: ${calendarCounts.taken} days all doses taken, ${calendarCounts.skipped} days with a dose skipped, ${calendarCounts.missed} days with a dose missed, ${calendarCounts.none} days without a recorded dose. The grid below names every day.`}
-        />
-        <h3 className="font-medium">Day by day</h3>
-        <p className="text-sm text-muted">
-          Use the arrow keys in the grid to move between days and weeks; each day is read out with its doses.
+        <p className="text-sm text-muted" data-testid="calendar-counts">
+          {calendarCounts.taken} {calendarCounts.taken === 1 ? 'day' : 'days'} with every dose taken, {calendarCounts.skipped} with a dose
+          skipped, {calendarCounts.missed} with a dose missed and {calendarCounts.none} without a recorded dose. Arrow keys move between
+          days and weeks, Page Up and Page Down between months; each day is read out with its doses.
         </p>
         <DoseCalendar days={profile.calendar} label={`Doses from ${formatDate(period.start)} to ${formatDate(period.end)}`} />
       </Section>
