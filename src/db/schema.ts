@@ -932,6 +932,27 @@ export const portalDoseSlotsDaily = pgTable(
 );
 
 /**
+ * The same summed per calendar month (`month` = its first day), so a year's view reads whole months from here
+ * and only the period's partial months from the daily table (the daily rows barely compress: a product's doses
+ * of a day fall in few hours).
+ */
+export const portalDoseSlotsMonthly = pgTable(
+  'portal_dose_slots_monthly',
+  {
+    month: date('month').notNull(),
+    productId: text('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    region: text('region'),
+    weekday: integer('weekday').notNull(),
+    hour: integer('hour').notNull(),
+    confirmed: integer('confirmed').notNull(),
+    missed: integer('missed').notNull(),
+  },
+  (table) => [index('portal_dose_slots_monthly_month_product_idx').on(table.month, table.productId)],
+);
+
+/**
  * How far the portal's pre-aggregates may be read (one row, key 'dose-slots'): `throughDay` is the first day
  * NOT aggregated (the refresh's UTC day); `dirtyFrom` the earliest day whose dose events (or whose patients'
  * region or time zone) changed since the refresh — kept by triggers (hand-written SQL in the migration), so

@@ -12,11 +12,12 @@ import { findScopeProducts, loadPortalInput } from './load-portal-input';
 import { findReadableDoseSlotEnd, refreshPortalAggregates } from './portal-dose-slots';
 import { createPortalRefreshHandler } from './portal-refresh-job';
 
-// The demo history runs from 2025-01-01; the period covers its year, and the refreshes cut it at different days.
+// The cohort's doses run through 2025; the period starts and ends mid-month (partial months come from the daily
+// table, whole ones from the monthly), and the refreshes cut it at different days.
 const period: ReportingPeriod = {
-  start: dayNumberFromCivil(2025, 1, 1),
-  end: dayNumberFromCivil(2026, 1, 1),
-  asOf: dayNumberFromCivil(2025, 12, 31),
+  start: dayNumberFromCivil(2025, 1, 10),
+  end: dayNumberFromCivil(2025, 12, 20),
+  asOf: dayNumberFromCivil(2025, 12, 19),
   latestData: dayNumberFromCivil(2025, 12, 31),
   choice: { kind: 'calendar-year', year: 2025 },
   notice: null,

@@ -9,8 +9,8 @@ import 'server-only';
  */
 import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { portalAggregateState, portalDoseSlotsDaily } from '@/db/schema';
-import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
+import { portalAggregateState, portalDoseSlotsDaily, portalDoseSlotsMonthly } from '@/db/schema';
+import { civilFromDayNumber, dayNumberFromCivil, dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import type { Period } from '@/engine/aggregation/reporting-period';
 import { MS_PER_DAY } from '@/engine/time/local-day';
 import { enqueueJob } from '@/lib/server/jobs';
@@ -58,28 +58,58 @@ async function directDoseSlots(database: Database, productIds: readonly string[]
   return (rows as unknown as { rows: DoseSlot[] }).rows;
 }
 
-async function aggregatedDoseSlots(database: Database, productIds: readonly string[], region: string | null, start: number, end: number) {
+async function summedSlots(
+  database: Database,
+  table: typeof portalDoseSlotsDaily | typeof portalDoseSlotsMonthly,
+  column: typeof portalDoseSlotsDaily.day | typeof portalDoseSlotsMonthly.month,
+  productIds: readonly string[],
+  region: string | null,
+  start: number,
+  end: number,
+): Promise<DoseSlot[]> {
+  if (start >= end) return [];
   return database
     .select({
-      weekday: portalDoseSlotsDaily.weekday,
-      hour: portalDoseSlotsDaily.hour,
-      confirmed: sql<number>`sum(${portalDoseSlotsDaily.confirmed})::int`,
-      missed: sql<number>`sum(${portalDoseSlotsDaily.missed})::int`,
+      weekday: table.weekday,
+      hour: table.hour,
+      confirmed: sql<number>`sum(${table.confirmed})::int`,
+      missed: sql<number>`sum(${table.missed})::int`,
     })
-    .from(portalDoseSlotsDaily)
+    .from(table)
     .where(
       and(
-        inArray(portalDoseSlotsDaily.productId, [...productIds]),
-        gte(portalDoseSlotsDaily.day, isoFromDayNumber(start)),
-        lt(portalDoseSlotsDaily.day, isoFromDayNumber(end)),
-        region === null
-          ? undefined
-          : region === NOT_RECORDED
-            ? isNull(portalDoseSlotsDaily.region)
-            : eq(portalDoseSlotsDaily.region, region),
+        inArray(table.productId, [...productIds]),
+        gte(column, isoFromDayNumber(start)),
+        lt(column, isoFromDayNumber(end)),
+        region === null ? undefined : region === NOT_RECORDED ? isNull(table.region) : eq(table.region, region),
       ),
     )
-    .groupBy(portalDoseSlotsDaily.weekday, portalDoseSlotsDaily.hour);
+    .groupBy(table.weekday, table.hour);
+}
+
+/** The first day of the month holding `day`, and of the month after it. */
+const monthStart = (day: number) => {
+  const { year, month } = civilFromDayNumber(day);
+  return dayNumberFromCivil(year, month, 1);
+};
+const nextMonthStart = (day: number) => {
+  const { year, month } = civilFromDayNumber(day);
+  return month === 12 ? dayNumberFromCivil(year + 1, 1, 1) : dayNumberFromCivil(year, month + 1, 1);
+};
+
+/** [start, end) from the pre-aggregates: whole months from the monthly table, the partial months' days from the daily one. */
+async function aggregatedDoseSlots(database: Database, productIds: readonly string[], region: string | null, start: number, end: number) {
+  const firstWhole = monthStart(start) === start ? start : nextMonthStart(start);
+  const lastWholeEnd = monthStart(end);
+  const daily = (from: number, to: number) =>
+    summedSlots(database, portalDoseSlotsDaily, portalDoseSlotsDaily.day, productIds, region, from, to);
+  if (firstWhole >= lastWholeEnd) return daily(start, end);
+  const parts = await Promise.all([
+    daily(start, firstWhole),
+    summedSlots(database, portalDoseSlotsMonthly, portalDoseSlotsMonthly.month, productIds, region, firstWhole, lastWholeEnd),
+    daily(lastWholeEnd, end),
+  ]);
+  return parts.flat();
 }
 
 /**
@@ -133,6 +163,7 @@ export async function refreshPortalAggregates(options: { database: Database; now
       .execute(sql`select version from portal_aggregate_state where key = ${doseSlotsStateKey} for update`)
       .then((result) => (result as unknown as { rows: { version: string | number }[] }).rows);
     await transaction.delete(portalDoseSlotsDaily);
+    await transaction.delete(portalDoseSlotsMonthly);
     const inserted = await transaction.execute(sql`
       insert into portal_dose_slots_daily (day, product_id, region, weekday, hour, confirmed, missed)
       select day, product_id, region, extract(isodow from local_at)::int - 1, extract(hour from local_at)::int,
@@ -142,6 +173,11 @@ export async function refreshPortalAggregates(options: { database: Database; now
         from dose_events d join patients p on p.id = d.patient_id
         where d.product_id is not null and d.scheduled_at < ${through.toISOString()}::timestamptz) doses
       group by 1, 2, 3, 4, 5`);
+    // Whole months are read from here; the month holding the through day is partial and never read whole.
+    await transaction.execute(sql`
+      insert into portal_dose_slots_monthly (month, product_id, region, weekday, hour, confirmed, missed)
+      select date_trunc('month', day)::date, product_id, region, weekday, hour, sum(confirmed)::int, sum(missed)::int
+      from portal_dose_slots_daily group by 1, 2, 3, 4, 5`);
     const version = state === undefined ? 0 : Number(state.version);
     await transaction
       .insert(portalAggregateState)
