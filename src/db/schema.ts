@@ -919,9 +919,9 @@ export const portalDoseSlotsDaily = pgTable(
   'portal_dose_slots_daily',
   {
     day: date('day').notNull(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    // No foreign key: derived counts, rebuilt by the job; a removed product's rows are never read (views ask for
+    // products in the catalogue) and go at the next refresh. So an import's undo need not check these tables.
+    productId: text('product_id').notNull(),
     region: text('region'),
     weekday: integer('weekday').notNull(),
     hour: integer('hour').notNull(),
@@ -940,9 +940,9 @@ export const portalDoseSlotsMonthly = pgTable(
   'portal_dose_slots_monthly',
   {
     month: date('month').notNull(),
-    productId: text('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
+    // No foreign key: derived counts, rebuilt by the job; a removed product's rows are never read (views ask for
+    // products in the catalogue) and go at the next refresh. So an import's undo need not check these tables.
+    productId: text('product_id').notNull(),
     region: text('region'),
     weekday: integer('weekday').notNull(),
     hour: integer('hour').notNull(),

@@ -27,8 +27,6 @@ CREATE TABLE "portal_dose_slots_monthly" (
 	"missed" integer NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "portal_dose_slots_daily" ADD CONSTRAINT "portal_dose_slots_daily_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."products"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "portal_dose_slots_monthly" ADD CONSTRAINT "portal_dose_slots_monthly_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."products"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "portal_dose_slots_daily_day_product_idx" ON "portal_dose_slots_daily" USING btree ("day","product_id");--> statement-breakpoint
 CREATE INDEX "portal_dose_slots_monthly_month_product_idx" ON "portal_dose_slots_monthly" USING btree ("month","product_id");--> statement-breakpoint
 CREATE INDEX "dose_events_scheduled_idx" ON "dose_events" USING btree ("scheduled_at");--> statement-breakpoint
