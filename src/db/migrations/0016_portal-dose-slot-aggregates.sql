@@ -41,11 +41,19 @@ CREATE FUNCTION portal_mark_dose_slots_dirty(changed_from date) RETURNS void LAN
 $$;--> statement-breakpoint
 CREATE FUNCTION portal_dose_events_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Nothing aggregated yet (before the first refresh, e.g. while the demo dataset is seeded): nothing to mark.
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
   PERFORM portal_mark_dose_slots_dirty((SELECT min(scheduled_at AT TIME ZONE 'UTC')::date FROM portal_new_rows));
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE FUNCTION portal_dose_events_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Nothing aggregated yet (before the first refresh, e.g. while the demo dataset is seeded): nothing to mark.
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
   PERFORM portal_mark_dose_slots_dirty(least(
     (SELECT min(scheduled_at AT TIME ZONE 'UTC')::date FROM portal_old_rows),
     (SELECT min(scheduled_at AT TIME ZONE 'UTC')::date FROM portal_new_rows)));
@@ -53,11 +61,19 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE FUNCTION portal_dose_events_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Nothing aggregated yet (before the first refresh, e.g. while the demo dataset is seeded): nothing to mark.
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
   PERFORM portal_mark_dose_slots_dirty((SELECT min(scheduled_at AT TIME ZONE 'UTC')::date FROM portal_old_rows));
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE FUNCTION portal_patients_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- Nothing aggregated yet (before the first refresh, e.g. while the demo dataset is seeded): nothing to mark.
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
   IF EXISTS (SELECT 1 FROM portal_old_rows o JOIN portal_new_rows n ON n.id = o.id
              WHERE o.region IS DISTINCT FROM n.region OR o.timezone IS DISTINCT FROM n.timezone) THEN
     PERFORM portal_mark_dose_slots_dirty(DATE '1970-01-01');
