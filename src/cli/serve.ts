@@ -15,6 +15,7 @@ import { linkDemoAccounts } from '@/features/demo-data/server/link-demo-accounts
 import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts';
 import { ensureMessagingTick } from '@/features/messaging-loop';
 import { ensurePolicyUpdate } from '@/features/policy-learning';
+import { ensurePortalRefresh, queuePortalRefresh } from '@/features/portal';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { describeChannels } from '@/features/message-sending';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
@@ -76,6 +77,8 @@ async function main(): Promise<void> {
   if (connection.kind === 'pglite' || environment.SEED_DEMO) {
     const dataset = await withAdvisoryLock(connection, demoDatasetLockId, () => seedDemoDataset({ database: connection.database }));
     if (dataset.seeded) log(describeDemoDataset(dataset));
+    // The portal's pre-aggregates are built from it by the worker (decision 039).
+    if (dataset.seeded) await queuePortalRefresh({ database: connection.database });
     // The demo patient and clinician accounts get a record and a clinic to look at.
     await withAdvisoryLock(connection, demoDatasetLockId, () => linkDemoAccounts({ database: connection.database }));
     // The demo's WhatsApp account has its utility templates approved (each recorded as a version of its own).
@@ -125,6 +128,8 @@ async function main(): Promise<void> {
   await ensureRecordsPrune({ database: connection.database, at: new Date() });
   // And the nightly risk scoring of active patients (decision 046).
   await (await import('@/features/risk/server/register-risk-jobs')).ensureRiskScoring({ database: connection.database, at: new Date() });
+  // And the nightly rebuild of the portal's pre-aggregates (decision 039).
+  await ensurePortalRefresh({ database: connection.database, at: new Date() });
   const worker = startJobWorker({ database: connection.database });
 
   const shutdown = (signal: string) => {

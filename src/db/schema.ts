@@ -436,6 +436,8 @@ export const doseEvents = pgTable(
     uniqueIndex('dose_events_source_record_idx').on(table.source, table.sourceRecordId),
     index('dose_events_patient_time_idx').on(table.patientId, table.scheduledAt),
     index('dose_events_product_idx').on(table.productId),
+    // The portal reads the days after its pre-aggregated dose slots directly (decision 039).
+    index('dose_events_scheduled_idx').on(table.scheduledAt),
   ],
 );
 
@@ -989,3 +991,61 @@ export const riskContacts = pgTable(
   },
   (table) => [index('risk_contacts_patient_idx').on(table.patientId, table.contactedAt)],
 );
+
+/**
+ * The portal's dose-timing heat map pre-aggregated (docs/decisions/039): scheduled doses per UTC day of
+ * scheduled_at, product, patient region (as it was at the refresh), and local weekday (0 = Monday) and hour in
+ * the patient's time zone. No patient column: counts only. Rebuilt by the 'portal.refresh-aggregates' job.
+ */
+export const portalDoseSlotsDaily = pgTable(
+  'portal_dose_slots_daily',
+  {
+    day: date('day').notNull(),
+    // No foreign key: derived counts, rebuilt by the job; a removed product's rows are never read (views ask for
+    // products in the catalogue) and go at the next refresh. So an import's undo need not check these tables.
+    productId: text('product_id').notNull(),
+    region: text('region'),
+    weekday: integer('weekday').notNull(),
+    hour: integer('hour').notNull(),
+    confirmed: integer('confirmed').notNull(),
+    missed: integer('missed').notNull(),
+  },
+  (table) => [index('portal_dose_slots_daily_day_product_idx').on(table.day, table.productId)],
+);
+
+/**
+ * The same summed per calendar month (`month` = its first day), so a year's view reads whole months from here
+ * and only the period's partial months from the daily table (the daily rows barely compress: a product's doses
+ * of a day fall in few hours).
+ */
+export const portalDoseSlotsMonthly = pgTable(
+  'portal_dose_slots_monthly',
+  {
+    month: date('month').notNull(),
+    // No foreign key: derived counts, rebuilt by the job; a removed product's rows are never read (views ask for
+    // products in the catalogue) and go at the next refresh. So an import's undo need not check these tables.
+    productId: text('product_id').notNull(),
+    region: text('region'),
+    weekday: integer('weekday').notNull(),
+    hour: integer('hour').notNull(),
+    confirmed: integer('confirmed').notNull(),
+    missed: integer('missed').notNull(),
+  },
+  (table) => [index('portal_dose_slots_monthly_month_product_idx').on(table.month, table.productId)],
+);
+
+/**
+ * How far the portal's pre-aggregates may be read (one row, key 'dose-slots'): `throughDay` is the first day
+ * NOT aggregated (the refresh's UTC day); `dirtyFrom` the earliest day whose dose events (or whose patients'
+ * region or time zone) changed since the refresh — kept by triggers (hand-written SQL in the migration), so
+ * a view reads the aggregate only before min(throughDay, dirtyFrom) and the rest from dose_events.
+ * `version` grows on every change that moves `dirtyFrom`, so a refresh is queued once per such change.
+ */
+export const portalAggregateState = pgTable('portal_aggregate_state', {
+  key: text('key').primaryKey(),
+  throughDay: date('through_day'),
+  dirtyFrom: date('dirty_from'),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+  refreshedVersion: bigint('refreshed_version', { mode: 'number' }).notNull().default(0),
+  refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+});

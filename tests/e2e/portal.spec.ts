@@ -74,6 +74,23 @@ test('a government official sees every company; axe clean', async ({ page, signI
     'href',
     '/algorithms/patient-engagement/national-healthcare-impact',
   );
+  // The demand forecast's CSV: the same months, in order, as its table.
+  const forecastRows = page.getByTestId('demand-forecast-months').locator('tbody tr th');
+  await expect(forecastRows.first()).toBeVisible();
+  const shownMonths = await forecastRows.allTextContents();
+  const forecastHref = await page.getByTestId('csv-demand-forecast').getAttribute('href');
+  expect(forecastHref).toMatch(/^\/api\/portal\/export\?.*table=demand-forecast/);
+  const forecastCsv = await page.request.get(forecastHref!);
+  expect(forecastCsv.status()).toBe(200);
+  const csvMonths = (await forecastCsv.text())
+    .trim()
+    .split('\r\n')
+    .filter((line) => /^\d{4}-\d{2},/.test(line))
+    .map((line) =>
+      new Date(`${line.slice(0, 7)}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }),
+    );
+  expect(csvMonths).toEqual(shownMonths);
+  await expect(page.getByTestId('csv-demand-backtest')).toHaveAttribute('href', /table=demand-backtest/);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 

@@ -18,6 +18,7 @@ export async function registerJobHandlers(): Promise<void> {
   await import('@/features/messaging-loop/server/register-messaging-loop-job');
   await import('@/features/policy-learning/server/register-policy-update-job');
   await import('@/features/risk/server/register-risk-jobs');
+  await import('@/features/portal/server/register-portal-refresh-job');
   // The nightly prune of finished jobs and old webhook events (decision 037).
   const [{ createRecordsPruneHandler, recordsPruneJobKind }, { getDatabase }, { registerJobHandler }] = await Promise.all([
     import('./prune-operational-records'),

@@ -8,3 +8,6 @@ export type { DemandForecastDto } from './demand-forecast-dto';
 export { getPortalView, portalRefusal, type PortalView } from './server/get-portal-view';
 export { parsePortalFilterQuery, portalFilterQueryOf, portalTableIdSchema } from './schemas';
 export type { PortalFilters, PortalTable, PortalValue } from './portal-tables';
+export { ensurePortalRefresh, queuePortalRefresh } from './server/portal-refresh-job';
+export { portalRefreshJobKind } from './schemas';
+export { exportForecastTable, forecastTableIds, isForecastTable } from './server/export-forecast-table';

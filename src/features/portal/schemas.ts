@@ -41,3 +41,6 @@ export function portalFilterQueryOf(filters: PortalFilters): Record<string, stri
 export const portalTableIdSchema = z
   .string({ error: 'table must be given once, as text' })
   .regex(/^[a-z0-9-]{1,40}$/, { error: 'table must name one of the portal’s tables' });
+
+/** The job that rebuilds the portal's pre-aggregated tables (docs/decisions/039). */
+export const portalRefreshJobKind = 'portal.refresh-aggregates';

@@ -100,9 +100,18 @@ function ForecastChart({ forecast }: { forecast: DemandForecastDto }) {
   );
 }
 
-function BacktestTable({ backtest }: { backtest: DemandBacktestDto }) {
+function CsvLink({ href, what }: { href: string; what: string }) {
   return (
-    <div className="overflow-x-auto">
+    <a href={href} className="text-sm font-medium text-accent underline" data-testid={`csv-${what.replace(/ /g, '-')}`}>
+      Download CSV<span className="sr-only"> of the {what}</span>
+    </a>
+  );
+}
+
+function BacktestTable({ backtest, csvHref }: { backtest: DemandBacktestDto; csvHref?: string }) {
+  return (
+    <div className="flex flex-col gap-2 overflow-x-auto">
+      {csvHref === undefined ? null : <CsvLink href={csvHref} what="demand backtest" />}
       <table className="min-w-full text-sm" data-testid="demand-backtest">
         <caption className="text-left text-muted">Backtest: fills in the held-out months, forecast from the data before them</caption>
         <thead>
@@ -156,7 +165,14 @@ function BacktestTable({ backtest }: { backtest: DemandBacktestDto }) {
   );
 }
 
-export function DemandForecastSection({ forecast }: { forecast: DemandForecastDto }) {
+export function DemandForecastSection({
+  forecast,
+  csvHrefs,
+}: {
+  forecast: DemandForecastDto;
+  /** The export route's addresses of the two tables (same filters and suppression as shown). */
+  csvHrefs?: { forecast: string; backtest: string };
+}) {
   return (
     <section aria-labelledby="demand-forecast-heading" className="flex flex-col gap-4" data-testid="demand-forecast">
       <div className="flex flex-wrap items-center gap-2">
@@ -189,7 +205,8 @@ export function DemandForecastSection({ forecast }: { forecast: DemandForecastDt
           <ForecastChart forecast={forecast} />
           <Card>
             <Card.Content>
-              <div className="overflow-x-auto">
+              <div className="flex flex-col gap-2 overflow-x-auto">
+                {csvHrefs === undefined ? null : <CsvLink href={csvHrefs.forecast} what="demand forecast" />}
                 <table className="min-w-full text-sm" data-testid="demand-forecast-months">
                   <caption className="text-left text-muted">
                     Expected fills and units in the next three months ({forecast.patients === null ? '<11' : formatCount(forecast.patients)}{' '}
@@ -232,7 +249,7 @@ export function DemandForecastSection({ forecast }: { forecast: DemandForecastDt
           ) : (
             <Card>
               <Card.Content>
-                <BacktestTable backtest={forecast.backtest} />
+                <BacktestTable backtest={forecast.backtest} csvHref={csvHrefs?.backtest} />
               </Card.Content>
             </Card>
           )}

@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { authUsers, companyMemberships, dispensings, drugCompanies, patients, products } from '@/db/schema';
+import { eq } from 'drizzle-orm';
+import { auditLog, authUsers, companyMemberships, dispensings, drugCompanies, patients, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { SessionUser } from '@/lib/server/session';
+import { noPortalFilters } from '../portal-tables';
+import { exportForecastTable } from './export-forecast-table';
 import { forecastProductDemand } from './forecast-product-demand';
 
 // Data through 28 February 2026: forecast March–May, backtest December–February.
@@ -132,5 +135,105 @@ describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend
     await expect(forecastProductDemand({ database: db, actor: null, productIds: [], now })).rejects.toMatchObject({
       code: 'unauthenticated',
     });
+  });
+
+  it('records every forecast in the audit log (page or CSV, which products, suppressed or not) and every refusal', async () => {
+    await addPatients(db, 12, 'statin', monthly);
+    const request = { requestId: 'request-1', clientAddress: '127.0.0.1' };
+    await forecastProductDemand({ database: db, actor: manufacturer, productIds: [], request, now });
+    await exportForecastTable({ database: db, actor: manufacturer, table: 'demand-backtest', filters: noPortalFilters, request, now });
+    await expect(
+      exportForecastTable({
+        database: db,
+        actor: user('patient-1', 'patient'),
+        table: 'demand-forecast',
+        filters: noPortalFilters,
+        request,
+        now,
+      }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    const rows = await db
+      .select({
+        action: auditLog.action,
+        outcome: auditLog.outcome,
+        actor: auditLog.actorUserId,
+        requestId: auditLog.requestId,
+        details: auditLog.details,
+      })
+      .from(auditLog)
+      .where(eq(auditLog.requestId, 'request-1'))
+      .orderBy(auditLog.id);
+    expect(rows).toEqual([
+      {
+        action: 'portal.forecast-view',
+        outcome: 'success',
+        actor: 'manufacturer-1',
+        requestId: 'request-1',
+        details: { productIds: ['statin'], asOf: '2026-02-28', suppressed: null },
+      },
+      {
+        action: 'portal.forecast-export-csv',
+        outcome: 'success',
+        actor: 'manufacturer-1',
+        requestId: 'request-1',
+        details: { table: 'demand-backtest', productIds: ['statin'], asOf: '2026-02-28', suppressed: null },
+      },
+      {
+        action: 'portal.forecast-export-csv',
+        outcome: 'denied',
+        actor: 'patient-1',
+        requestId: 'request-1',
+        details: { reason: 'needs portal:view' },
+      },
+    ]);
+  });
+
+  it("writes the forecast's two tables as CSV with the page's figures, a manufacturer's filter outside their scope ignored", async () => {
+    await addPatients(db, 12, 'statin', monthly);
+    await addPatients(db, 12, 'other', monthly);
+    const shown = await forecastProductDemand({ database: db, actor: manufacturer, productIds: ['statin'], now });
+    const request = { requestId: 'request-2', clientAddress: '127.0.0.1' };
+    const months = await exportForecastTable({
+      database: db,
+      actor: manufacturer,
+      table: 'demand-forecast',
+      filters: { ...noPortalFilters, productId: 'other' },
+      request,
+      now,
+    });
+    expect(months.filename).toBe('portal-demand-forecast-as-of-2026-02-28.csv');
+    const lines = months.csv.trim().split(/\r?\n/);
+    expect(lines[3]).toBe('Month,Expected fills,Fills 95% low,Fills 95% high,Expected units,Units 95% low,Units 95% high');
+    expect(lines.slice(4)).toEqual(
+      shown.months.map((month) =>
+        [month.label, month.expectedFills, month.fillsLow, month.fillsHigh, month.expectedUnits, month.unitsLow, month.unitsHigh].join(','),
+      ),
+    );
+    const backtest = await exportForecastTable({
+      database: db,
+      actor: manufacturer,
+      table: 'demand-backtest',
+      filters: noPortalFilters,
+      request,
+      now,
+    });
+    const backtestLines = backtest.csv.trim().split(/\r?\n/);
+    expect(backtestLines.slice(4, 7)).toEqual(
+      shown.backtest!.months.map((month) => [month.label, month.forecast, month.low, month.high, month.naive, month.actual].join(',')),
+    );
+    expect(backtestLines[7]).toBe(
+      `Mean absolute error (fills),${shown.backtest!.forecastMeanAbsoluteError},,,${shown.backtest!.naiveMeanAbsoluteError},`,
+    );
+  });
+
+  it('writes a suppressed forecast as a CSV with no figure', async () => {
+    await addPatients(db, 10, 'statin', monthly);
+    const request = { requestId: 'request-3', clientAddress: '127.0.0.1' };
+    for (const table of ['demand-forecast', 'demand-backtest'] as const) {
+      const { csv } = await exportForecastTable({ database: db, actor: admin, table, filters: noPortalFilters, request, now });
+      const lines = csv.trim().split(/\r?\n/);
+      expect(lines.at(-1)).toBe('Not shown: fewer than 11 patients (a forecast from so few could reveal them).');
+      expect(csv).not.toMatch(/^2026-/m);
+    }
   });
 });

@@ -22,8 +22,9 @@ import {
   HELD_OUT_MONTHS,
   PERMISSIBLE_GAP_DAYS,
 } from '@/engine/forecast';
-import { AppError } from '@/lib/errors';
-import { hasPermission } from '@/lib/permissions';
+import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePermission } from '@/lib/server/authorization';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import type { DemandForecastDto, DemandForecastSuppression } from '../demand-forecast-dto';
 
@@ -43,16 +44,51 @@ const monthName = (label: string) =>
 const longDate = (iso: string) =>
   new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
+/**
+ * The forecast, recorded in the audit log like a portal view (who, which products, page or which table's CSV,
+ * whether it was suppressed); refusals are recorded as denied.
+ */
 export async function forecastProductDemand(options: {
   database: Database;
-  actor: SessionUser | null;
+  actor: Pick<SessionUser, 'id' | 'role'> | null;
   /** Empty: every product the viewer may see. */
+  productIds: readonly string[];
+  /** Which figure was asked for, for the audit log: the page's section, or one table's CSV. */
+  purpose?: { kind: 'page' } | { kind: 'csv'; table: string };
+  request?: RequestContext;
+  now: Date;
+}): Promise<DemandForecastDto> {
+  const purpose = options.purpose ?? { kind: 'page' };
+  const action = purpose.kind === 'page' ? 'portal.forecast-view' : 'portal.forecast-export-csv';
+  const actor = await requirePermission({
+    actor: options.actor,
+    permission: 'portal:view',
+    message: 'The portal is for manufacturers, officials and admins',
+    audit: { database: options.database, action, ...options.request },
+  });
+  const forecast = await computeForecast({ ...options, actor });
+  await recordAuditEvent(options.database, {
+    action,
+    outcome: 'success',
+    actorUserId: actor.id,
+    ...options.request,
+    details: {
+      ...(purpose.kind === 'csv' ? { table: purpose.table } : {}),
+      productIds: forecast.products.map((product) => product.id),
+      asOf: forecast.asOf,
+      suppressed: forecast.suppressedReason,
+    },
+  });
+  return forecast;
+}
+
+async function computeForecast(options: {
+  database: Database;
+  actor: Pick<SessionUser, 'id' | 'role'>;
   productIds: readonly string[];
   now: Date;
 }): Promise<DemandForecastDto> {
   const { database, actor } = options;
-  if (actor === null) throw new AppError('unauthenticated', 'No user logged in');
-  if (!hasPermission(actor.role, 'portal:view')) throw new AppError('forbidden', 'The portal is for manufacturers, officials and admins');
 
   const scope = await findCohortScope({ database, actor });
   const visible = scopeProductIds(scope);

@@ -13,6 +13,7 @@ import { type CohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
 import { lookbackStart, type ReportingPeriod } from '@/db/queries/reporting-period';
 import { dispensings, drugCompanies, messages, patients, products } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
+import { loadDoseSlots } from './portal-dose-slots';
 import { interpretInbound, type MissReason } from '@/engine/messaging';
 import { MS_PER_DAY } from '@/engine/time/local-day';
 import type { InboundReading } from '@/lib/domain/message-records';
@@ -89,6 +90,8 @@ export async function loadPortalInput(options: {
   period: ReportingPeriod;
   scopeProducts: readonly PortalProduct[];
   filters: PortalFilters;
+  /** 'direct': dose slots computed from dose_events only (the reference the pre-aggregate is tested against). */
+  doseSource?: 'aggregate' | 'direct';
 }): Promise<PortalInput> {
   const { database, audience, period, filters } = options;
   const chosen = applyPortalFilters({ audience, period, products: options.scopeProducts, patients: [], fills: [] }, filters).products;
@@ -129,20 +132,8 @@ export async function loadPortalInput(options: {
         ),
       )
       .groupBy(patients.id),
-    // Weekday (0 = Monday) and hour in the patient's own time zone.
-    database.execute(sql`
-      select extract(isodow from local_at)::int - 1 as weekday, extract(hour from local_at)::int as hour,
-        count(*) filter (where status = 'taken')::int as confirmed,
-        count(*) filter (where status in ('missed', 'skipped'))::int as missed
-      from (select d.scheduled_at at time zone coalesce(p.timezone, 'UTC') as local_at, d.status
-      from dose_events d join patients p on p.id = d.patient_id
-      where d.product_id in (${sql.join(
-        productIds.map((id) => sql`${id}`),
-        sql`, `,
-      )})
-        and d.scheduled_at >= ${from.toISOString()}::timestamptz and d.scheduled_at < ${to.toISOString()}::timestamptz
-        ${filters.region === null ? sql`` : filters.region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${filters.region}`}
-      ) slots group by 1, 2`),
+    // Weekday (0 = Monday) and hour in the patient's own time zone, from the daily pre-aggregate where exact.
+    loadDoseSlots({ database, productIds, region: filters.region, period, source: options.doseSource }),
     // Replies are not tied to a product: those of patients dispensed one of the chosen products.
     database
       .select({ replyText: messages.replyText, inboundReading: messages.inboundReading, replies: sql<number>`count(*)::int` })
@@ -169,13 +160,7 @@ export async function loadPortalInput(options: {
       daysSupply: Number(person.daysSupply[index]),
     })),
   );
-  type SlotRow = { weekday: number; hour: number; confirmed: number; missed: number };
-  const doses: DoseSlot[] = (doseRows as unknown as { rows: SlotRow[] }).rows.map((row) => ({
-    weekday: Number(row.weekday),
-    hour: Number(row.hour),
-    confirmed: Number(row.confirmed),
-    missed: Number(row.missed),
-  }));
+  const doses: DoseSlot[] = doseRows;
   const reasons = new Map<MissedReasonKey, number>();
   for (const row of replyRows) {
     const reason = missedReasonOf(row.replyText, row.inboundReading);

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { getDatabase } from '@/db/client';
 import { DemandForecastSection } from '@/features/portal/components/demand-forecast-section';
 import { PortalViewPanel } from '@/features/portal/components/portal-view';
-import { forecastProductDemand, getPortalView, parsePortalFilterQuery, portalRefusal } from '@/features/portal';
+import { forecastProductDemand, getPortalView, parsePortalFilterQuery, portalFilterQueryOf, portalRefusal } from '@/features/portal';
 import { hasPermission } from '@/lib/permissions';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { routes } from '@/lib/routes';
@@ -32,17 +32,16 @@ export default async function ManufacturingPortalPage({ searchParams }: Props) {
   const period = parsePeriodQuery(query);
   const filters = parsePortalFilterQuery(query);
   const database = getDatabase();
-  const view = await getPortalView({
-    database,
-    actor,
-    choice: period.choice,
-    filters: filters.filters,
-    request: requestContextOf(await headers()),
-    now: new Date(),
-  });
+  const request = requestContextOf(await headers());
+  const view = await getPortalView({ database, actor, choice: period.choice, filters: filters.filters, request, now: new Date() });
   // The forecast for the products the view shows (already narrowed to the viewer's scope and filters).
   const forecast =
-    view.status === 'ok' ? await forecastProductDemand({ database, actor, productIds: view.productIds, now: new Date() }) : null;
+    view.status === 'ok' ? await forecastProductDemand({ database, actor, productIds: view.productIds, request, now: new Date() }) : null;
+  // Its CSVs carry the view's filters; the forecast is as of the latest data, so no period.
+  const forecastCsvHref = (table: string) =>
+    view.status === 'ok'
+      ? `/api/portal/export?${new URLSearchParams({ ...definedOnly(portalFilterQueryOf(view.filters)), table }).toString()}`
+      : '';
   return (
     <article className="flex flex-col gap-6">
       {heading}
@@ -55,8 +54,18 @@ export default async function ManufacturingPortalPage({ searchParams }: Props) {
         path={routes.manufacturingPortal}
         addressProblem={filters.problem}
         periodProblem={period.problem}
-        forecastSlot={forecast === null ? null : <DemandForecastSection forecast={forecast} />}
+        forecastSlot={
+          forecast === null ? null : (
+            <DemandForecastSection
+              forecast={forecast}
+              csvHrefs={{ forecast: forecastCsvHref('demand-forecast'), backtest: forecastCsvHref('demand-backtest') }}
+            />
+          )
+        }
       />
     </article>
   );
 }
+
+const definedOnly = (query: Record<string, string | null>) =>
+  Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== null));

@@ -38,6 +38,19 @@ describe.each(testDatabaseBackends())('the portal CSV export on $name', (backend
       const lines = (await response.text()).trimEnd().split('\r\n');
       expect(lines[0]).toContain('By region');
       expect(lines[2]).toBe('Region,Patients,Share with PDC ≥ 0.8');
+      // The demand forecast's tables: an empty database has too few patients, so the file says so and shows no figure.
+      for (const table of ['demand-forecast', 'demand-backtest']) {
+        for (const role of ['patient', 'clinician'] as const)
+          expect((await download(`?table=${table}`, await server.signIn(role))).status).toBe(403);
+        const forecast = await download(`?table=${table}`, official);
+        expect(forecast.status).toBe(200);
+        expect(forecast.headers.get('content-disposition')).toMatch(
+          new RegExp(`^attachment; filename="portal-${table}-as-of-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
+        );
+        expect((await forecast.text()).trimEnd().split('\r\n').at(-1)).toBe(
+          'Not shown: fewer than 11 patients (a forecast from so few could reveal them).',
+        );
+      }
     } finally {
       server.restore();
     }

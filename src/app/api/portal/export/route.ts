@@ -1,12 +1,12 @@
 import { getDatabase } from '@/db/client';
-import { exportPortalTable, parsePortalFilterQuery, portalTableIdSchema } from '@/features/portal';
+import { exportForecastTable, exportPortalTable, isForecastTable, parsePortalFilterQuery, portalTableIdSchema } from '@/features/portal';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { csvDownloadResponse, errorResponse } from '@/lib/server/http';
 import { requestContextOf } from '@/lib/server/request-context';
 import { getSessionUser } from '@/lib/server/session';
 
-// One portal table as CSV, with the page's filters, period and suppression ("Download CSV").
+// One portal table as CSV, with the page's filters, period and suppression ("Download CSV"); also the forecast's two tables.
 export async function GET(request: Request) {
   try {
     const user = await getSessionUser(request.headers);
@@ -21,6 +21,18 @@ export async function GET(request: Request) {
     if (!parsedTable.success)
       throw new AppError('validation', parsedTable.error.issues[0]?.message ?? 'table: name one of the portal’s tables');
     const table = parsedTable.data;
+    // The demand forecast's two tables: same filters (product, company), as of the latest data rather than a period.
+    if (isForecastTable(table)) {
+      const { filename, csv } = await exportForecastTable({
+        database: getDatabase(),
+        actor: user,
+        table,
+        filters: filters.filters,
+        request: requestContextOf(request.headers),
+        now: new Date(),
+      });
+      return csvDownloadResponse(csv, filename);
+    }
     const { filename, csv } = await exportPortalTable({
       database: getDatabase(),
       actor: user,
