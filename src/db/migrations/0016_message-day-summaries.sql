@@ -30,40 +30,58 @@ CREATE TABLE "message_summary_stale_days" (
 --> statement-breakpoint
 CREATE INDEX "message_day_failure_reasons_day_idx" ON "message_day_failure_reasons" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "message_day_summaries_day_idx" ON "message_day_summaries" USING btree ("day","channel");--> statement-breakpoint
--- hand-written: the triggers that keep message_summary_stale_days (docs/decisions/045). A message written,
--- changed or removed makes its own UTC day stale and the day 24 hours before it (an outbound message sent in
--- the reply window before it may have gained or lost its reply); a reply quoting a message makes that
--- message's day stale, however long ago it was sent.
-CREATE OR REPLACE FUNCTION message_summary_mark_days(sent timestamptz, msg_channel text, msg_direction text, quoted text) RETURNS void AS $$
+-- hand-written: the triggers that keep message_summary_stale_days (docs/decisions/045). Messages written,
+-- changed or removed make their own UTC days stale and the days 24 hours before them (an outbound message sent in
+-- the reply window before one may have gained or lost its reply); a reply quoting a message makes that message's
+-- day stale, however long ago it was sent. Statement-level with transition tables, so a bulk load marks each
+-- day once, and ENABLE ALWAYS, so they fire even where a loader switches row triggers off
+-- (session_replication_role = replica, as the demo seed does for its foreign-key checks).
+CREATE OR REPLACE FUNCTION message_summary_inserted_or_deleted() RETURNS trigger AS $$
 BEGIN
   INSERT INTO message_summary_stale_days (day)
-    SELECT d FROM unnest(ARRAY[
-      floor(extract(epoch from sent) / 86400)::int,
-      floor(extract(epoch from sent - interval '24 hours') / 86400)::int]) AS d
+    SELECT DISTINCT d FROM (
+      SELECT floor(extract(epoch from c.sent_at) / 86400)::int AS d FROM changed c
+      UNION ALL SELECT floor(extract(epoch from c.sent_at - interval '24 hours') / 86400)::int FROM changed c
+      UNION ALL SELECT floor(extract(epoch from m.sent_at) / 86400)::int FROM changed c
+        JOIN messages m ON m.channel = c.channel AND m.provider_message_id = c.reply_to_provider_message_id
+        WHERE c.direction = 'inbound' AND c.reply_to_provider_message_id IS NOT NULL
+    ) days
     ON CONFLICT DO NOTHING;
-  IF msg_direction = 'inbound' AND quoted IS NOT NULL THEN
-    INSERT INTO message_summary_stale_days (day)
-      SELECT DISTINCT floor(extract(epoch from m.sent_at) / 86400)::int FROM messages m
-      WHERE m.channel = msg_channel AND m.provider_message_id = quoted
-      ON CONFLICT DO NOTHING;
-  END IF;
-END;
-$$ LANGUAGE plpgsql;
---> statement-breakpoint
-CREATE OR REPLACE FUNCTION message_summary_message_changed() RETURNS trigger AS $$
-BEGIN
-  IF TG_OP <> 'INSERT' THEN
-    PERFORM message_summary_mark_days(OLD.sent_at, OLD.channel, OLD.direction, OLD.reply_to_provider_message_id);
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    PERFORM message_summary_mark_days(NEW.sent_at, NEW.channel, NEW.direction, NEW.reply_to_provider_message_id);
-  END IF;
   RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
-CREATE TRIGGER messages_summary_stale AFTER INSERT OR UPDATE OR DELETE ON messages
-  FOR EACH ROW EXECUTE FUNCTION message_summary_message_changed();
+CREATE OR REPLACE FUNCTION message_summary_updated() RETURNS trigger AS $$
+BEGIN
+  INSERT INTO message_summary_stale_days (day)
+    SELECT DISTINCT d FROM (
+      SELECT floor(extract(epoch from c.sent_at) / 86400)::int AS d FROM (SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows) c
+      UNION ALL SELECT floor(extract(epoch from c.sent_at - interval '24 hours') / 86400)::int
+        FROM (SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows) c
+      UNION ALL SELECT floor(extract(epoch from m.sent_at) / 86400)::int
+        FROM (SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows) c
+        JOIN messages m ON m.channel = c.channel AND m.provider_message_id = c.reply_to_provider_message_id
+        WHERE c.direction = 'inbound' AND c.reply_to_provider_message_id IS NOT NULL
+    ) days
+    ON CONFLICT DO NOTHING;
+  RETURN NULL;
+END;
+$$ LANGUAGE plpgsql;
+--> statement-breakpoint
+CREATE TRIGGER messages_summary_stale_insert AFTER INSERT ON messages
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION message_summary_inserted_or_deleted();
+--> statement-breakpoint
+CREATE TRIGGER messages_summary_stale_delete AFTER DELETE ON messages
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION message_summary_inserted_or_deleted();
+--> statement-breakpoint
+CREATE TRIGGER messages_summary_stale_update AFTER UPDATE ON messages
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION message_summary_updated();
+--> statement-breakpoint
+ALTER TABLE messages ENABLE ALWAYS TRIGGER messages_summary_stale_insert;
+--> statement-breakpoint
+ALTER TABLE messages ENABLE ALWAYS TRIGGER messages_summary_stale_delete;
+--> statement-breakpoint
+ALTER TABLE messages ENABLE ALWAYS TRIGGER messages_summary_stale_update;
 --> statement-breakpoint
 -- The summaries count by the patient's persona and organisation: a change of either makes their messages' days stale.
 CREATE OR REPLACE FUNCTION message_summary_patient_changed() RETURNS trigger AS $$
@@ -79,6 +97,8 @@ $$ LANGUAGE plpgsql;
 --> statement-breakpoint
 CREATE TRIGGER patients_message_summary_stale AFTER UPDATE ON patients
   FOR EACH ROW EXECUTE FUNCTION message_summary_patient_changed();
+--> statement-breakpoint
+ALTER TABLE patients ENABLE ALWAYS TRIGGER patients_message_summary_stale;
 --> statement-breakpoint
 -- Messages already stored: every day of them is stale until the first read summarises it.
 INSERT INTO message_summary_stale_days (day)
