@@ -951,25 +951,6 @@ export const messageDayFailureReasons = pgTable(
 );
 
 /**
- * Distinct patients messaged per UTC day, channel, direction, category ('*': every category), persona and
- * organisation (docs/decisions/045): summed over personas and organisations they are exact per day, and bound a
- * longer group's distinct patients from below (the busiest day) and above (the sum) for small-cell suppression.
- */
-export const messageDayPatientCounts = pgTable(
-  'message_day_patient_counts',
-  {
-    day: integer('day').notNull(),
-    channel: text('channel').notNull(),
-    direction: text('direction').notNull(),
-    category: text('category').notNull(),
-    persona: text('persona'),
-    organisationId: text('organisation_id'),
-    patients: integer('patients').notNull(),
-  },
-  (table) => [index('message_day_patient_counts_day_idx').on(table.day)],
-);
-
-/**
  * UTC days whose summaries no longer match the messages (docs/decisions/045): triggers on messages and
  * patients add a day when a message of it (or a reply or later message that changes whether it was answered)
  * is written, changed or removed; the next summary read recomputes those days and removes them.

@@ -8,16 +8,6 @@ CREATE TABLE "message_day_failure_reasons" (
 	"messages" integer NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "message_day_patient_counts" (
-	"day" integer NOT NULL,
-	"channel" text NOT NULL,
-	"direction" text NOT NULL,
-	"category" text NOT NULL,
-	"persona" text,
-	"organisation_id" text,
-	"patients" integer NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "message_day_summaries" (
 	"day" integer NOT NULL,
 	"channel" text NOT NULL,
@@ -39,7 +29,6 @@ CREATE TABLE "message_summary_stale_days" (
 );
 --> statement-breakpoint
 CREATE INDEX "message_day_failure_reasons_day_idx" ON "message_day_failure_reasons" USING btree ("day");--> statement-breakpoint
-CREATE INDEX "message_day_patient_counts_day_idx" ON "message_day_patient_counts" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "message_day_summaries_day_idx" ON "message_day_summaries" USING btree ("day","channel");--> statement-breakpoint
 -- hand-written: the triggers that keep message_summary_stale_days (docs/decisions/045). Messages written,
 -- changed or removed make their own UTC days stale and the days 24 hours before them (an outbound message sent in

@@ -9,10 +9,9 @@ import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import type { CohortScope } from '@/db/queries/cohort-scope';
 import type { MessageFilters } from '@/db/queries/message-scope';
-import { messageDayFailureReasons, messageDayPatientCounts, messageDaySummaries } from '@/db/schema';
-import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
+import { messageDayFailureReasons, messageDaySummaries } from '@/db/schema';
 import type { FailureReasonCount, ReplyCount } from './count-message-outcomes';
-import { type GroupPatientCount, type GroupPatientLevel, type MessageGroupCount, weekOfDay } from './count-message-volumes';
+import type { MessageGroupCount } from './count-message-volumes';
 
 /** The summaries hold channel, persona and organisation, not products: a product filter or a manufacturer's scope reads the messages. */
 export function summaryCanServe(scope: CohortScope, filters: MessageFilters): boolean {
@@ -20,7 +19,7 @@ export function summaryCanServe(scope: CohortScope, filters: MessageFilters): bo
 }
 
 function conditions(
-  table: typeof messageDaySummaries | typeof messageDayFailureReasons | typeof messageDayPatientCounts,
+  table: typeof messageDaySummaries | typeof messageDayFailureReasons,
   scope: CohortScope,
   filters: MessageFilters,
 ): SQL | null {
@@ -90,56 +89,4 @@ export async function countSummarisedMessages(options: {
     replies: [...replied.entries()].map(([channel, count]) => ({ channel, replied: count })),
     failureReasons: failureReasons.map((row) => ({ code: row.code ?? 'unknown', title: row.title, messages: Number(row.messages) })),
   };
-}
-
-/**
- * The patients of each group the page shows, as far as suppression needs them (docs/decisions/045): a group of
- * one day is exact (the day's counts summed over personas and organisations, which divide the patients); a longer
- * group's distinct patients lie between its busiest day-and-channel cell and the sum of its cells. A group whose
- * lower bound reaches the threshold is shown, one whose upper bound stays under it is hidden; if any group
- * falls between, null: the caller counts them exactly from the messages (countGroupPatients).
- */
-export async function boundGroupPatients(options: {
-  database: Database;
-  scope: CohortScope;
-  filters: MessageFilters;
-}): Promise<GroupPatientCount[] | null> {
-  const { database, scope, filters } = options;
-  const where = conditions(messageDayPatientCounts, scope, filters);
-  if (where === null) return [];
-  const p = messageDayPatientCounts;
-  const cells = await database
-    .select({ day: p.day, channel: p.channel, direction: p.direction, category: p.category, patients: sql<number>`sum(${p.patients})::int` })
-    .from(p)
-    .where(where)
-    .groupBy(p.day, p.channel, p.direction, p.category);
-  const bounds = new Map<string, { level: GroupPatientLevel; direction: string; key: number | null; group: string | null; low: number; high: number }>();
-  const add = (level: GroupPatientLevel, direction: string, key: number | null, group: string | null, patients: number) => {
-    const id = `${level}|${direction}|${key}|${group}`;
-    const entry = bounds.get(id) ?? { level, direction, key, group, low: 0, high: 0 };
-    entry.low = Math.max(entry.low, patients);
-    entry.high += patients;
-    bounds.set(id, entry);
-  };
-  for (const cell of cells) {
-    const day = Number(cell.day);
-    const patients = Number(cell.patients);
-    if (cell.category === '*') {
-      add('day-channel', cell.direction, day, cell.channel, patients);
-      add('week-channel', cell.direction, weekOfDay(day), cell.channel, patients);
-      add('channel', cell.direction, null, cell.channel, patients);
-      add('direction', cell.direction, null, null, patients);
-    } else {
-      add('week-category', cell.direction, weekOfDay(day), cell.category, patients);
-      add('category', cell.direction, null, cell.category, patients);
-    }
-  }
-  const counts: GroupPatientCount[] = [];
-  for (const entry of bounds.values()) {
-    // A day-and-channel group has one cell: its bounds meet.
-    const patients = entry.low >= MINIMUM_GROUP_SIZE ? entry.low : entry.high < MINIMUM_GROUP_SIZE ? entry.high : null;
-    if (patients === null) return null;
-    counts.push({ level: entry.level, direction: entry.direction, key: entry.key, group: entry.group, patients });
-  }
-  return counts;
 }

@@ -19,7 +19,7 @@ import { countFailureReasons, countReplies } from './count-message-outcomes';
 import { countGroupPatients, countMessageGroups, countSelectionPatients, type GroupPatientLevel, weekOfDay } from './count-message-volumes';
 import { countConsentOptOuts, countStopReplyPatients, isStopText } from './count-opt-outs';
 import { countPlannedSends, countProgrammes, nextSendDays } from './count-programmes';
-import { boundGroupPatients, countSummarisedMessages, summaryCanServe } from './count-summarised-messages';
+import { countSummarisedMessages, summaryCanServe } from './count-summarised-messages';
 import { summariseMessageDays } from './summarise-message-days';
 import { withSortMemory } from './with-sort-memory';
 
@@ -93,16 +93,8 @@ export async function getMessagingOverview(options: {
     patientWhere === null ? [] : countConsentOptOuts({ database, patientWhere, channel: filters.channel, from, to }),
     patientWhere === null ? [] : countProgrammes({ database, patientWhere }),
     patientWhere === null ? [] : countPlannedSends({ database, patientWhere, now }),
-    // Patients per group only matter to a viewer whose aggregates are suppressed: bounded from the summaries
-    // where they settle every group, else counted from the messages.
-    where === null || !suppressed
-      ? []
-      : (counted !== null
-          ? counted.then(() => boundGroupPatients({ database, scope, filters: messageFilters }))
-          : Promise.resolve(null)
-        ).then(
-          (bounded) => bounded ?? withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
-        ),
+    // Patients per group only matter to a viewer whose aggregates are suppressed.
+    where === null || !suppressed ? [] : withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
   ]);
   const stopTexts = [...new Set(groups.flatMap((row) => (row.replyText !== null && isStopText(row.replyText) ? [row.replyText] : [])))];
   const stopPatients = where !== null && suppressed ? await countStopReplyPatients({ database, where, stopTexts }) : [];

@@ -42,7 +42,6 @@ export async function summariseMessageDays(options: { database: Database }): Pro
     const stale = sql`${sql.param(days)}::int[]`;
     await transaction.execute(sql`delete from message_day_summaries where day = any(${stale})`);
     await transaction.execute(sql`delete from message_day_failure_reasons where day = any(${stale})`);
-    await transaction.execute(sql`delete from message_day_patient_counts where day = any(${stale})`);
     // The shared reply rule (src/db/queries/message-replies.ts) as countReplies applies it, per message.
     await transaction.execute(sql`insert into message_day_summaries
         (day, channel, direction, category, persona, organisation_id, reply_text, messages, delivered, read, failed, live_stops, replied)
@@ -80,18 +79,6 @@ export async function summariseMessageDays(options: { database: Database }): Pro
           and jsonb_path_exists(${messages.statusHistory}, '$[*].errors[*]')
       ) failed
       group by day, channel, persona, organisation_id, error->>'code'`);
-    // Distinct patients per day, channel, direction and category, and over every category ('*').
-    await transaction.execute(sql`insert into message_day_patient_counts (day, channel, direction, category, persona, organisation_id, patients)
-      select day, channel, direction, case when grouping(category) = 1 then '*' else category end, persona, organisation_id,
-        count(distinct patient_id)::int
-      from (
-        select ${messageDay} as day, ${messages.channel} as channel, ${messages.direction} as direction,
-          coalesce(${messages.category}, ${sql.raw(`'${noCategory}'`)}) as category, ${patients.persona} as persona,
-          ${patients.organisationId} as organisation_id, ${messages.patientId} as patient_id
-        from ${messages} inner join ${patients} on ${patients.id} = ${messages.patientId}
-        where ${messages.sentAt} >= ${from}::timestamptz and ${messages.sentAt} < ${to}::timestamptz and ${messageDay} = any(${stale})
-      ) scoped
-      group by grouping sets ((day, channel, direction, category, persona, organisation_id), (day, channel, direction, persona, organisation_id))`);
     return { days: days.length };
   });
 }
