@@ -71,7 +71,8 @@ export async function countSummarisedMessages(options: {
   ]);
   const replied = new Map<string, number>();
   for (const row of groups) {
-    if (row.direction === 'outbound' && Number(row.replied) > 0) replied.set(row.channel, (replied.get(row.channel) ?? 0) + Number(row.replied));
+    if (row.direction === 'outbound' && Number(row.replied) > 0)
+      replied.set(row.channel, (replied.get(row.channel) ?? 0) + Number(row.replied));
   }
   return {
     groups: groups.map((row) => ({

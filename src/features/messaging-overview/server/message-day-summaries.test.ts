@@ -55,7 +55,7 @@ const stopReading = {
 
 async function seed(db: Database, seedNumber: number): Promise<Record<string, string>> {
   const next = random(seedNumber);
-  const pick = <T,>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
   await db.insert(authUsers).values([admin, clinician, official].map(({ id }) => ({ id, name: id, email: `${id}@x.test` })));
   await db.insert(organisations).values([
     { id: 'org-a', name: 'Riverside' },
@@ -93,7 +93,11 @@ async function seed(db: Database, seedNumber: number): Promise<Record<string, st
             ? [
                 { status: 'sent', at: at(0) },
                 next() < 0.8
-                  ? { status: outcome, at: at(1), errors: [{ code: pick(['131026', '30003', '30005']), title: pick(['Undeliverable', 'Unknown']) }] }
+                  ? {
+                      status: outcome,
+                      at: at(1),
+                      errors: [{ code: pick(['131026', '30003', '30005']), title: pick(['Undeliverable', 'Unknown']) }],
+                    }
                   : { status: outcome, at: at(1) },
               ]
             : [
@@ -144,7 +148,11 @@ async function seed(db: Database, seedNumber: number): Promise<Record<string, st
           status: 'received',
           replyText: text,
           replyToProviderMessageId: quoted ? providerMessageId : null,
-          inboundReading: live ? (text === 'STOP' ? stopReading : ({ content: { kind: 'text', text } } as unknown as InboundReading)) : null,
+          inboundReading: live
+            ? text === 'STOP'
+              ? stopReading
+              : ({ content: { kind: 'text', text } } as unknown as InboundReading)
+            : null,
           source: 'test',
           sourceRecordId: `m${(sequence += 1)}`,
         });
@@ -158,7 +166,14 @@ async function seed(db: Database, seedNumber: number): Promise<Record<string, st
 async function expectSummariesToMatch(db: Database): Promise<void> {
   for (const choice of choices) {
     for (const view of views) {
-      const direct = await getMessagingOverview({ database: db, actor: view.actor, choice, filters: view.filters, now, source: 'messages' });
+      const direct = await getMessagingOverview({
+        database: db,
+        actor: view.actor,
+        choice,
+        filters: view.filters,
+        now,
+        source: 'messages',
+      });
       const summarised = await getMessagingOverview({ database: db, actor: view.actor, choice, filters: view.filters, now });
       expect(summarised, `${view.actor.role} ${JSON.stringify(view.filters)} ${JSON.stringify(choice)}`).toEqual(direct);
     }
@@ -166,7 +181,9 @@ async function expectSummariesToMatch(db: Database): Promise<void> {
 }
 
 const staleDays = async (db: Database) =>
-  Number(((await db.execute(sql`select count(*)::int as n from message_summary_stale_days`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+  Number(
+    ((await db.execute(sql`select count(*)::int as n from message_summary_stale_days`)) as unknown as { rows: { n: number }[] }).rows[0]!.n,
+  );
 
 describe.each(testDatabaseBackends())('the daily message summaries on $name', (backend) => {
   let database: TestDatabase;
@@ -183,7 +200,9 @@ describe.each(testDatabaseBackends())('the daily message summaries on $name', (b
     await expectSummariesToMatch(db);
     // The summaries were read, not skipped: every stale day was summarised.
     expect(await staleDays(db)).toBe(0);
-    const summaryRows = (await db.execute(sql`select count(*)::int as n from message_day_summaries`)) as unknown as { rows: { n: number }[] };
+    const summaryRows = (await db.execute(sql`select count(*)::int as n from message_day_summaries`)) as unknown as {
+      rows: { n: number }[];
+    };
     expect(Number(summaryRows.rows[0]!.n)).toBeGreaterThan(50);
     const before = await getMessagingOverview({ database: db, actor: admin, choice: choices[0], filters: none, now });
 
@@ -265,7 +284,11 @@ describe.each(testDatabaseBackends())('the daily message summaries on $name', (b
       });
     });
     // A message removed, and a patient moved to another persona.
-    const [removed] = await db.select({ id: messages.id }).from(messages).where(sql`${messages.direction} = 'inbound'`).limit(1);
+    const [removed] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(sql`${messages.direction} = 'inbound'`)
+      .limit(1);
     await db.delete(messages).where(eq(messages.id, removed!.id));
     await db.update(patients).set({ persona: 'busy' }).where(eq(patients.id, ids.P7!));
 
