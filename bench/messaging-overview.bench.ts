@@ -75,9 +75,10 @@ try {
     }
     times.sort((left, right) => left - right);
     const median = times[Math.floor(times.length / 2)]!;
-    if (median >= targetMs) slow = true;
+    // The reference computation is expected to miss the target; it only gives the summaries' figure a comparison.
+    if (median >= targetMs && entry.source === undefined) slow = true;
     process.stdout.write(
-      `getMessagingOverview (${entry.label}): median ${median.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms, first ${first.toFixed(0)} ms (${summary}); target < ${targetMs} ms ${median < targetMs ? 'OK' : 'TOO SLOW'}\n`,
+      `getMessagingOverview (${entry.label}): median ${median.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms, first ${first.toFixed(0)} ms (${summary}); ${entry.source === undefined ? `target < ${targetMs} ms ${median < targetMs ? 'OK' : 'TOO SLOW'}` : 'reference'}\n`,
     );
   }
 } finally {
