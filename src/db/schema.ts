@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   bigserial,
+  customType,
   boolean,
   date,
   doublePrecision,
@@ -948,6 +949,37 @@ export const messageDayFailureReasons = pgTable(
     messages: integer('messages').notNull(),
   },
   (table) => [index('message_day_failure_reasons_day_idx').on(table.day)],
+);
+
+/** A bit string (PostgreSQL `bit varying`), as its text of 0s and 1s. */
+const bitVarying = customType<{ data: string }>({ dataType: () => 'bit varying' });
+
+/**
+ * A small number per patient (docs/decisions/045): the patient's bit in message_day_patient_sets. Assigned
+ * when the summaries are brought up to date, never reused. No foreign key on purpose: it holds nothing about
+ * the patient, must not stop an import's undo from removing one, and an ordinal left by a removed patient
+ * is never in a viewer's mask.
+ */
+export const messageSummaryPatients = pgTable('message_summary_patients', {
+  patientId: uuid('patient_id').primaryKey(),
+  ordinal: integer('ordinal').notNull().unique(),
+});
+
+/**
+ * Which patients were messaged per UTC day, channel, direction and category ('*': any category), as a bitmap
+ * over message_summary_patients.ordinal (docs/decisions/045): OR-ed over a group's days and AND-ed with the
+ * viewer's patients, its bit count is the group's distinct patients — exact, for small-cell suppression.
+ */
+export const messageDayPatientSets = pgTable(
+  'message_day_patient_sets',
+  {
+    day: integer('day').notNull(),
+    channel: text('channel').notNull(),
+    direction: text('direction').notNull(),
+    category: text('category').notNull(),
+    patients: bitVarying('patients').notNull(),
+  },
+  (table) => [index('message_day_patient_sets_day_idx').on(table.day)],
 );
 
 /**

@@ -8,6 +8,14 @@ CREATE TABLE "message_day_failure_reasons" (
 	"messages" integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "message_day_patient_sets" (
+	"day" integer NOT NULL,
+	"channel" text NOT NULL,
+	"direction" text NOT NULL,
+	"category" text NOT NULL,
+	"patients" bit varying NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "message_day_summaries" (
 	"day" integer NOT NULL,
 	"channel" text NOT NULL,
@@ -24,11 +32,18 @@ CREATE TABLE "message_day_summaries" (
 	"replied" integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "message_summary_patients" (
+	"patient_id" uuid PRIMARY KEY NOT NULL,
+	"ordinal" integer NOT NULL,
+	CONSTRAINT "message_summary_patients_ordinal_unique" UNIQUE("ordinal")
+);
+--> statement-breakpoint
 CREATE TABLE "message_summary_stale_days" (
 	"day" integer PRIMARY KEY NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX "message_day_failure_reasons_day_idx" ON "message_day_failure_reasons" USING btree ("day");--> statement-breakpoint
+CREATE INDEX "message_day_patient_sets_day_idx" ON "message_day_patient_sets" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "message_day_summaries_day_idx" ON "message_day_summaries" USING btree ("day","channel");--> statement-breakpoint
 -- hand-written: the triggers that keep message_summary_stale_days (docs/decisions/045). Messages written,
 -- changed or removed make their own UTC days stale and the days 24 hours before them (an outbound message sent in

@@ -8,10 +8,10 @@ import 'server-only';
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import type { CohortScope } from '@/db/queries/cohort-scope';
-import type { MessageFilters } from '@/db/queries/message-scope';
-import { messageDayFailureReasons, messageDaySummaries } from '@/db/schema';
+import { type MessageFilters, messagePatientConditions } from '@/db/queries/message-scope';
+import { messageDayFailureReasons, messageDaySummaries, patients } from '@/db/schema';
 import type { FailureReasonCount, ReplyCount } from './count-message-outcomes';
-import type { MessageGroupCount } from './count-message-volumes';
+import type { GroupPatientCount, GroupPatientLevel, MessageGroupCount } from './count-message-volumes';
 
 /** The summaries hold channel, persona and organisation, not products: a product filter or a manufacturer's scope reads the messages. */
 export function summaryCanServe(scope: CohortScope, filters: MessageFilters): boolean {
@@ -90,4 +90,57 @@ export async function countSummarisedMessages(options: {
     replies: [...replied.entries()].map(([channel, count]) => ({ channel, replied: count })),
     failureReasons: failureReasons.map((row) => ({ code: row.code ?? 'unknown', title: row.title, messages: Number(row.messages) })),
   };
+}
+
+/**
+ * Distinct patients per group the page shows, for small-cell suppression (what countGroupPatients counts
+ * from the messages), from the daily patient bitmaps: a group's days OR-ed, AND-ed with the bitmap of the
+ * viewer's patients (scope and persona), and the bits counted. Exact.
+ */
+export async function countSummarisedGroupPatients(options: {
+  database: Database;
+  scope: CohortScope;
+  filters: MessageFilters;
+}): Promise<GroupPatientCount[]> {
+  const { database, scope, filters } = options;
+  const ofPatients = messagePatientConditions(database, scope, filters);
+  if (ofPatients === null) return [];
+  const channel = filters.channel ? sql`and channel = ${filters.channel}` : sql``;
+  const result = (await database.execute(sql`with
+      length as (select length(patients) as bits from message_day_patient_sets limit 1),
+      mask as (
+        select bit_or(set_bit(lpad('', (select bits from length), '0')::varbit, o.ordinal, 1)) as bits
+        from ${patients} inner join message_summary_patients o on o.patient_id = ${patients.id}
+        where ${ofPatients ?? sql`true`}
+      ),
+      cells as (
+        select day, day - ((day + 3) % 7) as week, channel, direction, category, patients & (select bits from mask) as patients
+        from message_day_patient_sets
+        where day >= ${filters.period.start} and day < ${filters.period.end} ${channel}
+          and (select bits from mask) is not null
+      )
+      select 'day-channel' as level, direction, day as key, channel as grp, bit_count(patients)::int as patients
+        from cells where category = '*'
+      union all select 'week-channel', direction, week, channel, bit_count(bit_or(patients))::int
+        from cells where category = '*' group by direction, week, channel
+      union all select 'week-category', direction, week, category, bit_count(bit_or(patients))::int
+        from cells where category <> '*' group by direction, week, category
+      union all select 'channel', direction, null, channel, bit_count(bit_or(patients))::int
+        from cells where category = '*' group by direction, channel
+      union all select 'category', direction, null, category, bit_count(bit_or(patients))::int
+        from cells where category <> '*' group by direction, category
+      union all select 'direction', direction, null, null, bit_count(bit_or(patients))::int
+        from cells where category = '*' group by direction`)) as unknown as {
+    rows: { level: GroupPatientLevel; direction: string; key: number | null; grp: string | null; patients: number }[];
+  };
+  // A group whose patients are all outside the viewer's scope is no group of theirs.
+  return result.rows
+    .filter((row) => Number(row.patients) > 0)
+    .map((row) => ({
+      level: row.level,
+      direction: row.direction,
+      key: row.key === null ? null : Number(row.key),
+      group: row.grp,
+      patients: Number(row.patients),
+    }));
 }

@@ -19,7 +19,7 @@ import { countFailureReasons, countReplies } from './count-message-outcomes';
 import { countGroupPatients, countMessageGroups, countSelectionPatients, type GroupPatientLevel, weekOfDay } from './count-message-volumes';
 import { countConsentOptOuts, countStopReplyPatients, isStopText } from './count-opt-outs';
 import { countPlannedSends, countProgrammes, nextSendDays } from './count-programmes';
-import { countSummarisedMessages, summaryCanServe } from './count-summarised-messages';
+import { countSummarisedGroupPatients, countSummarisedMessages, summaryCanServe } from './count-summarised-messages';
 import { summariseMessageDays } from './summarise-message-days';
 import { withSortMemory } from './with-sort-memory';
 
@@ -94,7 +94,11 @@ export async function getMessagingOverview(options: {
     patientWhere === null ? [] : countProgrammes({ database, patientWhere }),
     patientWhere === null ? [] : countPlannedSends({ database, patientWhere, now }),
     // Patients per group only matter to a viewer whose aggregates are suppressed.
-    where === null || !suppressed ? [] : withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
+    where === null || !suppressed
+      ? []
+      : counted !== null
+        ? counted.then(() => countSummarisedGroupPatients({ database, scope, filters: messageFilters }))
+        : withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
   ]);
   const stopTexts = [...new Set(groups.flatMap((row) => (row.replyText !== null && isStopText(row.replyText) ? [row.replyText] : [])))];
   const stopPatients = where !== null && suppressed ? await countStopReplyPatients({ database, where, stopTexts }) : [];

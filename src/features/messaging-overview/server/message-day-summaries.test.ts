@@ -8,7 +8,12 @@ import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromIso } from '@/engine/adherence/day-number';
 import type { InboundReading, MessageStatusEntry } from '@/lib/domain/message-records';
 import type { OverviewFilters } from '../schemas';
+import type { CohortScope } from '@/db/queries/cohort-scope';
+import { messageConditions } from '@/db/queries/message-scope';
+import { countGroupPatients, type GroupPatientCount } from './count-message-volumes';
+import { countSummarisedGroupPatients } from './count-summarised-messages';
 import { getMessagingOverview } from './get-messaging-overview';
+import { summariseMessageDays } from './summarise-message-days';
 
 /**
  * The daily summaries (docs/decisions/045) must give the page exactly what the direct computation over the
@@ -180,6 +185,24 @@ async function expectSummariesToMatch(db: Database): Promise<void> {
   }
 }
 
+/** The patients per group, from the bitmaps and from the messages: equal, number for number. */
+async function expectGroupPatientsToMatch(db: Database): Promise<void> {
+  const period = { start: dayNumberFromIso('2026-02-03'), end: dayNumberFromIso('2026-02-25') };
+  const key = (row: GroupPatientCount) => `${row.level}|${row.direction}|${row.key}|${row.group}`;
+  const sorted = (rows: GroupPatientCount[]) => [...rows].sort((left, right) => key(left).localeCompare(key(right)));
+  const scopes: CohortScope[] = [{ kind: 'all' }, { kind: 'organisation', organisationIds: ['org-a'] }];
+  for (const scope of scopes) {
+    for (const filters of [none, { ...none, channel: 'whatsapp' as const, persona: 'busy' }]) {
+      await summariseMessageDays({ database: db });
+      const summarised = await countSummarisedGroupPatients({ database: db, scope, filters: { period, ...filters } });
+      const where = messageConditions(db, scope, { period, ...filters })!;
+      expect(sorted(summarised), `${scope.kind} ${JSON.stringify(filters)}`).toEqual(
+        sorted(await countGroupPatients({ database: db, where })),
+      );
+    }
+  }
+}
+
 const staleDays = async (db: Database) =>
   Number(
     ((await db.execute(sql`select count(*)::int as n from message_summary_stale_days`)) as unknown as { rows: { n: number }[] }).rows[0]!.n,
@@ -294,6 +317,7 @@ describe.each(testDatabaseBackends())('the daily message summaries on $name', (b
 
     expect(await staleDays(db)).toBeGreaterThan(0);
     await expectSummariesToMatch(db);
+    await expectGroupPatientsToMatch(db);
     // The late changes moved the figures: the summaries followed them rather than agreeing by standing still.
     const after = await getMessagingOverview({ database: db, actor: admin, choice: choices[0], filters: none, now });
     expect(after).not.toEqual(before);

@@ -18,6 +18,13 @@ import { messages, patients } from '@/db/schema';
 import { firstMessageError } from './count-message-outcomes';
 import { demoReplyText, isDelivered, isFailed, isLiveStop, isRead, messageDay, noCategory } from './count-message-volumes';
 
+/** The patient bitmaps' length: room for every ordinal, doubling (from 1,024) so that it rarely changes. */
+export function bitmapLength(topOrdinal: number): number {
+  let bits = 1_024;
+  while (bits <= topOrdinal) bits *= 2;
+  return bits;
+}
+
 /** An arbitrary constant naming the refresh's advisory lock. */
 const refreshLock = 45_045;
 
@@ -28,6 +35,20 @@ export async function summariseMessageDays(options: { database: Database }): Pro
   if (pending.rows.length === 0) return { days: 0 };
   return database.transaction(async (transaction) => {
     await transaction.execute(sql`select pg_advisory_xact_lock(${refreshLock})`);
+    // Every patient gets a bit; when the bitmaps must grow, every day's are rebuilt at the new length.
+    await transaction.execute(sql`insert into message_summary_patients (patient_id, ordinal)
+      select p.id, coalesce((select max(ordinal) from message_summary_patients), -1) + row_number() over (order by p.id)
+      from ${patients} p where not exists (select 1 from message_summary_patients o where o.patient_id = p.id)`);
+    const sizes = (await transaction.execute(sql`select coalesce((select max(ordinal) from message_summary_patients), 0) as top,
+        (select length(patients) from message_day_patient_sets limit 1) as bits`)) as unknown as {
+      rows: { top: number; bits: number | null }[];
+    };
+    const bits = bitmapLength(Number(sizes.rows[0]!.top));
+    if (sizes.rows[0]!.bits !== null && Number(sizes.rows[0]!.bits) !== bits) {
+      await transaction.execute(sql`insert into message_summary_stale_days (day)
+        select distinct ${messageDay} from ${messages} on conflict do nothing`);
+      await transaction.execute(sql`delete from message_day_patient_sets`);
+    }
     const taken = (await transaction.execute(sql`delete from message_summary_stale_days returning day`)) as unknown as {
       rows: { day: number }[];
     };
@@ -42,6 +63,7 @@ export async function summariseMessageDays(options: { database: Database }): Pro
     const stale = sql`${sql.param(days)}::int[]`;
     await transaction.execute(sql`delete from message_day_summaries where day = any(${stale})`);
     await transaction.execute(sql`delete from message_day_failure_reasons where day = any(${stale})`);
+    await transaction.execute(sql`delete from message_day_patient_sets where day = any(${stale})`);
     // The shared reply rule (src/db/queries/message-replies.ts) as countReplies applies it, per message.
     await transaction.execute(sql`insert into message_day_summaries
         (day, channel, direction, category, persona, organisation_id, reply_text, messages, delivered, read, failed, live_stops, replied)
@@ -79,6 +101,17 @@ export async function summariseMessageDays(options: { database: Database }): Pro
           and jsonb_path_exists(${messages.statusHistory}, '$[*].errors[*]')
       ) failed
       group by day, channel, persona, organisation_id, error->>'code'`);
+    // Each day's patients per channel, direction and category, and over every category ('*').
+    await transaction.execute(sql`insert into message_day_patient_sets (day, channel, direction, category, patients)
+      select day, channel, direction, case when grouping(category) = 1 then '*' else category end,
+        bit_or(set_bit(lpad('', ${bits}, '0')::varbit, ordinal, 1))
+      from (
+        select distinct ${messageDay} as day, ${messages.channel} as channel, ${messages.direction} as direction,
+          coalesce(${messages.category}, ${sql.raw(`'${noCategory}'`)}) as category, o.ordinal
+        from ${messages} inner join message_summary_patients o on o.patient_id = ${messages.patientId}
+        where ${messages.sentAt} >= ${from}::timestamptz and ${messages.sentAt} < ${to}::timestamptz and ${messageDay} = any(${stale})
+      ) scoped
+      group by grouping sets ((day, channel, direction, category), (day, channel, direction))`);
     return { days: days.length };
   });
 }
