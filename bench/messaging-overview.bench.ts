@@ -55,6 +55,12 @@ try {
     { label: 'clinician, demo clinic', actor: { id: 'bench-clinician', role: 'clinician' }, filters: none },
     { label: 'official, suppressed', actor: { id: 'bench-official', role: 'government-official' }, filters: none },
     {
+      label: 'official, suppressed, from the messages',
+      actor: { id: 'bench-official', role: 'government-official' },
+      filters: none,
+      source: 'messages',
+    },
+    {
       label: 'admin, whatsapp + persona',
       actor: { id: 'bench-admin', role: 'admin' },
       filters: { ...none, channel: 'whatsapp', persona: 'busy-professional' },

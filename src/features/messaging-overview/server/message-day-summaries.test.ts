@@ -322,4 +322,42 @@ describe.each(testDatabaseBackends())('the daily message summaries on $name', (b
     const after = await getMessagingOverview({ database: db, actor: admin, choice: choices[0], filters: none, now });
     expect(after).not.toEqual(before);
   });
+
+  it('rebuild every day at a longer bitmap when the patients outgrow it', async () => {
+    const db = database.database;
+    await seed(db, 7);
+    await summariseMessageDays({ database: db });
+    const lengths = async () =>
+      (
+        (await db.execute(sql`select distinct length(patients)::int as bits from message_day_patient_sets`)) as unknown as {
+          rows: { bits: number }[];
+        }
+      ).rows.map((row) => Number(row.bits));
+    expect(await lengths()).toEqual([1_024]);
+    // 1,000 more patients, one of them messaged today: the new ordinals pass 1,024.
+    const added = await db
+      .insert(patients)
+      .values(
+        Array.from({ length: 1_000 }, (_, index) => ({
+          pseudonym: `Q${index}`,
+          source: 'test',
+          sourceRecordId: `q${index}`,
+          persona: 'busy',
+        })),
+      )
+      .returning({ id: patients.id });
+    await db.insert(messages).values({
+      patientId: added.at(-1)!.id,
+      channel: 'sms',
+      direction: 'outbound',
+      category: 'reminder',
+      sentAt: new Date('2026-02-28T09:00:00Z'),
+      status: 'sent',
+      source: 'test',
+      sourceRecordId: 'newcomer',
+    });
+    await expectSummariesToMatch(db);
+    expect(await lengths()).toEqual([2_048]);
+    await expectGroupPatientsToMatch(db);
+  });
 });
