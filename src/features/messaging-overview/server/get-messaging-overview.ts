@@ -35,6 +35,10 @@ function rate(count: number, of: number): Rate {
  * scope, the reporting period and the channel, persona and product filters (the shared message scope). For
  * a viewer whose aggregates are suppressed, every figure over fewer than the threshold's patients is null,
  * and a selection that small shows no figures at all. Only counts leave this module.
+ *
+ * Volumes, outcomes, replies, failure reasons and (for suppressed viewers) patients per group come from the
+ * daily message summaries where they can serve the selection (docs/decisions/045: brought up to date first,
+ * so they equal the direct counts); otherwise, and with `source: 'messages'`, from the messages.
  */
 export async function getMessagingOverview(options: {
   database: Database;
