@@ -98,20 +98,21 @@ ALTER TABLE messages ENABLE ALWAYS TRIGGER messages_summary_stale_delete;
 --> statement-breakpoint
 ALTER TABLE messages ENABLE ALWAYS TRIGGER messages_summary_stale_update;
 --> statement-breakpoint
--- The summaries count by the patient's persona and organisation: a change of either makes their messages' days stale.
-CREATE OR REPLACE FUNCTION message_summary_patient_changed() RETURNS trigger AS $$
+-- The summaries count by the patient's persona and organisation: a change of either makes their messages' days
+-- stale. Per statement too: linking the demo clinic moves 200 patients in one update.
+CREATE OR REPLACE FUNCTION message_summary_patients_updated() RETURNS trigger AS $$
 BEGIN
-  IF NEW.persona IS DISTINCT FROM OLD.persona OR NEW.organisation_id IS DISTINCT FROM OLD.organisation_id THEN
-    INSERT INTO message_summary_stale_days (day)
-      SELECT DISTINCT floor(extract(epoch from m.sent_at) / 86400)::int FROM messages m WHERE m.patient_id = NEW.id
-      ON CONFLICT DO NOTHING;
-  END IF;
+  INSERT INTO message_summary_stale_days (day)
+    SELECT DISTINCT floor(extract(epoch from m.sent_at) / 86400)::int
+    FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN messages m ON m.patient_id = n.id
+    WHERE n.persona IS DISTINCT FROM o.persona OR n.organisation_id IS DISTINCT FROM o.organisation_id
+    ON CONFLICT DO NOTHING;
   RETURN NULL;
 END;
 $$ LANGUAGE plpgsql;
 --> statement-breakpoint
 CREATE TRIGGER patients_message_summary_stale AFTER UPDATE ON patients
-  FOR EACH ROW EXECUTE FUNCTION message_summary_patient_changed();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION message_summary_patients_updated();
 --> statement-breakpoint
 ALTER TABLE patients ENABLE ALWAYS TRIGGER patients_message_summary_stale;
 --> statement-breakpoint
