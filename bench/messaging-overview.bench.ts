@@ -4,6 +4,7 @@
  * synthetic patients, ~214,000 messages) and the demo clinic, then times getMessagingOverview for an admin
  * (everyone), the demo clinician (200 patients) and a government official (everyone, suppressed), for the
  * default period, and for an admin with a channel and a persona filter: a warm-up, then the median of 5 runs.
+ * The first case's warm-up ("first") also summarises every day of the freshly loaded year (docs/decisions/045).
  * `npm run bench -- messaging-overview`.
  */
 import { performance } from 'node:perf_hooks';
@@ -47,10 +48,18 @@ try {
   );
 
   const none: OverviewFilters = { channel: null, persona: null, productId: null };
-  const cases: { label: string; actor: Viewer; filters: OverviewFilters }[] = [
+  const cases: { label: string; actor: Viewer; filters: OverviewFilters; source?: 'messages' }[] = [
     { label: 'admin, all patients', actor: { id: 'bench-admin', role: 'admin' }, filters: none },
+    // The same view computed from the messages, as before the summaries: a reference under the same machine load.
+    { label: 'admin, all patients, from the messages', actor: { id: 'bench-admin', role: 'admin' }, filters: none, source: 'messages' },
     { label: 'clinician, demo clinic', actor: { id: 'bench-clinician', role: 'clinician' }, filters: none },
     { label: 'official, suppressed', actor: { id: 'bench-official', role: 'government-official' }, filters: none },
+    {
+      label: 'official, suppressed, from the messages',
+      actor: { id: 'bench-official', role: 'government-official' },
+      filters: none,
+      source: 'messages',
+    },
     {
       label: 'admin, whatsapp + persona',
       actor: { id: 'bench-admin', role: 'admin' },
@@ -60,19 +69,22 @@ try {
   for (const entry of cases) {
     const times: number[] = [];
     let summary = '';
+    let first = 0;
     for (let run = 0; run <= runs; run += 1) {
       const started = performance.now();
-      const page = await getMessagingOverview({ database: db, actor: entry.actor, filters: entry.filters, now });
+      const page = await getMessagingOverview({ database: db, actor: entry.actor, filters: entry.filters, now, source: entry.source });
       const elapsed = performance.now() - started;
       if (run > 0) times.push(elapsed);
+      else first = elapsed;
       if (page.status === 'ok')
         summary = `${page.selection.messages?.toLocaleString('en') ?? 'hidden'} messages, ${page.selection.patients ?? 'hidden'} patients, ${page.period.start} to ${page.period.end}`;
     }
     times.sort((left, right) => left - right);
     const median = times[Math.floor(times.length / 2)]!;
-    if (median >= targetMs) slow = true;
+    // The reference computation is expected to miss the target; it only gives the summaries' figure a comparison.
+    if (median >= targetMs && entry.source === undefined) slow = true;
     process.stdout.write(
-      `getMessagingOverview (${entry.label}): median ${median.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms (${summary}); target < ${targetMs} ms ${median < targetMs ? 'OK' : 'TOO SLOW'}\n`,
+      `getMessagingOverview (${entry.label}): median ${median.toFixed(0)} ms, best ${times[0]!.toFixed(0)} ms, first ${first.toFixed(0)} ms (${summary}); ${entry.source === undefined ? `target < ${targetMs} ms ${median < targetMs ? 'OK' : 'TOO SLOW'}` : 'reference'}\n`,
     );
   }
 } finally {

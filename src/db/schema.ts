@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigint,
   bigserial,
+  customType,
   boolean,
   date,
   doublePrecision,
@@ -1048,4 +1049,86 @@ export const portalAggregateState = pgTable('portal_aggregate_state', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   refreshedVersion: bigint('refreshed_version', { mode: 'number' }).notNull().default(0),
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+});
+
+/**
+ * Daily message summaries (docs/decisions/045): the messages of one UTC day counted per channel, direction,
+ * category, the patient's persona and organisation, and (for demo replies, which carry no engine reading)
+ * the reply text, with the delivered, read, failed, live STOP and replied counts the messaging overview sums.
+ * No patient is named: the whole-population views read these few thousand rows instead of a year of messages.
+ * A day is recomputed whole when it is stale (message_summary_stale_days); nothing else writes here.
+ */
+export const messageDaySummaries = pgTable(
+  'message_day_summaries',
+  {
+    day: integer('day').notNull(),
+    channel: text('channel').notNull(),
+    direction: text('direction').notNull(),
+    category: text('category').notNull(),
+    persona: text('persona'),
+    organisationId: text('organisation_id'),
+    replyText: text('reply_text'),
+    messages: integer('messages').notNull(),
+    delivered: integer('delivered').notNull(),
+    read: integer('read').notNull(),
+    failed: integer('failed').notNull(),
+    liveStops: integer('live_stops').notNull(),
+    replied: integer('replied').notNull(),
+  },
+  (table) => [index('message_day_summaries_day_idx').on(table.day, table.channel)],
+);
+
+/** The provider errors of one UTC day's failed outbound messages (docs/decisions/045), beside the day's summary. */
+export const messageDayFailureReasons = pgTable(
+  'message_day_failure_reasons',
+  {
+    day: integer('day').notNull(),
+    channel: text('channel').notNull(),
+    persona: text('persona'),
+    organisationId: text('organisation_id'),
+    code: text('code'),
+    title: text('title'),
+    messages: integer('messages').notNull(),
+  },
+  (table) => [index('message_day_failure_reasons_day_idx').on(table.day)],
+);
+
+/** A bit string (PostgreSQL `bit varying`), as its text of 0s and 1s. */
+const bitVarying = customType<{ data: string }>({ dataType: () => 'bit varying' });
+
+/**
+ * A small number per patient (docs/decisions/045): the patient's bit in message_day_patient_sets. Assigned
+ * when the summaries are brought up to date, never reused. No foreign key on purpose: it holds nothing about
+ * the patient, must not stop an import's undo from removing one, and an ordinal left by a removed patient
+ * is never in a viewer's mask.
+ */
+export const messageSummaryPatients = pgTable('message_summary_patients', {
+  patientId: uuid('patient_id').primaryKey(),
+  ordinal: integer('ordinal').notNull().unique(),
+});
+
+/**
+ * Which patients were messaged per UTC day, channel, direction and category ('*': any category), as a bitmap
+ * over message_summary_patients.ordinal (docs/decisions/045): OR-ed over a group's days and AND-ed with the
+ * viewer's patients, its bit count is the group's distinct patients — exact, for small-cell suppression.
+ */
+export const messageDayPatientSets = pgTable(
+  'message_day_patient_sets',
+  {
+    day: integer('day').notNull(),
+    channel: text('channel').notNull(),
+    direction: text('direction').notNull(),
+    category: text('category').notNull(),
+    patients: bitVarying('patients').notNull(),
+  },
+  (table) => [index('message_day_patient_sets_day_idx').on(table.day)],
+);
+
+/**
+ * UTC days whose summaries no longer match the messages (docs/decisions/045): triggers on messages and
+ * patients add a day when a message of it (or a reply or later message that changes whether it was answered)
+ * is written, changed or removed; the next summary read recomputes those days and removes them.
+ */
+export const messageSummaryStaleDays = pgTable('message_summary_stale_days', {
+  day: integer('day').primaryKey(),
 });

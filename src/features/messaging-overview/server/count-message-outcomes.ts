@@ -50,6 +50,9 @@ export async function countReplies(options: { database: Database; where: SQL; wi
   return rows.map((row) => ({ channel: row.channel, replied: Number(row.replied) }));
 }
 
+/** The first provider error of a message's history (null: none); also the daily summaries' rule. */
+export const firstMessageError = sql`jsonb_path_query_first(${messages.statusHistory}, '$[*].errors[*]')`;
+
 /**
  * The provider's error on the selection's failed outbound messages (final status failed or undelivered:
  * errors come with a failure), by code, each with the messages and patients it concerns. A message counts
@@ -58,7 +61,7 @@ export async function countReplies(options: { database: Database; where: SQL; wi
  */
 export async function countFailureReasons(options: { database: Database; where: SQL }): Promise<FailureReasonCount[]> {
   const { database, where } = options;
-  const firstError = sql`jsonb_path_query_first(${messages.statusHistory}, '$[*].errors[*]')`;
+  const firstError = firstMessageError;
   const rows = await rowsOf<FailureReasonCount>(
     database,
     sql`select ${firstError}->>'code' as code, max(${firstError}->>'title') as title, count(*)::int as messages,

@@ -14,6 +14,18 @@ export function weekOfDay(day: number): number {
   return day - ((((day + 3) % 7) + 7) % 7);
 }
 
+// What a message counts as, over `messages` (also the daily summaries' rules, summarise-message-days.ts).
+// The final status settles most rows without reading the history (a later step outranks an earlier one).
+export const isDelivered = sql`case when ${messages.status} in ('delivered', 'read') then true
+  else ${messages.statusHistory} @> '[{"status":"delivered"}]'::jsonb or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb end`;
+export const isRead = sql`case when ${messages.status} = 'read' then true when ${messages.status} in ('delivered', 'sent') then false
+  else ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb end`;
+export const isFailed = sql`${messages.status} in ('failed', 'undelivered')`;
+export const isLiveStop = sql`${messages.direction} = 'inbound' and ${messages.inboundReading}->'interpretation'->>'kind' = 'keyword'
+  and ${messages.inboundReading}->'interpretation'->'keyword'->>'action' = 'opt-out'`;
+/** Inbound messages without the engine's reading (demo replies) keep their text, for the keyword matcher. */
+export const demoReplyText = sql`case when ${messages.direction} = 'inbound' and ${messages.inboundReading} is null then ${messages.replyText} end`;
+
 export type MessageGroupCount = {
   direction: 'outbound' | 'inbound';
   day: number;
@@ -38,7 +50,7 @@ export type MessageGroupCount = {
 export async function countMessageGroups(options: { database: Database; where: SQL }): Promise<MessageGroupCount[]> {
   const { database, where } = options;
   const category = sql`coalesce(${messages.category}, ${sql.raw(`'${noCategory}'`)})`;
-  const replyText = sql`case when ${messages.direction} = 'inbound' and ${messages.inboundReading} is null then ${messages.replyText} end`;
+  const replyText = demoReplyText;
   const rows = await database
     .select({
       direction: messages.direction,
@@ -47,14 +59,10 @@ export async function countMessageGroups(options: { database: Database; where: S
       category: sql<string>`${category}`,
       replyText: sql<string | null>`${replyText}`,
       messages: sql<number>`count(*)::int`,
-      // The final status settles most rows without reading the history (a later step outranks an earlier one).
-      delivered: sql<number>`count(*) filter (where case when ${messages.status} in ('delivered', 'read') then true
-        else ${messages.statusHistory} @> '[{"status":"delivered"}]'::jsonb or ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb end)::int`,
-      read: sql<number>`count(*) filter (where case when ${messages.status} = 'read' then true when ${messages.status} in ('delivered', 'sent') then false
-        else ${messages.statusHistory} @> '[{"status":"read"}]'::jsonb end)::int`,
-      failed: sql<number>`count(*) filter (where ${messages.status} in ('failed', 'undelivered'))::int`,
-      liveStops: sql<number>`count(*) filter (where ${messages.direction} = 'inbound' and ${messages.inboundReading}->'interpretation'->>'kind' = 'keyword'
-        and ${messages.inboundReading}->'interpretation'->'keyword'->>'action' = 'opt-out')::int`,
+      delivered: sql<number>`count(*) filter (where ${isDelivered})::int`,
+      read: sql<number>`count(*) filter (where ${isRead})::int`,
+      failed: sql<number>`count(*) filter (where ${isFailed})::int`,
+      liveStops: sql<number>`count(*) filter (where ${isLiveStop})::int`,
     })
     .from(messages)
     .innerJoin(patients, eq(patients.id, messages.patientId))

@@ -19,6 +19,8 @@ import { countFailureReasons, countReplies } from './count-message-outcomes';
 import { countGroupPatients, countMessageGroups, countSelectionPatients, type GroupPatientLevel, weekOfDay } from './count-message-volumes';
 import { countConsentOptOuts, countStopReplyPatients, isStopText } from './count-opt-outs';
 import { countPlannedSends, countProgrammes, nextSendDays } from './count-programmes';
+import { countSummarisedGroupPatients, countSummarisedMessages, summaryCanServe } from './count-summarised-messages';
+import { summariseMessageDays } from './summarise-message-days';
 import { withSortMemory } from './with-sort-memory';
 
 function rate(count: number, of: number): Rate {
@@ -33,6 +35,10 @@ function rate(count: number, of: number): Rate {
  * scope, the reporting period and the channel, persona and product filters (the shared message scope). For
  * a viewer whose aggregates are suppressed, every figure over fewer than the threshold's patients is null,
  * and a selection that small shows no figures at all. Only counts leave this module.
+ *
+ * Volumes, outcomes, replies, failure reasons and (for suppressed viewers) patients per group come from the
+ * daily message summaries where they can serve the selection (docs/decisions/045: brought up to date first,
+ * so they equal the direct counts); otherwise, and with `source: 'messages'`, from the messages.
  */
 export async function getMessagingOverview(options: {
   database: Database;
@@ -40,6 +46,11 @@ export async function getMessagingOverview(options: {
   choice?: PeriodChoice;
   filters: OverviewFilters;
   now: Date;
+  /**
+   * Where the message counts come from: the daily summaries where they can serve the selection (the default;
+   * docs/decisions/045), or always the messages themselves (the direct computation the summaries are tested against).
+   */
+  source?: 'summaries' | 'messages';
 }): Promise<MessagingOverview> {
   const { database, actor, now } = options;
   if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
@@ -65,18 +76,33 @@ export async function getMessagingOverview(options: {
   const windowWhere = messageConditions(database, scope, { ...messageFilters, period: { start: period.start, end: period.end + 1 } });
   const patientWhere = messagePatientConditions(database, scope, filters);
 
+  const summarised = where !== null && options.source !== 'messages' && summaryCanServe(scope, messageFilters);
+  const counted = summarised
+    ? summariseMessageDays({ database }).then(() => countSummarisedMessages({ database, scope, filters: messageFilters }))
+    : null;
   const [groups, selection, replies, failureReasons, optOuts, programmes, plannedSends, groupPatients] = await Promise.all([
-    where === null ? [] : countMessageGroups({ database, where }),
+    counted !== null ? counted.then((counts) => counts.groups) : where === null ? [] : countMessageGroups({ database, where }),
     where === null ? { patients: 0, synthetic: 0 } : countSelectionPatients({ database, where }),
-    where === null || windowWhere === null
-      ? []
-      : withSortMemory(database, (transaction) => countReplies({ database: transaction, where, windowWhere })),
-    where === null ? [] : countFailureReasons({ database, where }),
+    counted !== null
+      ? counted.then((counts) => counts.replies)
+      : where === null || windowWhere === null
+        ? []
+        : withSortMemory(database, (transaction) => countReplies({ database: transaction, where, windowWhere })),
+    // A suppressed viewer's failure reasons need their patients, which the summaries do not hold.
+    counted !== null && !suppressed
+      ? counted.then((counts) => counts.failureReasons.map((row) => ({ ...row, patients: 0 })))
+      : where === null
+        ? []
+        : countFailureReasons({ database, where }),
     patientWhere === null ? [] : countConsentOptOuts({ database, patientWhere, channel: filters.channel, from, to }),
     patientWhere === null ? [] : countProgrammes({ database, patientWhere }),
     patientWhere === null ? [] : countPlannedSends({ database, patientWhere, now }),
     // Patients per group only matter to a viewer whose aggregates are suppressed.
-    where === null || !suppressed ? [] : withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
+    where === null || !suppressed
+      ? []
+      : counted !== null
+        ? counted.then(() => countSummarisedGroupPatients({ database, scope, filters: messageFilters }))
+        : withSortMemory(database, (transaction) => countGroupPatients({ database: transaction, where })),
   ]);
   const stopTexts = [...new Set(groups.flatMap((row) => (row.replyText !== null && isStopText(row.replyText) ? [row.replyText] : [])))];
   const stopPatients = where !== null && suppressed ? await countStopReplyPatients({ database, where, stopTexts }) : [];
