@@ -104,7 +104,9 @@ try {
       ['compliance journey (clinician)', journey, clinician],
       ['comparison (clinician)', `${base}${prefix}medaptive-comparison`, clinician],
     ];
-    process.stdout.write('\n| Lighthouse, mobile | performance | accessibility | LCP | TBT | CLS |\n| --- | ---: | ---: | ---: | ---: | ---: |\n');
+    process.stdout.write(
+      '\n| Lighthouse, mobile | performance | accessibility | LCP | TBT | CLS |\n| --- | ---: | ---: | ---: | ---: | ---: |\n',
+    );
     for (const [label, url, cookie] of audited) {
       const result = await lighthouse(url, {
         port: debuggingPort,

@@ -83,7 +83,9 @@ test('a manufacturer sees the selected companies under the brand and changes the
   await page.getByText('Northwind Pharma', { exact: true }).click();
   await expect(northwind).not.toBeChecked();
   await page.getByRole('button', { name: 'Save selection' }).click();
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Tick at least one company: the portal shows the companies you choose.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+    'Tick at least one company: the portal shows the companies you choose.',
+  );
   // Saved on the server: a fresh page load shows the same.
   await page.reload();
   await expect(label).toHaveText('Company: Northwind Pharma');
