@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumArguments, chromiumPath } from './tests/e2e/support/chromium';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 const postgresPort = port + 1;
@@ -34,18 +35,6 @@ if (createdDataDirectories.length > 0) {
     for (const directory of createdDataDirectories) fs.rmSync(directory, { recursive: true, force: true });
   });
 }
-
-// DEVELOPERS.md "The machine": Debian's Chromium with these flags; nothing downloads a browser.
-export const chromiumArguments = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function server(options: { port: number; env: Record<string, string | undefined> }) {
   return {
@@ -81,7 +70,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArguments },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArguments },
     trace: 'retain-on-failure',
   },
   projects: [

@@ -16,20 +16,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright';
+import { chromiumArguments, chromiumPath } from '../tests/e2e/support/chromium';
 import { freePort, killServer, startServer } from './support/server';
 
 const password = 'Medaptive-demo-1';
 const prefix = '/algorithms/patient-engagement/';
-const chromiumArguments = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 async function signIn(base: string, email: string): Promise<string> {
   const response = await fetch(`${base}/api/auth/sign-in/email`, {
@@ -94,7 +85,7 @@ try {
 
   const debuggingPort = await freePort();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [...chromiumArguments, `--remote-debugging-port=${debuggingPort}`],
   });
   try {

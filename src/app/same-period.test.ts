@@ -14,17 +14,11 @@ import { getHeadlineFigures } from '@/features/home/server/get-headline-figures'
 import { getComplianceJourney, JOURNEY_MONTHS } from '@/features/patient-adherence/server/get-compliance-journey';
 import { getPatientProfile } from '@/features/patient-adherence/server/get-patient-profile';
 import type { SessionUser } from '@/lib/server/session';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 // Today is long after the data, which ends on 31 December 2025 (as the demo data does).
 const now = new Date('2026-11-24T09:00:00Z');
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const admin = user('admin-1', 'admin');
 const clinician = user('clinician-1', 'clinician');
 

@@ -4,20 +4,13 @@ import { authUsers, dispensings, drugCompanies, patients, products } from '@/db/
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { loadCohortDispensings, loadCohortFillsByPatient } from '@/db/queries/medication-events';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
-import type { SessionUser } from '@/lib/server/session';
 import { getPatientOutcomes, type PatientOutcomes } from './get-patient-outcomes';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 const now = new Date('2026-02-28T12:00:00Z');
 const today = dayNumberFromCivil(2026, 2, 28);
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const admin = user('admin-1', 'admin');
 const government = user('government-1', 'government-official');
 const companyless = user('manufacturer-1', 'drug-manufacturer');

@@ -4,19 +4,12 @@ import { authUsers, dispensings, jobs, organisationMemberships, organisations, p
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { isAppError } from '@/lib/errors';
-import type { SessionUser } from '@/lib/server/session';
 import { getAdminHome } from './get-admin-home';
 import { getCareTeamHome } from './get-care-team-home';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 const now = new Date('2026-03-10T09:00:00Z');
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const clinician = user('clinician-1', 'clinician');
 const loneClinician = user('clinician-2', 'clinician');
 const admin = user('admin-1', 'admin');

@@ -18,12 +18,12 @@ import {
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { computePdc, dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
-import type { SessionUser } from '@/lib/server/session';
 import { findReportingPeriod } from '@/db/queries/reporting-period';
 import { auditPage, type PageDescription } from '@/engine/aggregation/page-suppression';
 import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
 import { type ComplianceJourney, type ComplianceJourneyResult, getComplianceJourney, MONTH_DAYS } from './get-compliance-journey';
 import { getPatientProfile } from './get-patient-profile';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 const now = new Date('2026-02-28T12:00:00Z');
 const day = (iso: string) => {
@@ -34,14 +34,7 @@ const day = (iso: string) => {
 const periodEnd = day('2026-03-01');
 const periodStart = periodEnd - 365;
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const linkedPatient = user('patient-1', 'patient');
 const unlinkedPatient = user('patient-2', 'patient');
 const clinician = user('clinician-1', 'clinician');

@@ -2,20 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, dispensings, doseEvents, messages, patients, products, regimens } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import type { SessionUser } from '@/lib/server/session';
 import { doseMinutes, doseSlotsOfDay } from '../dose-slots';
 import { getPatientHome } from './get-patient-home';
 import { recordDoseAnswer } from './record-dose-answer';
 import { undoDoseAnswer } from './undo-dose-answer';
+import { testSessionUser } from '@/lib/server/session-testing';
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const patientUser = user('patient-home-1', 'patient');
 const otherPatientUser = user('patient-home-2', 'patient');
 const unlinkedUser = user('patient-home-3', 'patient');

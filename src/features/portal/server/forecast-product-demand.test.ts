@@ -4,23 +4,16 @@ import { eq } from 'drizzle-orm';
 import { auditLog, authUsers, companyMemberships, dispensings, drugCompanies, patients, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
-import type { SessionUser } from '@/lib/server/session';
 import { noPortalFilters } from '../portal-tables';
 import { exportForecastTable } from './export-forecast-table';
 import { forecastProductDemand } from './forecast-product-demand';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 // Data through 28 February 2026: forecast March–May, backtest December–February.
 const now = new Date('2026-02-28T12:00:00Z');
 const today = dayNumberFromCivil(2026, 2, 28);
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const admin = user('admin-1', 'admin');
 const manufacturer = user('manufacturer-1', 'drug-manufacturer');
 

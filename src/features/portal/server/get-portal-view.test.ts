@@ -5,23 +5,16 @@ import { auditLog, authUsers, companyMemberships, dispensings, doseEvents, drugC
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import { AppError } from '@/lib/errors';
-import type { SessionUser } from '@/lib/server/session';
 import { noPortalFilters } from '../portal-tables';
 import { exportPortalTable } from './export-portal-table';
 import { getPortalView, type PortalView } from './get-portal-view';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 const now = new Date('2026-02-28T12:00:00Z');
 const today = dayNumberFromCivil(2026, 2, 28);
 const request = { requestId: 'request-1', clientAddress: '127.0.0.1' };
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const manufacturer = user('manufacturer-1', 'drug-manufacturer');
 const government = user('government-1', 'government-official');
 

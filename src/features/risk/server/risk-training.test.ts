@@ -1,21 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, doseEvents, jobs, patients, riskModels, riskScores } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import type { SessionUser } from '@/lib/server/session';
 import { riskTrainJobKind } from '../schemas';
 import { getRiskEvaluation } from './get-risk-evaluation';
 import { scoreRiskPatients } from './score-risk-patients';
 import { startRiskTraining } from './start-risk-training';
 import { trainRiskModel } from './train-risk-model';
+import { testSessionUser } from '@/lib/server/session-testing';
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const official = user('official-1', 'government-official');
 const patient = user('patient-1', 'patient');
 

@@ -2,19 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, authUsers, organisationMemberships, organisations, patients, riskModels, riskScores } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import type { SessionUser } from '@/lib/server/session';
 import { getPatientRisk } from './get-patient-risk';
 import { listRiskWorklist } from './list-risk-worklist';
 import { recordRiskContact } from './record-risk-contact';
+import { testSessionUser } from '@/lib/server/session-testing';
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  email: `${id}@x.test`,
-  name: id,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const user = testSessionUser;
 const clinician = user('clinician-1', 'clinician');
 const official = user('official-1', 'government-official');
 
