@@ -24,6 +24,13 @@ export function MessagingProgrammeForm({ patientId, programme, save }: Props) {
   const [choice, setChoice] = useState<string>(programme ?? notEnrolled);
   const [notice, setNotice] = useState<{ error?: string; text?: string }>({});
   const [busy, setBusy] = useState(false);
+  // The stored programme can change under the form (this save's refresh, a trial enrolment): the select follows
+  // it, and the form is not remounted, so the "Saved" notice of this save stays on screen.
+  const [shown, setShown] = useState(programme);
+  if (shown !== programme) {
+    setShown(programme);
+    setChoice(programme ?? notEnrolled);
+  }
   if (save === undefined) {
     return (
       <section aria-labelledby="messaging-programme-heading" className="flex flex-col gap-1">

@@ -60,7 +60,7 @@ export default async function PatientProfilePage({ searchParams }: Props) {
       <PatientProfileView profile={profile} periodProblem={period.problem} />
       {profile.status === 'ok' && mayReadProgramme ? (
         <MessagingProgrammeForm
-          key={`${profile.patient.id}:${profile.patient.messagingProgramme ?? ''}`}
+          key={profile.patient.id}
           patientId={profile.patient.id}
           programme={profile.patient.messagingProgramme}
           save={mayChangeProgramme ? setMessagingProgrammeAction : undefined}
