@@ -6,8 +6,8 @@ import { SMALL_CELL_THRESHOLD } from '@/engine/aggregation/small-cell-suppressio
 import { type Role, roleNames, roles } from '@/lib/domain/roles';
 import { formatCount, formatDate, formatDateTime, formatPercent } from '@/lib/format';
 import { patientEngagementPrefix, routes } from '@/lib/routes';
-import type { AdminHome } from '../server/get-admin-home';
-import type { CareTeamHome } from '../server/get-care-team-home';
+import { ADMIN_HOME_WINDOW_DAYS, type AdminHome } from '../server/get-admin-home';
+import { type CareTeamHome, LAPSE_WINDOW_DAYS } from '../server/get-care-team-home';
 import type { HeadlineFigures } from '../server/get-headline-figures';
 
 const pageHref = (segment: string) => `${patientEngagementPrefix}${segment}`;
@@ -116,14 +116,16 @@ export function ClinicianHomePage({
           <Card title="Lapsed this week" testId="lapsed-this-week">
             <p className="text-sm text-muted">
               Patients whose supply of a medicine ran out between {formatDate(careTeam.lapseWindowStart)} and{' '}
-              {formatDate(careTeam.period.end)} (the last 7 days of the period) and who had not refilled it by then.
+              {formatDate(careTeam.period.end)} (the last {LAPSE_WINDOW_DAYS} days of the period) and who had not refilled it by then.
             </p>
             {careTeam.lapsed.length === 0 ? (
-              <p>Nobody lapsed in these 7 days.</p>
+              <p>Nobody lapsed in these {LAPSE_WINDOW_DAYS} days.</p>
             ) : (
               <div className="overflow-x-auto" role="region" aria-label="Lapsed patients (scrolls sideways)" tabIndex={0}>
                 <table className="w-full text-left text-sm">
-                  <caption className="sr-only">Patients who lapsed in the last 7 days of the period, earliest first</caption>
+                  <caption className="sr-only">
+                    Patients who lapsed in the last {LAPSE_WINDOW_DAYS} days of the period, earliest first
+                  </caption>
                   <thead>
                     <tr className="border-b border-separator">
                       <th scope="col" className="py-2 pr-4">
@@ -260,8 +262,8 @@ export function AdminHomePage({
         </Card>
         <Card title="Accounts" testId="accounts">
           <p>
-            <span data-testid="new-users">{formatCount(pending.newUsers)}</span> new in the last 7 days; a new account is a patient until
-            you give it a role.
+            <span data-testid="new-users">{formatCount(pending.newUsers)}</span> new in the last {ADMIN_HOME_WINDOW_DAYS} days; a new
+            account is a patient until you give it a role.
           </p>
           <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
             {roles.map((role) => (
@@ -279,11 +281,11 @@ export function AdminHomePage({
       <CohortFigures figures={figures} periodProblem={periodProblem} heading="Every patient on record" />
       <Card title="Failed background jobs" testId="failed-jobs">
         {pending.failedJobCount === 0 ? (
-          <p>No job failed in the last 7 days.</p>
+          <p>No job failed in the last {ADMIN_HOME_WINDOW_DAYS} days.</p>
         ) : (
           <>
             <p>
-              {formatCount(pending.failedJobCount)} failed after their retries in the last 7 days
+              {formatCount(pending.failedJobCount)} failed after their retries in the last {ADMIN_HOME_WINDOW_DAYS} days
               {pending.failedJobCount > pending.failedJobs.length ? `; the latest ${pending.failedJobs.length}:` : ':'}
             </p>
             <ul className="flex flex-col gap-2 text-sm">
