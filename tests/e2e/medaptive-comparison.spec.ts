@@ -1,4 +1,5 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { expectChartDrawn } from './support/charts';
 
 const comparisonPath = '/algorithms/patient-engagement/medaptive-comparison';
 const policyNames = ['No messages', 'Standard daily reminder (08:00)', 'Weekly check-in (Mondays 10:00)', 'Personalised (learning policy)'];
@@ -33,18 +34,8 @@ test.describe('Medaptive Comparison', () => {
     await expect(table.getByRole('columnheader', { name: 'Cost per adherent patient-day' })).toBeVisible();
     await expect(page.getByText('In this comparison it starts from its prior, knowing nothing about the cohort')).toBeVisible();
     // The charts are drawn (SVG) and say what they show.
-    await expect(
-      page
-        .getByRole('img', { name: /^Line chart of mean PDC in each month/ })
-        .locator('svg')
-        .first(),
-    ).toBeVisible();
-    await expect(
-      page
-        .getByRole('img', { name: /^Bar chart of mean PDC/ })
-        .locator('svg')
-        .first(),
-    ).toBeVisible();
+    await expectChartDrawn(page.getByRole('img', { name: /^Line chart of mean PDC in each month/ }).first());
+    await expectChartDrawn(page.getByRole('img', { name: /^Bar chart of mean PDC/ }).first());
 
     // Another seed, submitted from the keyboard: another cohort, other figures.
     const dailyRow = page.getByTestId('policy-row-fixed-daily');

@@ -1,4 +1,5 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { expectChartDrawn } from './support/charts';
 
 const path = '/algorithms/patient-engagement/messaging-overview';
 
@@ -19,7 +20,7 @@ for (const role of ['clinician', 'admin'] as const) {
     const outcomes = page.getByTestId('outcomes-table');
     await expect(outcomes.getByRole('rowheader', { name: 'All channels' })).toBeVisible();
     await expect(outcomes).toContainText('95% CI');
-    await expect(page.getByRole('img', { name: /^Messages sent per day by channel/ }).locator('svg')).toBeAttached();
+    await expectChartDrawn(page.getByRole('img', { name: /^Messages sent per day by channel/ }));
     await expect(page.getByRole('table', { name: /^Patients per messaging programme/ })).toBeVisible();
     await expect(page.getByTestId('next-send')).toBeVisible();
     expect(await seriousAccessibilityViolations(page, 'main')).toEqual([]);

@@ -1,4 +1,5 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { expectChartDrawn } from './support/charts';
 
 const profilePath = '/algorithms/patient-engagement/patient-profile';
 const journeyPath = '/algorithms/patient-engagement/compliance-journey';
@@ -57,7 +58,7 @@ test.describe('Patient Profile', () => {
       // One dose calendar (the keyboard grid), its days counted in words; the CMA trend is drawn (SVG) and named.
       await expect(page.getByTestId('calendar-counts')).toContainText(/^\d+ days? with every dose taken, \d+ with a dose skipped/);
       await expect(page.getByRole('img', { name: /^Calendar heatmap/ })).toHaveCount(0);
-      await expect(page.getByRole('img', { name: /^Line chart of CMA7 and CMA9/ }).locator('svg')).toBeAttached();
+      await expectChartDrawn(page.getByRole('img', { name: /^Line chart of CMA7 and CMA9/ }));
       await expect(page.getByTestId('pdc-summary')).toHaveText(/^PDC \d\.\d\d: \d+ of \d+ days covered$/);
       const grid = page.getByRole('grid', { name: /^Doses from/ });
       const last = grid.locator('[role="gridcell"][tabindex="0"]');
@@ -110,9 +111,9 @@ test.describe('12-Month Compliance Journey', () => {
       await expect(page.getByRole('heading', { name: 'Individual trajectories' })).toHaveCount(0);
       await expect(page.getByRole('heading', { name: 'Persistence (Kaplan–Meier)' })).toBeVisible();
       // Every chart is an ECharts SVG named as an image, with a table of the same figures.
-      await expect(page.getByRole('img', { name: /^Box chart of monthly PDC/ }).locator('svg')).toBeAttached();
-      await expect(page.getByRole('img', { name: /^Persistence, all patients and by persona: step lines/ }).locator('svg')).toBeAttached();
-      await expect(page.getByRole('img', { name: /^Line chart of the median monthly PDC by persona/ }).locator('svg')).toBeAttached();
+      await expectChartDrawn(page.getByRole('img', { name: /^Box chart of monthly PDC/ }));
+      await expectChartDrawn(page.getByRole('img', { name: /^Persistence, all patients and by persona: step lines/ }));
+      await expectChartDrawn(page.getByRole('img', { name: /^Line chart of the median monthly PDC by persona/ }));
       await expect(page.getByRole('table', { name: 'Monthly PDC by persona' })).toBeVisible();
     }
     expect(await seriousAccessibilityViolations(page)).toEqual([]);

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { expectChartDrawn } from './support/charts';
 
 const base = '/algorithms/patient-engagement';
 /** The default lab run simulates its cohort three times (about a minute alone; longer beside the other specs). */
@@ -26,15 +27,8 @@ for (const role of ['clinician', 'government'] as const) {
       await openWhenRun(page, 'learning-journey', 'Algorithm Learning Journey', 'learning-journey');
       // Six personas, each with a drawn chart that says what it shows.
       await expect(page.getByRole('img', { name: /^Stacked area chart of the share of each week's decisions/ })).toHaveCount(6);
-      await expect(
-        page
-          .getByRole('img', { name: /^Stacked area chart/ })
-          .first()
-          .locator('svg'),
-      ).toBeVisible();
-      await expect(
-        page.getByRole('img', { name: /^Line chart of the personalised policy's cumulative regret/ }).locator('svg'),
-      ).toBeVisible();
+      await expectChartDrawn(page.getByRole('img', { name: /^Stacked area chart/ }).first());
+      await expectChartDrawn(page.getByRole('img', { name: /^Line chart of the personalised policy's cumulative regret/ }));
       await expect(page.getByTestId('regret-summary')).toContainText(/uniform random/);
       await expect(page.getByTestId('regret-summary')).toContainText(
         /the fixed daily reminder by [\d.]+ percentage-point-weeks of doses taken \(\d[\d,]* simulated patients\)|level with the fixed daily reminder \(/,

@@ -5,47 +5,17 @@
  * with only the parts the pages use. The chart is an image to assistive technology (role img with a label
  * saying what it shows); every page shows the same figures in a table or text beside it.
  */
-import {
-  BarChart,
-  type BarSeriesOption,
-  BoxplotChart,
-  type BoxplotSeriesOption,
-  HeatmapChart,
-  type HeatmapSeriesOption,
-  LineChart,
-  type LineSeriesOption,
-} from 'echarts/charts';
-import {
-  CalendarComponent,
-  type CalendarComponentOption,
-  GridComponent,
-  type GridComponentOption,
-  LegendComponent,
-  type LegendComponentOption,
-  MarkLineComponent,
-  type MarkLineComponentOption,
-  TooltipComponent,
-  type TooltipComponentOption,
-  VisualMapPiecewiseComponent,
-  type VisualMapComponentOption,
+import type { BarSeriesOption, BoxplotSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
+import type {
+  CalendarComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  MarkLineComponentOption,
+  TooltipComponentOption,
+  VisualMapComponentOption,
 } from 'echarts/components';
-import { type ComposeOption, init, use as installEchartsParts } from 'echarts/core';
-import { SVGRenderer } from 'echarts/renderers';
+import type { ComposeOption } from 'echarts/core';
 import { useEffect, useRef } from 'react';
-
-installEchartsParts([
-  LineChart,
-  BarChart,
-  BoxplotChart,
-  HeatmapChart,
-  GridComponent,
-  LegendComponent,
-  TooltipComponent,
-  MarkLineComponent,
-  CalendarComponent,
-  VisualMapPiecewiseComponent,
-  SVGRenderer,
-]);
 
 export type ChartOption = ComposeOption<
   | LineSeriesOption
@@ -92,18 +62,42 @@ export function EChart({
   useEffect(() => {
     const element = container.current;
     if (element === null) return;
-    const style = getComputedStyle(element);
-    const color = (cssVariable: string, fallback: string) => {
-      const value = style.getPropertyValue(cssVariable).trim();
-      return value === '' ? fallback : asRgb(value);
+    let disposed = false;
+    let dispose = () => {};
+    const draw = async () => {
+      const { init } = await import('./echart-runtime');
+      if (disposed) return;
+      const style = getComputedStyle(element);
+      const color = (cssVariable: string, fallback: string) => {
+        const value = style.getPropertyValue(cssVariable).trim();
+        return value === '' ? fallback : asRgb(value);
+      };
+      const chart = init(element, null, { renderer: 'svg' });
+      chart.setOption(buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color }));
+      const resizing = new ResizeObserver(() => chart.resize());
+      resizing.observe(element);
+      dispose = () => {
+        resizing.disconnect();
+        chart.dispose();
+      };
     };
-    const chart = init(element, null, { renderer: 'svg' });
-    chart.setOption(buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color }));
-    const observer = new ResizeObserver(() => chart.resize());
-    observer.observe(element);
+    // Drawn when the chart comes within 200 px of view, each in its own task, so a page with many charts
+    // neither parses the chart library nor lays out every chart before the reader can use the page.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const nearScreen = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        nearScreen.disconnect();
+        timer = setTimeout(() => void draw(), 0);
+      },
+      { rootMargin: '200px 0px' },
+    );
+    nearScreen.observe(element);
     return () => {
-      observer.disconnect();
-      chart.dispose();
+      disposed = true;
+      nearScreen.disconnect();
+      clearTimeout(timer);
+      dispose();
     };
   }, [buildOption]);
   return <div ref={container} role="img" aria-label={label} className={className} />;

@@ -1,4 +1,4 @@
-import { init } from 'echarts/core';
+import { init } from '@/lib/components/echart-runtime';
 import { describe, expect, it } from 'vitest';
 import { PLAIN_CHART_THEME } from '@/lib/components/echart';
 import type { ChartOption } from '@/lib/components/echart';
