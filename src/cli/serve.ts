@@ -26,6 +26,7 @@ import { createNonce, securityHeaders } from '@/lib/server/security-headers';
 import { registerJobHandlers } from './server/register-job-handlers';
 import { buildIfNeeded } from './server/build-if-needed';
 import { ensureRecordsPrune } from './server/prune-operational-records';
+import { warmDefaultComparison } from '@/features/policy-comparison/server/warm-default-comparison';
 
 const development = process.argv.includes('--dev');
 const demoSeedLockId = 7_263_002;
@@ -145,6 +146,12 @@ async function main(): Promise<void> {
 
   server.listen(environment.PORT, environment.HOST, () => {
     log(`${environment.PRODUCT_NAME} is ready on http://localhost:${environment.PORT}`);
+    // The comparison page's default simulation, once, in a worker thread, rather than in a reader's request.
+    warmDefaultComparison().then(
+      (milliseconds) => milliseconds > 0 && log(`Default policy comparison simulated in ${(milliseconds / 1000).toFixed(1)} s`),
+      (error: unknown) =>
+        log(`The default policy comparison was not simulated ahead: ${error instanceof Error ? error.message : String(error)}`),
+    );
   });
 }
 

@@ -202,3 +202,19 @@ test('GET /api/health reports the embedded database', async ({ request }) => {
   expect(response.status()).toBe(200);
   expect(await response.json()).toEqual({ status: 'ok', database: 'pglite' });
 });
+
+// A stylesheet added after the page has drawn makes the browser restyle every element (decision 054); React Aria
+// adds one when its first pressable control mounts unless the page already carries it.
+test('a signed-in page arrives with its styles: none is added while it hydrates', async ({ page, signIn }) => {
+  await signIn('clinician');
+  const address = '/algorithms/patient-engagement/compliance-journey';
+  const sent = await (await page.request.get(address)).text();
+  const stylesSent = (sent.match(/<style[\s>]/g) ?? []).length + (sent.match(/<link[^>]*rel="stylesheet"/g) ?? []).length;
+  await page.goto(address);
+  await expect(page.getByRole('button', { name: 'Apply period' })).toBeVisible();
+  // Hydrated: the account menu (a React Aria pressable) opens.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Account menu' }).click();
+  await expect(page.getByRole('menuitem').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  expect(await page.locator('style, link[rel="stylesheet"]').count()).toBe(stylesSent);
+});

@@ -31,7 +31,8 @@ import('tsx/esm/api')
   .catch((error) => parentPort.postMessage({ kind: 'failed', message: String(error && error.message ? error.message : error) }));
 `;
 
-function simulateInWorker(options: { patients: number; seed: number; context: JobContext }): Promise<PolicySimulation[]> {
+/** The simulation in a worker thread; without a job context (the start-up warm-up) it reports no progress. */
+export function simulateInWorker(options: { patients: number; seed: number; context?: JobContext }): Promise<PolicySimulation[]> {
   if (!fs.existsSync(workerFile)) return Promise.reject(new Error(`The comparison worker is missing: ${workerFile}`));
   return new Promise((resolve, reject) => {
     const worker = new Worker(bootstrap, {
@@ -43,18 +44,18 @@ function simulateInWorker(options: { patients: number; seed: number; context: Jo
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
-      options.context.signal.removeEventListener('abort', stop);
+      options.context?.signal.removeEventListener('abort', stop);
       finish();
     };
     const stop = () => {
       settle(() => reject(new Error('The comparison was stopped because the server is shutting down.')));
       void worker.terminate();
     };
-    options.context.signal.addEventListener('abort', stop, { once: true });
+    options.context?.signal.addEventListener('abort', stop, { once: true });
     worker.on('message', (message: ComparisonWorkerMessage | { kind: 'failed'; message: string }) => {
       if (message.kind === 'progress') {
         // One progress write at a time; a report that finds one in flight is skipped (the next comes soon).
-        if (reporting) return;
+        if (reporting || options.context === undefined) return;
         reporting = true;
         void options.context
           .reportProgress(message.done, message.total)
