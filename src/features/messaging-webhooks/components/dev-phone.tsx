@@ -87,7 +87,26 @@ function Thread({ thread, busy, send }: { thread: PhoneThreadDto; busy: boolean;
           <Bubble key={message.id} message={message} />
         ))}
       </ol>
-      {thread.channel === 'whatsapp' && thread.buttonsFor !== null ? (
+      {thread.channel === 'whatsapp' && thread.buttonsFor !== null && thread.choices !== null ? (
+        <div
+          role="group"
+          aria-label={thread.choices.kind === 'list' ? 'List choices of the latest message' : 'Reply buttons of the latest message'}
+          className="flex flex-wrap gap-2"
+        >
+          {thread.choices.options.map((option) => (
+            <Button
+              key={option.id}
+              variant="secondary"
+              size="sm"
+              isDisabled={busy}
+              onPress={() => void send({ kind: 'choice', patientId: '', messageId: thread.buttonsFor!, choiceId: option.id })}
+            >
+              {option.label}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {thread.channel === 'whatsapp' && thread.buttonsFor !== null && thread.choices === null ? (
         <div role="group" aria-label="Quick replies to the latest message" className="flex flex-wrap gap-2">
           {thread.replyOptions.map((option) => (
             <Button
