@@ -950,8 +950,11 @@ export const surveyMessageChunks = pgTable(
     channel: text('channel', { enum: ['whatsapp', 'sms'] }).notNull(),
     /** The questions this message asks, in order. */
     questionIds: text('question_ids').array().notNull(),
-    /** sending → awaiting → answered | held; not-sent (with the reason) when no channel could carry it. */
-    status: text('status', { enum: ['sending', 'awaiting', 'answered', 'held', 'not-sent'] }).notNull(),
+    /**
+     * sending → awaiting → answered | held; not-sent (with the reason) when no channel could carry it; expired when
+     * a new offer found it unanswered after 24 hours or its message failed.
+     */
+    status: text('status', { enum: ['sending', 'awaiting', 'answered', 'held', 'not-sent', 'expired'] }).notNull(),
     statusReason: text('status_reason'),
     /** The outbound message with the questions, and the clarification sent after a first unreadable reply. */
     messageId: uuid('message_id').references(() => messages.id, { onDelete: 'set null' }),

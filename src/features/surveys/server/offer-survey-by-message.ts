@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { messages, organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { assertMessagingConsent, MessagingConsentMissingError } from '@/features/consent';
 import { AppError } from '@/lib/errors';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
@@ -14,12 +14,16 @@ import type { SessionUser } from '@/lib/server/session';
 import { type OfferSurveyByMessageResult, offerSurveyByMessageInputSchema } from '../schemas';
 import { findCurrentDefinition, findLatestResponse } from './survey-store';
 
+/** How long an unanswered survey message stays open before a new offer may replace it. */
+const staleAfterMs = 24 * 60 * 60 * 1000;
+
 /**
  * An admin, or a clinician of the patient's organisation, sends a patient a survey by message (the trigger of
  * docs/decisions/051). The patient's unfinished response to that survey is continued — whether it started in
  * the browser or by message, it is one response — else a new one starts on the current version. The first
  * questions go out in a 'survey-message-send' job (which checks consent and the WhatsApp window again at
- * sending). Refused, with the reason, when the patient opted in to surveys on neither WhatsApp nor SMS.
+ * sending). Refused, with the reason, when the patient opted in to surveys on neither WhatsApp nor SMS. While a
+ * message of the survey awaits its answer nothing more is queued, unless its delivery failed or a day passed.
  */
 export async function offerSurveyByMessage(options: {
   database: Database;
@@ -90,11 +94,32 @@ export async function offerSurveyByMessage(options: {
       .returning({ id: surveyResponses.id });
     responseId = created!.id;
   }
-  const [chunks] = await database
-    .select({ open: count() })
+  // An open message that can no longer be answered gives way: its delivery failed, or a day passed without an
+  // answer (an SMS reply is matched to our latest message of the last 24 hours only, decision 020).
+  const open = await database
+    .select({
+      id: surveyMessageChunks.id,
+      status: surveyMessageChunks.status,
+      updatedAt: surveyMessageChunks.updatedAt,
+      delivery: messages.status,
+    })
     .from(surveyMessageChunks)
+    .leftJoin(messages, eq(messages.id, surveyMessageChunks.messageId))
     .where(and(eq(surveyMessageChunks.surveyResponseId, responseId), inArray(surveyMessageChunks.status, ['sending', 'awaiting'])));
-  const status = (chunks?.open ?? 0) > 0 ? 'awaiting-answer' : 'queued';
+  let waiting = false;
+  for (const chunk of open) {
+    const failed = chunk.delivery === 'failed' || chunk.delivery === 'undelivered';
+    const stale = chunk.status === 'awaiting' && now.getTime() - chunk.updatedAt.getTime() > staleAfterMs;
+    if (!failed && !stale) {
+      waiting = true;
+      continue;
+    }
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'expired', statusReason: failed ? 'delivery-failed' : 'unanswered', updatedAt: now })
+      .where(and(eq(surveyMessageChunks.id, chunk.id), eq(surveyMessageChunks.status, chunk.status)));
+  }
+  const status = waiting ? 'awaiting-answer' : 'queued';
   if (status === 'queued') {
     // One offer per minute and response: a double click queues one job (the send claims one chunk anyway).
     await enqueueJob({

@@ -354,5 +354,18 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
       reason: 'awaiting-answer',
     });
     expect(sent).toHaveLength(1);
+
+    // A day without an answer: a new offer sends the same questions again, and only the new message takes answers.
+    clock += 25 * 60 * 60_000;
+    expect(
+      await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() }),
+    ).toEqual({ responseId: first.responseId, status: 'queued' });
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 3 })]);
+    expect(sent.map((message) => (message as { body: string }).body)).toEqual([
+      (sent[0] as { body: string }).body,
+      (sent[0] as { body: string }).body,
+    ]);
+    const chunks = await db.select({ status: surveyMessageChunks.status }).from(surveyMessageChunks).orderBy(surveyMessageChunks.createdAt);
+    expect(chunks).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
   });
 });
