@@ -75,18 +75,20 @@ test('by SMS: numbered questions, "1 3 2" answers them, an unreadable reply is c
   await expect(sms.getByTestId('phone-message-outbound').last()).toContainText('Sorry, we could not read that reply.');
 
   await replyBySms(page, 'not sure really');
+  // Listed as unrecognised from the moment the webhook stores it; as the survey's once the reply job held it.
+  const held = clinician
+    .getByTestId('reply-to-read')
+    .filter({ hasText: 'not sure really' })
+    .filter({ hasText: 'a reply to a survey message we could not read' });
   await expect
     .poll(
       async () => {
         await clinician.goto(url);
-        return clinician.getByTestId('reply-to-read').filter({ hasText: 'not sure really' }).count();
+        return held.count();
       },
       { timeout: 30_000, intervals: [1000] },
     )
     .toBe(1);
-  await expect(clinician.getByTestId('reply-to-read').filter({ hasText: 'not sure really' })).toContainText(
-    'a reply to a survey message we could not read',
-  );
   // The answered and the clarified replies are data already, not listed.
   await expect(clinician.getByTestId('reply-to-read').filter({ hasText: '1 3 2' })).toHaveCount(0);
   expect(await seriousAccessibilityViolations(clinician)).toEqual([]);

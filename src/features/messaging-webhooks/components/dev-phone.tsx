@@ -48,7 +48,8 @@ function Bubble({ message }: { message: PhoneMessageDto }) {
       >
         <p className="sr-only">{outbound ? 'From Medaptive:' : 'From the patient:'}</p>
         <p className="whitespace-pre-wrap text-sm">{message.body}</p>
-        <p className="mt-1 text-right text-xs opacity-80">
+        {/* Faded only on our bubbles: on the accent colour of the patient's, faded text fails the contrast check. */}
+        <p className={`mt-1 text-right text-xs ${outbound ? 'opacity-80' : ''}`}>
           {timeFormat.format(new Date(message.sentAt))}
           {outbound ? (
             <>
