@@ -255,6 +255,42 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     expect(await db.select({ answers: patientPersonaPosteriors.answers }).from(patientPersonaPosteriors)).toEqual([]);
   });
 
+  it('continues a browser response: its last question, of three answers, goes as reply buttons, and a tap completes it', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    await whatsAppReply({ type: 'text', text: { body: 'hi' } });
+    // Four answers given in the browser, in the order the engine asked them: one question is left (5 at most).
+    const answers: Record<string, string> = {};
+    for (let index = 0; index < 4; index += 1) answers[nextMessageQuestions(adherenceBarriersSurvey, answers)[0]!.id] = 'sometimes';
+    const offered = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    await db
+      .update(surveyResponses)
+      .set({ answers, askedOrder: Object.keys(answers) })
+      .where(eq(surveyResponses.id, offered.responseId));
+    const [first] = await runSurveyJobs();
+    expect(first).toMatchObject({ outcome: 'sent', channel: 'whatsapp', questions: 1, form: 'interactive-buttons' });
+    const message = sent.at(-1)!;
+    if (message.channel !== 'whatsapp' || message.content.kind !== 'interactive-buttons') throw new Error('expected buttons');
+    expect(message.content.buttons.map((button) => button.title)).toEqual(['Often', 'Sometimes', 'Never']);
+    const button = message.content.buttons[2]!;
+    const tapped = await whatsAppReply({
+      type: 'interactive',
+      interactive: { type: 'button_reply', button_reply: { id: button.payload, title: button.title } },
+    });
+    expect(tapped.outcome).toMatchObject({ kind: 'survey', outcome: 'completed' });
+    const [response] = await db
+      .select({ answers: surveyResponses.answers, completedAt: surveyResponses.completedAt })
+      .from(surveyResponses);
+    expect(Object.keys(response!.answers)).toHaveLength(5);
+    expect(response!.completedAt).not.toBeNull();
+    expect(await db.select({ answers: patientPersonaPosteriors.answers }).from(patientPersonaPosteriors)).toEqual([{ answers: 5 }]);
+  });
+
   it('answers an unreadable reply with one clarification, then keeps the next for a person', async () => {
     const db = database.database;
     await consent(['sms']);
