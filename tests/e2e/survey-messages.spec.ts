@@ -7,9 +7,21 @@ import { expect, seriousAccessibilityViolations, test } from './fixtures';
 
 const profilePath = '/algorithms/patient-engagement/patient-profile';
 
+/**
+ * A fixed-offset zone where it is about midday now: the first questions wait for the end of the patient's quiet
+ * hours (21:00–08:00 their time), and the spec must not depend on when it runs.
+ */
+function middayZone(): string {
+  const offset = 12 - new Date().getUTCHours();
+  // POSIX signs: Etc/GMT-3 is three hours ahead of UTC.
+  return offset === 0 ? 'Etc/GMT' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+}
+
 async function openNewTestPatient(page: Page): Promise<string> {
   await page.goto('/dev/phone');
-  await page.getByRole('form', { name: 'Create a test patient' }).getByRole('button', { name: 'Create a test patient' }).click();
+  const form = page.getByRole('form', { name: 'Create a test patient' });
+  await form.getByRole('textbox', { name: 'Time zone' }).fill(middayZone());
+  await form.getByRole('button', { name: 'Create a test patient' }).click();
   await expect(page).toHaveURL(/\/dev\/phone\?patient=T-[0-9a-f]{8}$/);
   const pseudonym = decodeURIComponent(new URL(page.url()).searchParams.get('patient') ?? '');
   await expect(page.getByText(`Phone of ${pseudonym}`)).toBeVisible();

@@ -99,4 +99,6 @@ export type OfferSurveyByMessageResult = {
   responseId: string;
   /** queued: its next questions will be sent; awaiting-answer: a message of it already waits for the patient. */
   status: 'queued' | 'awaiting-answer';
+  /** ISO 8601: when the first questions may go (now, or the end of the patient's quiet hours). */
+  sendsAt: string;
 };

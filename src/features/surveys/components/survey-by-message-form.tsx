@@ -7,6 +7,8 @@ import type { OfferSurveyByMessageResult, SurveyKey } from '../schemas';
 import { surveyKeys } from '../schemas';
 import { surveyTitles } from './labels';
 
+const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
 type Props = {
   patientId: string;
   send: (input: { patientId: string; surveyKey: SurveyKey }) => Promise<ActionResult<OfferSurveyByMessageResult>>;
@@ -31,6 +33,10 @@ export function SurveyByMessageForm({ patientId, send }: Props) {
     else if (!result.ok) setNotice({ error: result.error.message });
     else if (result.data.status === 'awaiting-answer')
       setNotice({ text: 'A message of this survey is already waiting for the patient’s answer; nothing more was sent.' });
+    else if (Date.parse(result.data.sendsAt) - Date.now() > 5 * 60_000)
+      setNotice({
+        text: `Queued for the end of the patient’s quiet hours (21:00–08:00 their time): ${timeFormat.format(new Date(result.data.sendsAt))} UTC, by WhatsApp or SMS as they agreed.`,
+      });
     else setNotice({ text: 'Queued: the next questions go to the patient within a minute, by WhatsApp or SMS as they agreed.' });
   };
   return (

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { nextAllowedSendTime } from '@/engine/messaging';
 import { messages, organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { assertMessagingConsent, MessagingConsentMissingError } from '@/features/consent';
 import { AppError } from '@/lib/errors';
@@ -41,7 +42,7 @@ export async function offerSurveyByMessage(options: {
   });
   const input = parseInput(offerSurveyByMessageInputSchema, options.input, { label: 'The survey to send' });
   const [patient] = await database
-    .select({ organisationId: patients.organisationId })
+    .select({ organisationId: patients.organisationId, timezone: patients.timezone })
     .from(patients)
     .where(eq(patients.id, input.patientId));
   let permitted = patient !== undefined && actor.role === 'admin';
@@ -120,6 +121,8 @@ export async function offerSurveyByMessage(options: {
       .where(and(eq(surveyMessageChunks.id, chunk.id), eq(surveyMessageChunks.status, chunk.status)));
   }
   const status = waiting ? 'awaiting-answer' : 'queued';
+  // Not in the patient's quiet hours (21:00–08:00 their time, as reminders): the first message waits for morning.
+  const sendsAt = new Date(quietHoursEnd(now, patient!.timezone));
   if (status === 'queued') {
     // One offer per minute and response: a double click queues one job (the send claims one chunk anyway).
     await enqueueJob({
@@ -127,6 +130,7 @@ export async function offerSurveyByMessage(options: {
       kind: surveyMessageSendJobKind,
       payload: { responseId },
       createdBy: actor.id,
+      runAt: sendsAt,
       dedupeKey: `${surveyMessageSendJobKind}:${responseId}:offer:${Math.floor(now.getTime() / 60_000)}`,
     });
   }
@@ -137,5 +141,14 @@ export async function offerSurveyByMessage(options: {
     ...options.request,
     details: { patientId: input.patientId, surveyKey: input.surveyKey, responseId, status },
   });
-  return { responseId, status };
+  return { responseId, status, sendsAt: sendsAt.toISOString() };
+}
+
+function quietHoursEnd(now: Date, timeZone: string | null): number {
+  try {
+    return nextAllowedSendTime(now.getTime(), timeZone ?? 'UTC');
+  } catch {
+    // A zone Intl does not know: UTC's quiet hours rather than none.
+    return nextAllowedSendTime(now.getTime(), 'UTC');
+  }
 }

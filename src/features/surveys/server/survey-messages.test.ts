@@ -348,6 +348,20 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     expect(sent).toEqual([]);
   });
 
+  it('waits for the end of the patient’s quiet hours to send the first questions', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    const late = new Date(Math.floor(clock / 86_400_000) * 86_400_000 + 22 * 3_600_000);
+    clock = late.getTime();
+    const offered = await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'lifestyle' }, now: late });
+    // The patient's zone is UTC: 08:00 the next morning.
+    const morning = new Date(late.getTime() + 10 * 3_600_000);
+    expect(offered.sendsAt).toBe(morning.toISOString());
+    expect(await db.select({ runAt: jobs.runAt }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind))).toEqual([{ runAt: morning }]);
+    // The other tests run in the daytime.
+    clock = morning.getTime() + 3_600_000;
+  });
+
   it('lets only the patient’s clinicians and admins send a survey by message', async () => {
     const db = database.database;
     await consent(['sms']);
@@ -383,7 +397,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
       input: { patientId, surveyKey: 'adherence-barriers' },
       now: tick(),
     });
-    expect(again).toEqual({ responseId: first.responseId, status: 'awaiting-answer' });
+    expect(again).toMatchObject({ responseId: first.responseId, status: 'awaiting-answer' });
     // A doubled job finds the open message and sends nothing.
     expect(await sendSurveyMessage({ database: db, adapters, now: tick(), responseId: first.responseId })).toEqual({
       outcome: 'skipped',
@@ -395,7 +409,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     clock += 25 * 60 * 60_000;
     expect(
       await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() }),
-    ).toEqual({ responseId: first.responseId, status: 'queued' });
+    ).toMatchObject({ responseId: first.responseId, status: 'queued' });
     expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 3 })]);
     expect(sent.map((message) => (message as { body: string }).body)).toEqual([
       (sent[0] as { body: string }).body,
