@@ -15,7 +15,7 @@ const postgresUrl = process.env.E2E_DATABASE_URL;
  * today, which moves the cohort's last day of data (and its default period) that other specs compare across pages.
  */
 const messagingPort = port + 3;
-const messagingSpecs = /(dev-phone|live-messaging|personalised-enrolment|message-data-collection|patient-home)\.spec\.ts$/;
+const messagingSpecs = /(dev-phone|live-messaging|personalised-enrolment|message-data-collection|patient-home|survey-messages)\.spec\.ts$/;
 /** The local OpenID provider (tests/e2e/support/local-openid-provider.ts) the main server signs in with. */
 const openIdPort = port + 89;
 // A fresh embedded database for every run; Playwright loads this file in each worker, so create it once.

@@ -23,7 +23,7 @@ import { channels } from '../lib/domain/channels';
 import { consentChannels, consentPurposes, consentSources } from '../lib/domain/consent';
 import { doseStatuses, missedDoseReasons } from '../lib/domain/dose-statuses';
 import { type ImportBatchCounts, importBatchStatuses, importBatchTables } from '../lib/domain/import-batches';
-import type { InboundReading, MessageStatusEntry } from '../lib/domain/message-records';
+import type { InboundReading, MessageReplyChoices, MessageStatusEntry } from '../lib/domain/message-records';
 import type { ChatMessage } from '../engine/chat-export';
 import type { SurveyAnswers, SurveyDefinition } from '../engine/surveys/types';
 import { messagingProgrammes, policyDecisionSources, policyDecisionStatuses } from '../lib/domain/messaging-programmes';
@@ -471,6 +471,8 @@ export const messages = pgTable(
     /** Template language and version sent (outbound), so a later edit of the template does not rewrite history. */
     templateLanguage: text('template_language'),
     templateVersion: integer('template_version'),
+    /** Outbound interactive WhatsApp only: the choices it offered (reply buttons or list rows), for /dev/phone. */
+    replyChoices: jsonb('reply_choices').$type<MessageReplyChoices>(),
     /** Inbound only: when a clinician looked at a reply the engine did not recognise, and who. */
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     reviewedBy: text('reviewed_by').references(() => authUsers.id, { onDelete: 'set null' }),
@@ -928,6 +930,50 @@ export const patientPersonaPosteriors = pgTable('patient_persona_posteriors', {
   answers: integer('answers').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A survey by message (issue 17 item 4, docs/decisions/051): one row per message of at most 3 questions sent
+ * for a survey response (the response is shared with the browser: answers from either land in it). The row
+ * is the claim on sending (one open row per response) and the state of its answer: awaiting a reply, answered,
+ * one clarification sent (`clarified_reply_id`), or kept for a person (`held_reply_id`).
+ */
+export const surveyMessageChunks = pgTable(
+  'survey_message_chunks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    surveyResponseId: uuid('survey_response_id')
+      .notNull()
+      .references(() => surveyResponses.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    channel: text('channel', { enum: ['whatsapp', 'sms'] }).notNull(),
+    /** The questions this message asks, in order. */
+    questionIds: text('question_ids').array().notNull(),
+    /**
+     * sending → awaiting → answered | held; not-sent (with the reason) when no channel could carry it; expired when
+     * a new offer found it unanswered after 24 hours or its message failed.
+     */
+    status: text('status', { enum: ['sending', 'awaiting', 'answered', 'held', 'not-sent', 'expired'] }).notNull(),
+    statusReason: text('status_reason'),
+    /** The outbound message with the questions, and the clarification sent after a first unreadable reply. */
+    messageId: uuid('message_id').references(() => messages.id, { onDelete: 'set null' }),
+    clarificationMessageId: uuid('clarification_message_id').references(() => messages.id, { onDelete: 'set null' }),
+    /** The inbound replies: the first we could not read, the one that answered, the one kept for a person. */
+    clarifiedReplyId: uuid('clarified_reply_id').references(() => messages.id, { onDelete: 'set null' }),
+    answeredReplyId: uuid('answered_reply_id').references(() => messages.id, { onDelete: 'set null' }),
+    heldReplyId: uuid('held_reply_id').references(() => messages.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    // One open message per response: a retried or doubled job finds it instead of sending a second.
+    uniqueIndex('survey_message_chunks_open_idx')
+      .on(table.surveyResponseId)
+      .where(sql`${table.status} in ('sending', 'awaiting')`),
+    index('survey_message_chunks_patient_idx').on(table.patientId, table.status),
+  ],
+);
 
 /**
  * Versions of the non-adherence risk model (issue 18, decision 046): what each was trained on, its weights

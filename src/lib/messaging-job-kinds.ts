@@ -12,3 +12,5 @@ export const serviceReplyJobKind = 'service-reply';
 export const outboundMessageFailedJobKind = 'outbound-message-failed';
 /** An inbound message a webhook recorded (message-replies acts on it): { messageId }. */
 export const inboundMessageJobKind = 'inbound-message-received';
+/** Send a survey's next questions, or the one clarification of a chunk (surveys): { responseId, clarifyChunkId? }. */
+export const surveyMessageSendJobKind = 'survey-message-send';

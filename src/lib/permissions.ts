@@ -24,6 +24,8 @@ export const permissions = {
   'message-templates:edit': ['admin'],
   /** Edit the survey definitions (every save is a new, audited version; docs/decisions/041). */
   'surveys:edit': ['admin'],
+  /** Send a patient a survey by WhatsApp or SMS (clinicians: their organisations' patients; docs/decisions/051). */
+  'surveys:send-by-message': ['admin', 'clinician'],
   /** Download the message log (one row per message, by pseudonym) of the patients in one's scope. */
   'messages:export-log': ['admin', 'clinician'],
   /** Open /app/manufacturing: manufacturers see their companies' products, officials and admins every company's. */

@@ -57,7 +57,36 @@ function text(value: unknown, name: string, max: number): string {
   return value;
 }
 
-/** Meta's rules for the three kinds of message the send path uses (and only those). */
+/**
+ * Meta's rules for an interactive list: body ≤ 4096, the button's text ≤ 20, 1–10 sections with 1–10 rows in
+ * all, a section title (≤ 24) required when there are several, row ids ≤ 200 and unique, titles ≤ 24,
+ * descriptions ≤ 72.
+ */
+function validateList(interactive: Record<string, unknown>): void {
+  text(object(interactive.body, 'interactive.body').text, 'interactive.body.text', 4096);
+  const action = object(interactive.action, 'interactive.action');
+  text(action.button, 'interactive.action.button', 20);
+  const sections = action.sections;
+  if (!Array.isArray(sections) || sections.length < 1 || sections.length > 10)
+    throw invalid('interactive.action.sections must hold 1 to 10 sections');
+  const ids = new Set<string>();
+  for (const section of sections) {
+    const entry = object(section, 'section');
+    if (sections.length > 1 || entry.title !== undefined) text(entry.title, 'section.title', 24);
+    if (!Array.isArray(entry.rows) || entry.rows.length < 1) throw invalid('section.rows must hold at least 1 row');
+    for (const row of entry.rows) {
+      const item = object(row, 'row');
+      const id = text(item.id, 'row.id', 200);
+      if (ids.has(id)) throw invalid('row ids must be unique');
+      ids.add(id);
+      text(item.title, 'row.title', 24);
+      if (item.description !== undefined) text(item.description, 'row.description', 72);
+    }
+  }
+  if (ids.size > 10) throw invalid('a list holds at most 10 rows in all');
+}
+
+/** Meta's rules for the kinds of message the send path uses (and only those). */
 function validateMessage(body: unknown): void {
   const message = object(body, 'the body');
   if (message.messaging_product !== 'whatsapp') throw invalid('The parameter messaging_product is required.');
@@ -71,7 +100,11 @@ function validateMessage(body: unknown): void {
     }
     case 'interactive': {
       const interactive = object(message.interactive, 'interactive');
-      if (interactive.type !== 'button') throw invalid('interactive.type must be button');
+      if (interactive.type === 'list') {
+        validateList(interactive);
+        return;
+      }
+      if (interactive.type !== 'button') throw invalid('interactive.type must be button or list');
       text(object(interactive.body, 'interactive.body').text, 'interactive.body.text', 1024);
       const buttons = object(interactive.action, 'interactive.action').buttons;
       if (!Array.isArray(buttons) || buttons.length < 1 || buttons.length > 3)

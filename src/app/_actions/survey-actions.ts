@@ -1,7 +1,7 @@
 'use server';
 
 import { z } from 'zod';
-import { answerSurveyQuestion, saveSurveyDefinition, startSurveyResponse } from '@/features/surveys';
+import { answerSurveyQuestion, offerSurveyByMessage, saveSurveyDefinition, startSurveyResponse } from '@/features/surveys';
 import { authedAction } from '@/lib/server/authed-action';
 
 // The use cases validate their input (they are also called from tests) and check who may act.
@@ -18,4 +18,10 @@ export const answerSurveyAction = authedAction({
 export const saveSurveyDefinitionAction = authedAction({
   schema: z.unknown(),
   run: (input, context) => saveSurveyDefinition({ ...context, input, now: new Date() }),
+});
+
+// A clinician of the patient's organisation or an admin sends the survey by WhatsApp or SMS (decision 051).
+export const offerSurveyByMessageAction = authedAction({
+  schema: z.unknown(),
+  run: (input, context) => offerSurveyByMessage({ ...context, input, now: new Date() }),
 });

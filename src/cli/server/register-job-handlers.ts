@@ -15,6 +15,9 @@ export async function registerJobHandlers(): Promise<void> {
     import('@/features/message-templates'),
   ]);
   registerMessageSendingJobs({ resolveTemplate: getCurrentTemplate });
+  // A survey by message (decision 051): its questions and clarifications, on the 'messages' queue.
+  const { registerSurveyMessageJobs } = await import('@/features/surveys');
+  registerSurveyMessageJobs();
   await import('@/features/messaging-loop/server/register-messaging-loop-job');
   await import('@/features/policy-learning/server/register-policy-update-job');
   await import('@/features/risk/server/register-risk-jobs');

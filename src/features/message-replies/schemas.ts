@@ -11,7 +11,9 @@ export const replyDoseSources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' }
 export type InboundMessageOutcome =
   | { kind: 'keyword'; action: 'opt-out' | 'opt-in' | 'help'; consentChanges: number; serviceReply: ServiceReplyKind | null }
   | { kind: 'dose'; status: 'taken' | 'missed' | 'skipped'; recorded: boolean; answered: 'reply-to' | 'latest' }
-  | { kind: 'kept'; reason: 'not-yet' | 'unrecognised' | 'media' | 'no-message-answered' | 'not-inbound' };
+  | { kind: 'kept'; reason: 'not-yet' | 'unrecognised' | 'media' | 'no-message-answered' | 'not-inbound' }
+  /** It answered a survey message (decision 051): answers stored, a clarification queued, or held for a person. */
+  | { kind: 'survey'; chunkId: string; outcome: 'answered' | 'completed' | 'clarification' | 'held' | 'already-handled' };
 
 /** A reply clinicians should read: the engine did not recognise it, or it answered no message we sent. */
 export type ReplyToReadDto = {
@@ -21,7 +23,7 @@ export type ReplyToReadDto = {
   receivedAt: string;
   text: string;
   /** Why it is listed. */
-  reason: 'unrecognised' | 'media' | 'no-message-answered';
+  reason: 'unrecognised' | 'media' | 'no-message-answered' | 'survey-unreadable';
 };
 
 export const markReplyReadSchema = z.object({

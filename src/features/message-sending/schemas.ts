@@ -25,7 +25,7 @@ export type SendOutcome =
       outcome: 'sent';
       channel: 'whatsapp' | 'sms';
       messageId: string;
-      form: 'template' | 'interactive-buttons' | 'text' | 'sms';
+      form: 'template' | 'interactive-buttons' | 'interactive-list' | 'text' | 'sms';
       fallbackFrom?: string;
     }
   | { outcome: 'not-sent'; reason: string }

@@ -23,6 +23,11 @@ export type PhoneThreadDto = {
   replyOptions: { label: string; value: string }[];
   /** The outbound message the buttons answer (WhatsApp), null when there is none. */
   buttonsFor: string | null;
+  /**
+   * WhatsApp: the reply buttons or list rows the latest outbound message offered when it was interactive (a survey
+   * question, decision 051), tapped as a button_reply / list_reply; null otherwise (the dose quick replies apply).
+   */
+  choices: { kind: 'buttons' | 'list'; options: { id: string; label: string }[] } | null;
 };
 
 export type PhonePatientDto = { id: string; pseudonym: string };
@@ -54,6 +59,13 @@ export const phoneReplySchema = z.discriminatedUnion('kind', [
     /** The outbound message (our id) whose button was tapped. */
     messageId: z.guid({ error: 'messageId must be a message id' }),
     action: z.enum(replyActions, { error: 'action must be one of the quick replies' }),
+  }),
+  z.object({
+    kind: z.literal('choice'),
+    patientId: z.guid({ error: 'patientId must be a patient id' }),
+    /** The interactive outbound message (our id) whose reply button or list row was tapped. */
+    messageId: z.guid({ error: 'messageId must be a message id' }),
+    choiceId: z.string().min(1, { error: 'choiceId is empty' }).max(256, { error: 'choiceId is longer than 256 characters' }),
   }),
 ]);
 export type PhoneReplyInput = z.input<typeof phoneReplySchema>;

@@ -70,3 +70,35 @@ export const answerSurveyInputSchema = z.object({
   questionId: identifier,
   answer: z.union([z.string().min(1).max(60), z.number().finite()]),
 });
+
+/** A clinician or admin sends a patient a survey by message (docs/decisions/051). */
+export const offerSurveyByMessageInputSchema = z.object({
+  patientId: z.guid({ error: 'patientId must be a patient id' }),
+  surveyKey: z.enum(surveyKeys, { error: `surveyKey must be one of ${surveyKeys.join(', ')}` }),
+});
+
+/** The 'survey-message-send' job: the response's next questions, or the clarification of one of its messages. */
+export const surveyMessageJobPayloadSchema = z.object({
+  responseId: z.guid({ error: 'responseId must be a survey response id' }),
+  clarifyChunkId: z.guid({ error: 'clarifyChunkId must be a survey message id' }).optional(),
+});
+
+export type SurveyMessageSendOutcome =
+  | { outcome: 'sent'; chunkId: string; channel: 'whatsapp' | 'sms'; messageId: string; questions: number; form: string }
+  | { outcome: 'not-sent'; chunkId: string | null; reason: string }
+  | { outcome: 'skipped'; reason: 'completed' | 'awaiting-answer' | 'nothing-to-ask' | 'not-awaiting' | 'already-sent' };
+
+/** What a reply did to the survey message it answered. */
+export type SurveyReplyOutcome = {
+  kind: 'survey';
+  chunkId: string;
+  outcome: 'answered' | 'completed' | 'clarification' | 'held' | 'already-handled';
+};
+
+export type OfferSurveyByMessageResult = {
+  responseId: string;
+  /** queued: its next questions will be sent; awaiting-answer: a message of it already waits for the patient. */
+  status: 'queued' | 'awaiting-answer';
+  /** ISO 8601: when the first questions may go (now, or the end of the patient's quiet hours). */
+  sendsAt: string;
+};

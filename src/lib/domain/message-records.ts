@@ -19,3 +19,6 @@ export type MessageStatusEntry = {
 export type InboundReading =
   | { content: InboundReply; interpretation: InboundInterpretation }
   | { content: { kind: 'media'; mediaType: string }; interpretation: null };
+
+/** The choices an interactive WhatsApp message offered: reply buttons or list rows, each with the id it sends back. */
+export type MessageReplyChoices = { kind: 'buttons' | 'list'; choices: { id: string; title: string }[] };

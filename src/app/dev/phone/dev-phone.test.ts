@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authUsers, doseEvents, jobs, messages, patients } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { sendPhoneReply } from '@/features/messaging-webhooks';
+import { getPhoneView, sendPhoneReply } from '@/features/messaging-webhooks';
 import { actOnInboundMessage } from '@/features/message-replies';
 import { getEnvironment } from '@/lib/env';
 import { type RouteTestServer, serveRoutesFrom } from '@/lib/server/route-testing';
@@ -87,6 +87,69 @@ describe.each(testDatabaseBackends())('/dev/phone replies on $name', (backend) =
     expect(await db.select({ status: doseEvents.status, source: doseEvents.source }).from(doseEvents)).toEqual([
       { status: 'taken', source: 'whatsapp-reply' },
     ]);
+  });
+
+  it('shows an interactive list’s rows and taps one as a list_reply quoting the message (decision 051)', async () => {
+    const db = database.database;
+    const environment = getEnvironment();
+    const choices = {
+      kind: 'list' as const,
+      choices: [
+        { id: 'survey:c1:stress:often', title: 'Often' },
+        { id: 'survey:c1:stress:never', title: 'Never' },
+      ],
+    };
+    const [{ id: listId }] = (await db
+      .insert(messages)
+      .values({
+        patientId,
+        channel: 'whatsapp',
+        direction: 'outbound',
+        body: 'How often do you feel stressed?',
+        sentAt: new Date(now.getTime() - 30_000),
+        status: 'sent',
+        providerMessageId: 'wamid.local.list-1',
+        replyChoices: choices,
+        source: 'live',
+        sourceRecordId: 'wamid.local.list-1',
+      })
+      .returning({ id: messages.id })) as [{ id: string }];
+    const view = await getPhoneView({ database: db, environment, patientId });
+    const thread = view!.threads.find((each) => each.channel === 'whatsapp')!;
+    expect(thread.buttonsFor).toBe(listId);
+    expect(thread.choices).toEqual({
+      kind: 'list',
+      options: [
+        { id: 'survey:c1:stress:often', label: 'Often' },
+        { id: 'survey:c1:stress:never', label: 'Never' },
+      ],
+    });
+
+    await sendPhoneReply({
+      database: db,
+      environment,
+      input: { kind: 'choice', patientId, messageId: listId, choiceId: 'survey:c1:stress:never' },
+      now,
+      post,
+    });
+    const [reply] = await db
+      .select({ body: messages.body, replyTo: messages.replyToProviderMessageId, reading: messages.inboundReading })
+      .from(messages)
+      .where(eq(messages.replyToProviderMessageId, 'wamid.local.list-1'));
+    expect(reply).toMatchObject({
+      body: 'Never',
+      reading: { content: { kind: 'button', payload: 'survey:c1:stress:never', title: 'Never' } },
+    });
+    // Only a choice the message offered.
+    await expect(
+      sendPhoneReply({
+        database: db,
+        environment,
+        input: { kind: 'choice', patientId, messageId: listId, choiceId: 'survey:c1:stress:made-up' },
+        now,
+        post,
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('sends an SMS through the signed Twilio webhook', async () => {

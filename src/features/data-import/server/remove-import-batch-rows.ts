@@ -22,6 +22,7 @@ export const tablesReferringToPatients = [
   'regimens',
   'risk_contacts',
   'risk_scores',
+  'survey_message_chunks',
   'survey_responses',
   'trial_enrolments',
   'trial_screenings',

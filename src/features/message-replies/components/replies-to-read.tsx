@@ -16,6 +16,7 @@ const reasonText: Readonly<Record<ReplyToReadDto['reason'], string>> = {
   unrecognised: 'not recognised as an answer',
   media: 'a picture, voice note or other attachment',
   'no-message-answered': 'a dose answer to no message of the last 24 hours, so no dose was recorded',
+  'survey-unreadable': 'a reply to a survey message we could not read, even after asking once more; the survey waits',
 };
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 

@@ -12,6 +12,7 @@ import {
   type TemplateLanguage,
 } from '@/engine/messaging';
 import { applyConsentKeyword } from '@/features/consent';
+import { answerSurveyByMessage } from '@/features/surveys';
 import { AppError } from '@/lib/errors';
 import { enqueueJob } from '@/lib/server/jobs';
 import { type InboundMessageOutcome, replyDoseSources, type ServiceReplyKind } from '../schemas';
@@ -88,6 +89,24 @@ export async function actOnInboundMessage(options: { database: Database; message
           serviceReply: replyChannel === null ? null : kind,
         };
       }
+    }
+
+    // A reply to a survey message awaiting its answer is the survey's, before it could be read as a dose
+    // answer ("1" is "taken" by SMS, and "1 3 2" three answers): decision 051.
+    if (reading.content.kind === 'text' || reading.content.kind === 'button') {
+      const survey = await answerSurveyByMessage({
+        database,
+        message: {
+          id: message.id,
+          patientId: message.patientId,
+          channel: message.channel,
+          sentAt: message.sentAt,
+          replyToProviderMessageId: message.replyTo,
+          content: reading.content,
+        },
+        now: options.now,
+      });
+      if (survey !== null) return survey;
     }
 
     if (reading.interpretation.kind !== 'reply') return { kind: 'kept', reason: 'unrecognised' };

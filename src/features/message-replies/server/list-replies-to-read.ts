@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
-import { doseEvents, messages } from '@/db/schema';
+import { doseEvents, messages, surveyMessageChunks } from '@/db/schema';
 import { mediaReceivedBody } from '@/features/messaging-webhooks';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
@@ -12,7 +13,8 @@ const defaultLimit = 50;
 
 /**
  * A patient's replies a clinician should read, newest first, not yet marked read: what the engine did not
- * recognise, media, and dose answers that answered no message we sent (so no dose was recorded). Keywords,
+ * recognise, media, dose answers that answered no message we sent (so no dose was recorded), and a survey
+ * reply still unreadable after its clarification (decision 051). Keywords,
  * "not yet" and recorded dose answers are data already and are not listed.
  */
 export async function listRepliesToRead(options: {
@@ -36,15 +38,23 @@ export async function listRepliesToRead(options: {
         eq(doseEvents.sourceRecordId, sql`coalesce(${messages.providerMessageId}, ${messages.id}::text)`),
       ),
     );
+  // Survey replies (decision 051): one that answered, or got the clarification, is data already; one kept after
+  // the clarification is listed whatever the engine read in it ("1" reads as a dose answer by SMS).
+  const surveyReply = (column: AnyPgColumn) =>
+    database
+      .select({ one: sql`1` })
+      .from(surveyMessageChunks)
+      .where(eq(column, messages.id));
+  const held = sql<boolean>`exists (${surveyReply(surveyMessageChunks.heldReplyId)})`;
   const rows = await database
-    .select({ id: messages.id, channel: messages.channel, sentAt: messages.sentAt, body: messages.body, intent, interpretationKind })
+    .select({ id: messages.id, channel: messages.channel, sentAt: messages.sentAt, body: messages.body, intent, interpretationKind, held })
     .from(messages)
     .where(
       and(
         eq(messages.patientId, patientId),
         eq(messages.direction, 'inbound'),
         isNull(messages.reviewedAt),
-        sql`(${interpretationKind} is null or ${intent} = 'unrecognised' or (${intent} in ('taken', 'missed', 'skipped') and not exists (${recorded})))`,
+        sql`(${held} or ((${interpretationKind} is null or ${intent} = 'unrecognised' or (${intent} in ('taken', 'missed', 'skipped') and not exists (${recorded}))) and not exists (${surveyReply(surveyMessageChunks.answeredReplyId)}) and not exists (${surveyReply(surveyMessageChunks.clarifiedReplyId)})))`,
       ),
     )
     .orderBy(desc(messages.sentAt))
@@ -54,6 +64,12 @@ export async function listRepliesToRead(options: {
     channel: row.channel,
     receivedAt: row.sentAt.toISOString(),
     text: row.body ?? mediaReceivedBody,
-    reason: row.interpretationKind === null ? 'media' : row.intent === 'unrecognised' ? 'unrecognised' : 'no-message-answered',
+    reason: row.held
+      ? 'survey-unreadable'
+      : row.interpretationKind === null
+        ? 'media'
+        : row.intent === 'unrecognised'
+          ? 'unrecognised'
+          : 'no-message-answered',
   }));
 }

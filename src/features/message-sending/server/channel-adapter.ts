@@ -16,6 +16,16 @@ export type WhatsAppContent =
       buttonPayloads: readonly string[];
     }
   | { kind: 'interactive-buttons'; body: string; buttons: readonly { title: string; payload: string }[] }
+  /**
+   * An interactive list: a button (`buttonText`, ≤ 20 characters) opens up to 10 rows (title ≤ 24, description
+   * ≤ 72, id ≤ 200); the tap comes back as a list_reply with the row's payload as its id.
+   */
+  | {
+      kind: 'interactive-list';
+      body: string;
+      buttonText: string;
+      rows: readonly { title: string; description?: string; payload: string }[];
+    }
   /** `replyTo`: the wamid of the patient's message this answers (WhatsApp shows it quoted). */
   | { kind: 'text'; body: string; replyTo?: string };
 

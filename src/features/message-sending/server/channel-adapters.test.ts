@@ -68,6 +68,39 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
     expect(api.received.at(-1)!.body).toMatchObject({ type: 'text', text: { body: 'Reply STOP to stop.' } });
   });
 
+  it('sends an interactive list (a survey question), which the local Cloud API checks against Meta’s limits', async () => {
+    const rows = Array.from({ length: 8 }, (_, days) => ({ title: `${days} days`, payload: `survey:c1:ipaq-vigorous-days:${days}` }));
+    await adapter().send({
+      to,
+      channel: 'whatsapp',
+      content: { kind: 'interactive-list', body: 'On how many days…?', buttonText: 'Choose an answer', rows },
+    });
+    expect(api.received.at(-1)!.body).toMatchObject({
+      type: 'interactive',
+      interactive: {
+        type: 'list',
+        body: { text: 'On how many days…?' },
+        action: { button: 'Choose an answer' },
+      },
+    });
+    const sent = api.received.at(-1)!.body as { interactive: { action: { sections: { rows: unknown[] }[] } } };
+    expect(sent.interactive.action.sections).toHaveLength(1);
+    expect(sent.interactive.action.sections[0]!.rows).toEqual(rows.map(({ title, payload }) => ({ id: payload, title })));
+    expect(api.accepted().at(-1)).toBe(api.received.at(-1));
+    // Eleven rows, or a row title past 24 characters: Meta refuses the list (invalid parameter), for good.
+    const eleven = Array.from({ length: 11 }, (_, index) => ({ title: `Row ${index}`, payload: `p${index}` }));
+    await expect(
+      adapter().send({ to, channel: 'whatsapp', content: { kind: 'interactive-list', body: 'Pick', buttonText: 'Choose', rows: eleven } }),
+    ).rejects.toMatchObject({ code: 'validation', passing: false, reason: 'whatsapp-100' });
+    await expect(
+      adapter().send({
+        to,
+        channel: 'whatsapp',
+        content: { kind: 'interactive-list', body: 'Pick', buttonText: 'Choose', rows: [{ title: 'x'.repeat(25), payload: 'p' }] },
+      }),
+    ).rejects.toMatchObject({ code: 'validation', reason: 'whatsapp-131009' });
+  });
+
   it('maps Meta errors: 5xx and throttling are passing, 131047 and a bad token are permanent', async () => {
     const send = () => adapter().send({ to, channel: 'whatsapp', content: { kind: 'text', body: 'Hello' } });
     api.failNext({ httpStatus: 500, code: 131000 });

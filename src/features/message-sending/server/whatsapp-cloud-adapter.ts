@@ -44,6 +44,28 @@ export function whatsAppRequestBody(to: string, content: WhatsAppContent): Recor
           action: { buttons: content.buttons.map(({ title, payload }) => ({ type: 'reply', reply: { id: payload, title } })) },
         },
       };
+    case 'interactive-list':
+      return {
+        ...base,
+        type: 'interactive',
+        interactive: {
+          type: 'list',
+          body: { text: content.body },
+          action: {
+            button: content.buttonText,
+            // One section: WhatsApp needs a section title only when there are several.
+            sections: [
+              {
+                rows: content.rows.map(({ title, description, payload }) => ({
+                  id: payload,
+                  title,
+                  ...(description === undefined ? {} : { description }),
+                })),
+              },
+            ],
+          },
+        },
+      };
     case 'template':
       return {
         ...base,

@@ -48,7 +48,8 @@ function Bubble({ message }: { message: PhoneMessageDto }) {
       >
         <p className="sr-only">{outbound ? 'From Medaptive:' : 'From the patient:'}</p>
         <p className="whitespace-pre-wrap text-sm">{message.body}</p>
-        <p className="mt-1 text-right text-xs opacity-80">
+        {/* Faded only on our bubbles: on the accent colour of the patient's, faded text fails the contrast check. */}
+        <p className={`mt-1 text-right text-xs ${outbound ? 'opacity-80' : ''}`}>
           {timeFormat.format(new Date(message.sentAt))}
           {outbound ? (
             <>
@@ -87,7 +88,26 @@ function Thread({ thread, busy, send }: { thread: PhoneThreadDto; busy: boolean;
           <Bubble key={message.id} message={message} />
         ))}
       </ol>
-      {thread.channel === 'whatsapp' && thread.buttonsFor !== null ? (
+      {thread.channel === 'whatsapp' && thread.buttonsFor !== null && thread.choices !== null ? (
+        <div
+          role="group"
+          aria-label={thread.choices.kind === 'list' ? 'List choices of the latest message' : 'Reply buttons of the latest message'}
+          className="flex flex-wrap gap-2"
+        >
+          {thread.choices.options.map((option) => (
+            <Button
+              key={option.id}
+              variant="secondary"
+              size="sm"
+              isDisabled={busy}
+              onPress={() => void send({ kind: 'choice', patientId: '', messageId: thread.buttonsFor!, choiceId: option.id })}
+            >
+              {option.label}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {thread.channel === 'whatsapp' && thread.buttonsFor !== null && thread.choices === null ? (
         <div role="group" aria-label="Quick replies to the latest message" className="flex flex-wrap gap-2">
           {thread.replyOptions.map((option) => (
             <Button

@@ -16,7 +16,7 @@ const demoClinicId = 'demo-clinic';
 /**
  * Development and end-to-end tests only (where the local outbox is served): a new patient the local phone can
  * play from the start — an account (no password: nobody signs in as it) with a verified number in the fictional
- * +1 555 range, WhatsApp and SMS reminder opt-ins, enrolled in the chosen programme (fixed daily unless told), taking one medicine
+ * +1 555 range, WhatsApp and SMS opt-ins to reminders and surveys, enrolled in the chosen programme (fixed daily unless told), taking one medicine
  * once a day at 08:00 from a 30-day fill made ten days ago (so a message has its medicine, dose time and days
  * left). Each call makes a new one, so a test that opts its patient out or confirms its doses changes nobody else's.
  */
@@ -91,13 +91,16 @@ export async function createTestPatient(options: {
     await importConsents({
       database: transaction,
       source: 'demo-seed',
-      entries: (['whatsapp', 'sms'] as const).map((channel) => ({
-        patientId: patient!.id,
-        channel,
-        purpose: 'reminders' as const,
-        granted: true,
-        effectiveAt: now,
-      })),
+      // Reminders and surveys (a survey by message can be played on the phone too, decision 051).
+      entries: (['whatsapp', 'sms'] as const).flatMap((channel) =>
+        (['reminders', 'surveys'] as const).map((purpose) => ({
+          patientId: patient!.id,
+          channel,
+          purpose,
+          granted: true,
+          effectiveAt: now,
+        })),
+      ),
     });
     return { id: patient!.id, pseudonym: patient!.pseudonym, phoneNumber };
   });

@@ -17,7 +17,8 @@ export function phoneLanguageOf(language: string | null | undefined): TemplateLa
 
 /**
  * /dev/phone: a patient's WhatsApp and SMS threads as their phone would show them (the latest messages of the
- * `messages` table, oldest first), with the quick-reply buttons of the latest outbound WhatsApp message and the
+ * `messages` table, oldest first), with the quick-reply buttons of the latest outbound WhatsApp message (or the
+ * reply buttons / list rows it offered, when it was interactive) and the
  * SMS reply keywords. Served only where the local outbox is (development, DEV_OUTBOX).
  */
 export async function getPhoneView(options: {
@@ -39,6 +40,7 @@ export async function getPhoneView(options: {
         sentAt: messages.sentAt,
         status: messages.status,
         language: messages.templateLanguage,
+        replyChoices: messages.replyChoices,
       })
       .from(messages)
       .where(and(eq(messages.patientId, patient.id), eq(messages.channel, channel)))
@@ -60,6 +62,13 @@ export async function getPhoneView(options: {
             messages: thread,
             replyOptions: quickReplyButtons(language).map((button) => ({ label: button.title, value: button.action })),
             buttonsFor: latestOutbound?.id ?? null,
+            choices:
+              latestOutbound?.replyChoices == null
+                ? null
+                : {
+                    kind: latestOutbound.replyChoices.kind,
+                    options: latestOutbound.replyChoices.choices.map((choice) => ({ id: choice.id, label: choice.title })),
+                  },
           }
         : {
             channel,
@@ -71,6 +80,7 @@ export async function getPhoneView(options: {
               { label: 'HELP', value: 'HELP' },
             ],
             buttonsFor: null,
+            choices: null,
           },
     );
   }

@@ -53,7 +53,7 @@ export async function sendPhoneReply(options: {
   const from = digitsOf(patient.phoneNumber);
 
   let response: Response;
-  if (input.kind === 'button' || input.channel === 'whatsapp') {
+  if (input.kind === 'button' || input.kind === 'choice' || input.channel === 'whatsapp') {
     const settings = await loadWhatsAppWebhookSettings({ database, environment });
     if (settings === null)
       throw new AppError('unavailable', 'The WhatsApp webhook is not configured here (WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN).');
@@ -75,6 +75,28 @@ export async function sendPhoneReply(options: {
         (each) => each.action === input.action,
       )!;
       message = { type: 'button', button: { payload: button.payload, text: button.title }, context: { from: 'local', id: answered.wamid } };
+    } else if (input.kind === 'choice') {
+      const [answered] = await database
+        .select({ wamid: messages.providerMessageId, choices: messages.replyChoices })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.id, input.messageId),
+            eq(messages.patientId, patient.id),
+            eq(messages.channel, 'whatsapp'),
+            eq(messages.direction, 'outbound'),
+          ),
+        );
+      const choice = answered?.choices?.choices.find((each) => each.id === input.choiceId);
+      if (answered?.wamid == null || answered.choices == null || choice === undefined)
+        throw new AppError('not_found', 'choiceId: this patient has no such interactive WhatsApp message or choice.');
+      // What WhatsApp sends for a tapped reply button or list row: an interactive message quoting ours.
+      const reply = answered.choices.kind === 'list' ? 'list_reply' : 'button_reply';
+      message = {
+        type: 'interactive',
+        interactive: { type: reply, [reply]: { id: choice.id, title: choice.title } },
+        context: { from: 'local', id: answered.wamid },
+      };
     } else {
       message = { type: 'text', text: { body: input.text } };
     }

@@ -1,16 +1,15 @@
 import 'server-only';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { surveyDefinitions, surveyResponses } from '@/db/schema';
-import { personas } from '@/engine/simulation/personas';
-import { informativeQuestions, nextQuestion, posteriorFromAnswers, summariseResponse } from '@/engine/surveys';
+import { nextQuestion } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { answerSurveyInputSchema } from '../schemas';
-import { findOwnPatient, savePersonaPosterior, type SurveyState, surveyState } from './survey-store';
+import { findOwnPatient, storeSurveyAnswers, type SurveyState, surveyState } from './survey-store';
 
 /**
  * Saves one answer as soon as it is given (so a survey can be left and resumed), then works out the next
@@ -80,44 +79,16 @@ export async function answerSurveyQuestion(options: {
     answer = value;
   }
 
-  const answers = { ...row.answers, [question.id]: answer };
-  const finished = nextQuestion({ definition, answers }).done;
-  const posterior = posteriorFromAnswers(definition, answers);
-  const completedAt = finished ? now : null;
-  const posteriorByPersona = Object.fromEntries(personas.map((persona, index) => [persona, posterior[index]!]));
-  const informative = new Set(informativeQuestions(definition).map((candidate) => candidate.id));
-  await database.transaction(async (transaction) => {
-    const updated = await transaction
-      .update(surveyResponses)
-      .set({
-        answers,
-        askedOrder: [...row.askedOrder, question.id],
-        posterior: posteriorByPersona,
-        updatedAt: now,
-        completedAt,
-        summary: finished ? summariseResponse(definition, answers, patient.sex).summary : null,
-      })
-      // Only if nobody answered in between (a second tab): the answers read above are still the stored ones.
-      .where(
-        and(
-          eq(surveyResponses.id, row.id),
-          isNull(surveyResponses.completedAt),
-          sql`cardinality(${surveyResponses.askedOrder}) = ${row.askedOrder.length}`,
-        ),
-      )
-      .returning({ id: surveyResponses.id });
-    if (updated.length === 0)
-      throw new AppError('conflict', 'This survey changed in another window: reload the page to see where you are.');
-    // The patient's latest posterior, for the message policy (issue 17 item 6).
-    if (informative.has(question.id))
-      await savePersonaPosterior(transaction, {
-        patientId: patient.id,
-        surveyResponseId: row.id,
-        posterior: posteriorByPersona,
-        answers: Object.keys(answers).filter((id) => informative.has(id)).length,
-        now,
-      });
-  });
+  const saved = await database.transaction((transaction) =>
+    storeSurveyAnswers(transaction, {
+      response: { id: row.id, patientId: patient.id, answers: row.answers, askedOrder: row.askedOrder, definition },
+      added: [[question.id, answer]],
+      sex: patient.sex,
+      now,
+    }),
+  );
+  if (!saved.stored) throw new AppError('conflict', 'This survey changed in another window: reload the page to see where you are.');
+  const { answers, completedAt } = saved;
   return surveyState({
     responseId: row.id,
     stored: { id: row.definitionId, version: row.version, definition },

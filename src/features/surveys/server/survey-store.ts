@@ -4,13 +4,16 @@ import 'server-only';
  * definitions the first time it is asked for), the patient record of a signed-in patient, and a response as
  * the browser sees it (questions without their likelihoods).
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { patientPersonaPosteriors, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { personas } from '@/engine/simulation/personas';
 import {
   builtInSurveys,
+  informativeQuestions,
   MAX_ADAPTIVE_QUESTIONS,
   nextQuestion,
+  posteriorFromAnswers,
   type SurveyAnswers,
   type SurveyDefinition,
   type SurveyQuestion,
@@ -173,4 +176,59 @@ export async function savePersonaPosterior(
       target: patientPersonaPosteriors.patientId,
       set: { surveyResponseId: values.surveyResponseId, posterior: values.posterior, answers: values.answers, updatedAt: values.updatedAt },
     });
+}
+
+/**
+ * Stores new answers on a response in one update (browser and message answers alike): the answers, the order
+ * asked, the posterior, and — when the survey's stop rule is met — completion and its summary; and replaces the
+ * patient's persona posterior when an added answer carries persona information. Only if nobody answered in
+ * between (the asked order is still the length read): false when someone did, and nothing is written.
+ */
+export async function storeSurveyAnswers(
+  database: Pick<Database, 'update' | 'insert'>,
+  options: {
+    response: { id: string; patientId: string; answers: SurveyAnswers; askedOrder: string[]; definition: SurveyDefinition };
+    added: ReadonlyArray<readonly [string, string | number]>;
+    sex: 'female' | 'male' | null;
+    now: Date;
+  },
+): Promise<{ stored: boolean; answers: SurveyAnswers; completedAt: Date | null }> {
+  const { response, now } = options;
+  const { definition } = response;
+  const answers: Record<string, string | number> = { ...response.answers };
+  for (const [id, value] of options.added) answers[id] = value;
+  const finished = nextQuestion({ definition, answers }).done;
+  const posterior = posteriorFromAnswers(definition, answers);
+  const completedAt = finished ? now : null;
+  const posteriorByPersona = Object.fromEntries(personas.map((persona, index) => [persona, posterior[index]!]));
+  const informative = new Set(informativeQuestions(definition).map((candidate) => candidate.id));
+  const updated = await database
+    .update(surveyResponses)
+    .set({
+      answers,
+      askedOrder: [...response.askedOrder, ...options.added.map(([id]) => id)],
+      posterior: posteriorByPersona,
+      updatedAt: now,
+      completedAt,
+      summary: finished ? summariseResponse(definition, answers, options.sex).summary : null,
+    })
+    .where(
+      and(
+        eq(surveyResponses.id, response.id),
+        isNull(surveyResponses.completedAt),
+        sql`cardinality(${surveyResponses.askedOrder}) = ${response.askedOrder.length}`,
+      ),
+    )
+    .returning({ id: surveyResponses.id });
+  if (updated.length === 0) return { stored: false, answers: response.answers, completedAt: null };
+  // The patient's latest posterior, for the message policy (issue 17 item 6).
+  if (options.added.some(([id]) => informative.has(id)))
+    await savePersonaPosterior(database, {
+      patientId: response.patientId,
+      surveyResponseId: response.id,
+      posterior: posteriorByPersona,
+      answers: Object.keys(answers).filter((id) => informative.has(id)).length,
+      now,
+    });
+  return { stored: true, answers, completedAt };
 }

@@ -8,6 +8,8 @@ import { listRepliesToRead } from '@/features/message-replies';
 import { RepliesToRead } from '@/features/message-replies/components/replies-to-read';
 import { markReplyReadAction } from '@/app/_actions/reply-actions';
 import { setMessagingProgrammeAction } from '@/app/_actions/messaging-programme-actions';
+import { offerSurveyByMessageAction } from '@/app/_actions/survey-actions';
+import { SurveyByMessageForm } from '@/features/surveys/components/survey-by-message-form';
 import { MessagingProgrammeForm } from '@/features/messaging-loop/components/messaging-programme-form';
 import { PatientRiskLine } from '@/features/risk/components/patient-risk-line';
 import { getPatientRisk } from '@/features/risk/server/get-patient-risk';
@@ -65,6 +67,10 @@ export default async function PatientProfilePage({ searchParams }: Props) {
           programme={profile.patient.messagingProgramme}
           save={mayChangeProgramme ? setMessagingProgrammeAction : undefined}
         />
+      ) : null}
+      {/* The same people as change the programme (the use case checks again and audits). */}
+      {profile.status === 'ok' && mayChangeProgramme ? (
+        <SurveyByMessageForm patientId={profile.patient.id} send={offerSurveyByMessageAction} />
       ) : null}
       {replies === null ? null : <RepliesToRead replies={replies} markRead={markReplyReadAction} />}
     </article>

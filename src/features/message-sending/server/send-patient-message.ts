@@ -1,0 +1,134 @@
+import 'server-only';
+import type { Database } from '@/db/client';
+import { decideWhatsAppForm } from '@/engine/messaging';
+import type { ConsentPurpose } from '@/lib/domain/consent';
+import type { MessageReplyChoices } from '@/lib/domain/message-records';
+import type { ChannelAdapters, WhatsAppContent } from './channel-adapter';
+import { hasConsent } from './decision-context';
+import {
+  claimOutboundMessage,
+  deliverClaimedMessage,
+  e164,
+  failedStatuses,
+  findPatientContact,
+  lastInboundWhatsAppAt,
+  outboundMessageSource,
+} from './outbound-messages';
+
+/** Free-form WhatsApp content: what the 24-hour window allows (never a template). */
+export type FreeFormWhatsApp = Exclude<WhatsAppContent, { kind: 'template' }>;
+
+export type PatientMessageOutcome =
+  | { outcome: 'sent'; channel: 'whatsapp' | 'sms'; messageId: string; form: FreeFormWhatsApp['kind'] | 'sms'; fallbackFrom?: string }
+  | { outcome: 'not-sent'; reason: string };
+
+function replyChoicesOf(content: FreeFormWhatsApp): MessageReplyChoices | null {
+  if (content.kind === 'interactive-buttons')
+    return { kind: 'buttons', choices: content.buttons.map(({ payload, title }) => ({ id: payload, title })) };
+  if (content.kind === 'interactive-list')
+    return { kind: 'list', choices: content.rows.map(({ payload, title }) => ({ id: payload, title })) };
+  return null;
+}
+
+/**
+ * A message of our own to one patient outside the daily loop (a survey's questions, its clarification): sent on
+ * WhatsApp when the patient consents to it for `purpose` and the 24-hour customer-service window is open (this
+ * content is free-form, which Meta refuses outside the window without an approved template), else by SMS when
+ * consented; never on a channel without a current opt-in (a STOP withdrew every one). WhatsApp refusing it for
+ * good falls back to SMS, as the send path does (decision 019). Once per `key`: each channel's row is claimed
+ * under `<key>:<channel>` before the provider is called, so a retried job finds it and sends nothing.
+ */
+export async function sendPatientMessage(options: {
+  database: Database;
+  adapters: ChannelAdapters;
+  now: Date;
+  patientId: string;
+  purpose: ConsentPurpose;
+  category: string;
+  framing?: string;
+  key: string;
+  whatsApp: { content: FreeFormWhatsApp; body: string } | null;
+  sms: string | null;
+  /** Only this channel (a clarification goes where the patient wrote). */
+  only?: 'whatsapp' | 'sms';
+}): Promise<PatientMessageOutcome> {
+  const { database, now, adapters, patientId } = options;
+  const contact = await findPatientContact(database, patientId);
+  if (contact === null) return { outcome: 'not-sent', reason: 'no-patient' };
+  if (contact.phoneNumber === null) return { outcome: 'not-sent', reason: 'no-number' };
+  const to = e164(contact.phoneNumber);
+  const consented = async (channel: 'whatsapp' | 'sms') =>
+    (options.only === undefined || options.only === channel) &&
+    (await hasConsent({ database, patientId, channel, purpose: options.purpose, now }));
+  const whatsAppConsented = options.whatsApp !== null && (await consented('whatsapp'));
+  const smsConsented = options.sms !== null && (await consented('sms'));
+  if (!whatsAppConsented && !smsConsented) return { outcome: 'not-sent', reason: 'no-consent' };
+
+  const row = (channel: 'whatsapp' | 'sms', body: string, replyChoices: MessageReplyChoices | null) => ({
+    patientId,
+    channel,
+    direction: 'outbound' as const,
+    category: options.category,
+    framing: options.framing ?? null,
+    body,
+    sentAt: now,
+    status: 'sending',
+    replyChoices,
+    source: outboundMessageSource,
+    sourceRecordId: `${options.key}:${channel}`,
+  });
+
+  let whatsAppProblem: string | null = null;
+  const whatsAppFirst = whatsAppConsented && !(contact.preferredChannel === 'sms' && smsConsented);
+  if (whatsAppFirst && options.whatsApp !== null) {
+    const lastInboundAt = await lastInboundWhatsAppAt(database, patientId, now);
+    const form = decideWhatsAppForm({ now: now.getTime(), lastInboundAt, template: null });
+    if (form.form !== 'free-form') whatsAppProblem = 'whatsapp-window-closed';
+    else {
+      const { content, body } = options.whatsApp;
+      const claim = await claimOutboundMessage(database, row('whatsapp', body, replyChoicesOf(content)));
+      if (!claim.claimed) {
+        if (!failedStatuses.has(claim.existing.status) && claim.existing.status !== 'sending')
+          return { outcome: 'sent', channel: 'whatsapp', messageId: claim.existing.id, form: content.kind };
+        if (claim.existing.status === 'sending') return { outcome: 'not-sent', reason: 'interrupted' };
+        whatsAppProblem = 'whatsapp-failed';
+      } else {
+        const result = await deliverClaimedMessage({
+          database,
+          messageId: claim.id,
+          adapter: adapters.whatsapp,
+          message: { to, channel: 'whatsapp', content },
+          now,
+        });
+        if (result.ok) return { outcome: 'sent', channel: 'whatsapp', messageId: result.messageId, form: content.kind };
+        if (result.error.uncertain) return { outcome: 'not-sent', reason: `${result.error.reason}-uncertain` };
+        whatsAppProblem = result.error.reason;
+      }
+    }
+  }
+  if (!smsConsented || options.sms === null) return { outcome: 'not-sent', reason: whatsAppProblem ?? 'no-consent' };
+  const claim = await claimOutboundMessage(database, row('sms', options.sms, null));
+  if (!claim.claimed) {
+    if (claim.existing.status === 'sending') return { outcome: 'not-sent', reason: 'interrupted' };
+    if (failedStatuses.has(claim.existing.status)) return { outcome: 'not-sent', reason: 'sms-failed' };
+    return { outcome: 'sent', channel: 'sms', messageId: claim.existing.id, form: 'sms' };
+  }
+  const result = await deliverClaimedMessage({
+    database,
+    messageId: claim.id,
+    adapter: adapters.sms,
+    message: { to, channel: 'sms', body: options.sms },
+    now,
+  });
+  if (!result.ok) {
+    const reason = result.error.uncertain ? `${result.error.reason}-uncertain` : result.error.reason;
+    return { outcome: 'not-sent', reason: whatsAppProblem === null ? reason : `${whatsAppProblem}; ${reason}` };
+  }
+  return {
+    outcome: 'sent',
+    channel: 'sms',
+    messageId: result.messageId,
+    form: 'sms',
+    ...(whatsAppProblem === null ? {} : { fallbackFrom: whatsAppProblem }),
+  };
+}

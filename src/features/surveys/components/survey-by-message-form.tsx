@@ -1,0 +1,76 @@
+'use client';
+
+import { Button, Form } from '@heroui/react';
+import { type FormEvent, useState } from 'react';
+import type { ActionResult } from '@/lib/server/action-result';
+import type { OfferSurveyByMessageResult, SurveyKey } from '../schemas';
+import { surveyKeys } from '../schemas';
+import { surveyTitles } from './labels';
+
+const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+type Props = {
+  patientId: string;
+  send: (input: { patientId: string; surveyKey: SurveyKey }) => Promise<ActionResult<OfferSurveyByMessageResult>>;
+};
+
+/**
+ * The patient profile's "Survey by message" (decision 051): a clinician or admin sends a survey's next questions
+ * by WhatsApp or SMS, at most 3 a message; the patient's replies continue it, and a reply that cannot be read after
+ * one clarification appears under "Replies to read".
+ */
+export function SurveyByMessageForm({ patientId, send }: Props) {
+  const [surveyKey, setSurveyKey] = useState<SurveyKey>('adherence-barriers');
+  const [notice, setNotice] = useState<{ error?: string; text?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setNotice({});
+    const result = await send({ patientId, surveyKey }).catch(() => null);
+    setBusy(false);
+    if (result === null) setNotice({ error: 'We could not reach the server. Nothing was sent.' });
+    else if (!result.ok) setNotice({ error: result.error.message });
+    else if (result.data.status === 'awaiting-answer')
+      setNotice({ text: 'A message of this survey is already waiting for the patient’s answer; nothing more was sent.' });
+    else if (Date.parse(result.data.sendsAt) - Date.now() > 5 * 60_000)
+      setNotice({
+        text: `Queued for the end of the patient’s quiet hours (21:00–08:00 their time): ${timeFormat.format(new Date(result.data.sendsAt))} UTC, by WhatsApp or SMS as they agreed.`,
+      });
+    else setNotice({ text: 'Queued: the next questions go to the patient within a minute, by WhatsApp or SMS as they agreed.' });
+  };
+  return (
+    <section aria-labelledby="survey-by-message-heading" className="flex flex-col gap-2">
+      <h2 id="survey-by-message-heading" className="text-xl font-semibold">
+        Survey by message
+      </h2>
+      <p className="max-w-3xl text-muted">
+        Sends the patient a survey by WhatsApp (inside the 24 hours after their last WhatsApp message) or SMS, only on channels they agreed
+        to surveys on, at most 3 questions a message. An unfinished survey continues where it stopped, in the browser or by message.
+      </p>
+      <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Send a survey by message">
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          Survey
+          <select
+            name="surveyKey"
+            value={surveyKey}
+            onChange={(event) => setSurveyKey(surveyKeys.find((key) => key === event.target.value) ?? 'adherence-barriers')}
+            className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
+          >
+            {surveyKeys.map((key) => (
+              <option key={key} value={key}>
+                {surveyTitles[key] ?? key}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Button type="submit" variant="secondary" isDisabled={busy}>
+          Send survey
+        </Button>
+        <p role="status" className={notice.error ? 'text-danger' : 'text-muted'}>
+          {notice.error ?? notice.text ?? ''}
+        </p>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,174 @@
+import 'server-only';
+import { and, desc, eq, gte, lte, or } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { messages, surveyMessageChunks } from '@/db/schema';
+import type { InboundReply } from '@/engine/messaging';
+import { afterUnparseableReply, parseSurveyPayload, parseSurveyReply } from '@/engine/surveys';
+import { enqueueJob } from '@/lib/server/jobs';
+import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import type { SurveyReplyOutcome } from '../schemas';
+import { storeSurveyAnswers } from './survey-store';
+import { loadResponse, questionsOf, surveyMessageLanguage } from './survey-message-store';
+
+/** How far back a reply without a reference may answer our latest message (as for dose answers, decision 020). */
+const replyWindowMs = 24 * 60 * 60 * 1000;
+
+/**
+ * An inbound reply, if it answers a survey message awaiting its answer (docs/decisions/051): a button or list tap
+ * carrying the chunk's reference; a reply quoting the survey message or its clarification (WhatsApp context); or,
+ * without either, a reply whose patient's latest outbound message on that channel in the 24 hours before is one
+ * of them (SMS has no quoting). Null when it answers no survey message: the caller reads it as a dose answer.
+ *
+ * Read as answers → stored on the response (shared with the browser), the persona posterior updated, and the
+ * next questions queued unless the survey is complete. Unreadable the first time → one clarification queued;
+ * the second time → the chunk is held and the reply listed in the care team's "Replies to read". Runs in the
+ * caller's transaction (the inbound-message job), and a rerun finds the reply already handled.
+ */
+export async function answerSurveyByMessage(options: {
+  database: Database;
+  message: {
+    id: string;
+    patientId: string;
+    channel: string;
+    sentAt: Date;
+    replyToProviderMessageId: string | null;
+    content: InboundReply;
+  };
+  now: Date;
+}): Promise<SurveyReplyOutcome | null> {
+  const { database, message, now } = options;
+  if (message.channel !== 'whatsapp' && message.channel !== 'sms') return null;
+  if (message.content.kind === 'reaction') return null;
+
+  const [handled] = await database
+    .select({ id: surveyMessageChunks.id })
+    .from(surveyMessageChunks)
+    .where(
+      or(
+        eq(surveyMessageChunks.answeredReplyId, message.id),
+        eq(surveyMessageChunks.clarifiedReplyId, message.id),
+        eq(surveyMessageChunks.heldReplyId, message.id),
+      ),
+    )
+    .limit(1);
+  if (handled !== undefined) return { kind: 'survey', chunkId: handled.id, outcome: 'already-handled' };
+
+  const chunkId = await findAnsweredChunk(database, { ...message, channel: message.channel });
+  if (chunkId === null) return null;
+  const [chunk] = await database
+    .select({
+      id: surveyMessageChunks.id,
+      responseId: surveyMessageChunks.surveyResponseId,
+      status: surveyMessageChunks.status,
+      questionIds: surveyMessageChunks.questionIds,
+      clarifiedReplyId: surveyMessageChunks.clarifiedReplyId,
+    })
+    .from(surveyMessageChunks)
+    .where(eq(surveyMessageChunks.id, chunkId))
+    // Two replies at once: the second waits and then finds the chunk answered.
+    .for('update');
+  if (chunk === undefined || chunk.status !== 'awaiting') return null;
+  const response = await loadResponse(database, chunk.responseId);
+  if (response === null) return null;
+  const questions = questionsOf(response.definition, chunk.questionIds);
+  const parsed = parseSurveyReply({ questions, reference: chunk.id, reply: message.content });
+
+  if (parsed.kind === 'unparseable') {
+    const step = afterUnparseableReply({
+      clarificationsSent: chunk.clarifiedReplyId === null ? 0 : 1,
+      questions,
+      language: surveyMessageLanguage,
+    });
+    if (step.kind === 'hold-for-human') {
+      await database
+        .update(surveyMessageChunks)
+        .set({ status: 'held', heldReplyId: message.id, updatedAt: now })
+        .where(eq(surveyMessageChunks.id, chunk.id));
+      return { kind: 'survey', chunkId: chunk.id, outcome: 'held' };
+    }
+    await database
+      .update(surveyMessageChunks)
+      .set({ clarifiedReplyId: message.id, updatedAt: now })
+      .where(eq(surveyMessageChunks.id, chunk.id));
+    await enqueueJob({
+      database,
+      kind: surveyMessageSendJobKind,
+      payload: { responseId: response.id, clarifyChunkId: chunk.id },
+      dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:clarify`,
+    });
+    return { kind: 'survey', chunkId: chunk.id, outcome: 'clarification' };
+  }
+
+  // Answers to the chunk's questions not answered since (in the browser, say), in the order they were asked.
+  const added = chunk.questionIds
+    .filter((id) => parsed.answers[id] !== undefined && response.answers[id] === undefined)
+    .map((id) => [id, parsed.answers[id]!] as const);
+  let completed = response.completedAt !== null;
+  if (added.length > 0 && !completed) {
+    const saved = await storeSurveyAnswers(database, { response, added, sex: response.sex, now });
+    // Answered in the browser at this very moment: the job's retry reads the answers afresh.
+    if (!saved.stored) throw new Error('The survey response changed while a reply was being stored.');
+    completed = saved.completedAt !== null;
+  }
+  await database
+    .update(surveyMessageChunks)
+    .set({ status: 'answered', answeredReplyId: message.id, updatedAt: now })
+    .where(eq(surveyMessageChunks.id, chunk.id));
+  if (!completed)
+    await enqueueJob({
+      database,
+      kind: surveyMessageSendJobKind,
+      payload: { responseId: response.id },
+      dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:next`,
+    });
+  return { kind: 'survey', chunkId: chunk.id, outcome: completed ? 'completed' : 'answered' };
+}
+
+/** The awaiting chunk this reply answers, by the rules above; null when none. */
+async function findAnsweredChunk(
+  database: Database,
+  message: { patientId: string; channel: 'whatsapp' | 'sms'; sentAt: Date; replyToProviderMessageId: string | null; content: InboundReply },
+): Promise<string | null> {
+  const awaiting = await database
+    .select({
+      id: surveyMessageChunks.id,
+      messageId: surveyMessageChunks.messageId,
+      clarificationMessageId: surveyMessageChunks.clarificationMessageId,
+    })
+    .from(surveyMessageChunks)
+    .where(
+      and(
+        eq(surveyMessageChunks.patientId, message.patientId),
+        eq(surveyMessageChunks.channel, message.channel),
+        eq(surveyMessageChunks.status, 'awaiting'),
+      ),
+    );
+  if (awaiting.length === 0) return null;
+  if (message.content.kind === 'button') {
+    const payload = parseSurveyPayload(message.content.payload);
+    // A tap on a survey message: its own reference decides (a tap on an older message matches no awaiting chunk).
+    if (payload !== null) return awaiting.find((chunk) => chunk.id === payload.reference)?.id ?? null;
+  }
+  const ours = (id: string | null) =>
+    id === null ? undefined : awaiting.find((chunk) => chunk.messageId === id || chunk.clarificationMessageId === id);
+  const outbound = and(
+    eq(messages.patientId, message.patientId),
+    eq(messages.channel, message.channel),
+    eq(messages.direction, 'outbound'),
+  );
+  if (message.replyToProviderMessageId !== null) {
+    const [quoted] = await database
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(outbound, eq(messages.providerMessageId, message.replyToProviderMessageId)));
+    // Quoting another message (a dose reminder): it answers that one.
+    if (quoted !== undefined) return ours(quoted.id)?.id ?? null;
+  }
+  const [latest] = await database
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(outbound, gte(messages.sentAt, new Date(message.sentAt.getTime() - replyWindowMs)), lte(messages.sentAt, message.sentAt)))
+    .orderBy(desc(messages.sentAt))
+    .limit(1);
+  return ours(latest?.id ?? null)?.id ?? null;
+}

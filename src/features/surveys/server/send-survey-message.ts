@@ -1,0 +1,151 @@
+import 'server-only';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { surveyMessageChunks } from '@/db/schema';
+import { afterUnparseableReply, nextMessageQuestions } from '@/engine/surveys';
+import { type ChannelAdapters, sendPatientMessage } from '@/features/message-sending';
+import { AppError } from '@/lib/errors';
+import type { SurveyMessageSendOutcome } from '../schemas';
+import { loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } from './survey-message-store';
+
+/**
+ * The 'survey-message-send' job (docs/decisions/051). Without `clarifyChunkId`: the response's next questions
+ * (at most 3, chosen by the engine) in one message — WhatsApp reply buttons or a list for one choice question,
+ * numbered text otherwise, numbered answers by SMS — on a channel the patient opted in to for surveys; WhatsApp
+ * only inside the 24-hour customer-service window (we hold no approved survey template to open a conversation),
+ * else SMS. The chunk row is claimed before the provider is called (one open chunk per response), so a retried
+ * or doubled job sends nothing twice. With `clarifyChunkId`: that chunk's one clarification, on its channel.
+ */
+export async function sendSurveyMessage(options: {
+  database: Database;
+  adapters: ChannelAdapters;
+  now: Date;
+  responseId: string;
+  clarifyChunkId?: string;
+}): Promise<SurveyMessageSendOutcome> {
+  const { database, now } = options;
+  const response = await loadResponse(database, options.responseId);
+  if (response === null) throw new AppError('not_found', `responseId: no survey response ${options.responseId}.`);
+  if (options.clarifyChunkId !== undefined) return sendClarification({ ...options, response, chunkId: options.clarifyChunkId });
+  if (response.completedAt !== null) return { outcome: 'skipped', reason: 'completed' };
+
+  const questions = nextMessageQuestions(response.definition, response.answers);
+  if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
+  const [chunk] = await database
+    .insert(surveyMessageChunks)
+    .values({
+      surveyResponseId: response.id,
+      patientId: response.patientId,
+      // The channel it goes on is set once sent; WhatsApp is the first tried.
+      channel: 'whatsapp',
+      questionIds: questions.map((question) => question.id),
+      status: 'sending',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: surveyMessageChunks.id });
+  if (chunk === undefined) return { outcome: 'skipped', reason: 'awaiting-answer' };
+
+  const forms = surveyMessageForms(questions, chunk.id);
+  let sent;
+  try {
+    sent = await sendPatientMessage({
+      database,
+      adapters: options.adapters,
+      now,
+      patientId: response.patientId,
+      purpose: 'surveys',
+      category: 'survey',
+      framing: response.surveyKey,
+      key: `survey-chunk:${chunk.id}`,
+      whatsApp: forms.whatsApp,
+      sms: forms.sms,
+    });
+  } catch (error) {
+    // Passing trouble: the provider did not take it (its message row is gone too); the retry claims afresh.
+    await database.delete(surveyMessageChunks).where(eq(surveyMessageChunks.id, chunk.id));
+    throw error;
+  }
+  if (sent.outcome !== 'sent') {
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'not-sent', statusReason: sent.reason, updatedAt: now })
+      .where(eq(surveyMessageChunks.id, chunk.id));
+    return { outcome: 'not-sent', chunkId: chunk.id, reason: sent.reason };
+  }
+  await database
+    .update(surveyMessageChunks)
+    .set({ status: 'awaiting', channel: sent.channel, messageId: sent.messageId, updatedAt: now })
+    .where(eq(surveyMessageChunks.id, chunk.id));
+  return {
+    outcome: 'sent',
+    chunkId: chunk.id,
+    channel: sent.channel,
+    messageId: sent.messageId,
+    questions: questions.length,
+    form: sent.form,
+  };
+}
+
+/** The one clarification after a first unreadable reply: the questions again with how to answer, as text. */
+async function sendClarification(options: {
+  database: Database;
+  adapters: ChannelAdapters;
+  now: Date;
+  response: NonNullable<Awaited<ReturnType<typeof loadResponse>>>;
+  chunkId: string;
+}): Promise<SurveyMessageSendOutcome> {
+  const { database, now, response } = options;
+  const [chunk] = await database
+    .select({
+      id: surveyMessageChunks.id,
+      channel: surveyMessageChunks.channel,
+      questionIds: surveyMessageChunks.questionIds,
+      clarifiedReplyId: surveyMessageChunks.clarifiedReplyId,
+      clarificationMessageId: surveyMessageChunks.clarificationMessageId,
+    })
+    .from(surveyMessageChunks)
+    .where(
+      and(
+        eq(surveyMessageChunks.id, options.chunkId),
+        eq(surveyMessageChunks.surveyResponseId, response.id),
+        inArray(surveyMessageChunks.status, ['awaiting']),
+      ),
+    );
+  if (chunk === undefined || chunk.clarifiedReplyId === null) return { outcome: 'skipped', reason: 'not-awaiting' };
+  if (chunk.clarificationMessageId !== null) return { outcome: 'skipped', reason: 'already-sent' };
+  const step = afterUnparseableReply({
+    clarificationsSent: 0,
+    questions: questionsOf(response.definition, chunk.questionIds),
+    language: surveyMessageLanguage,
+  });
+  if (step.kind !== 'clarify') return { outcome: 'skipped', reason: 'not-awaiting' };
+  const sent = await sendPatientMessage({
+    database,
+    adapters: options.adapters,
+    now,
+    patientId: response.patientId,
+    purpose: 'surveys',
+    category: 'survey',
+    framing: 'clarification',
+    key: `survey-clarification:${chunk.id}`,
+    // Where the patient wrote: their reply opened (or kept open) the WhatsApp window.
+    only: chunk.channel,
+    whatsApp: { content: { kind: 'text', body: step.text }, body: step.text },
+    sms: step.text,
+  });
+  if (sent.outcome !== 'sent') return { outcome: 'not-sent', chunkId: chunk.id, reason: sent.reason };
+  await database
+    .update(surveyMessageChunks)
+    .set({ clarificationMessageId: sent.messageId, updatedAt: now })
+    .where(eq(surveyMessageChunks.id, chunk.id));
+  return {
+    outcome: 'sent',
+    chunkId: chunk.id,
+    channel: sent.channel,
+    messageId: sent.messageId,
+    questions: chunk.questionIds.length,
+    form: sent.form,
+  };
+}

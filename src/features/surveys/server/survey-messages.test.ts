@@ -1,0 +1,421 @@
+/**
+ * A survey by message through the real path (decision 051): the clinician's offer, the 'survey-message-send'
+ * job's use case with recording adapters, the provider's webhook recorded by recordWebhookEvents and the
+ * 'inbound-message-received' job's use case, which hands a survey reply to the survey before any dose reading.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  authUsers,
+  consentEvents,
+  doseEvents,
+  jobs,
+  messages,
+  organisationMemberships,
+  organisations,
+  patientPersonaPosteriors,
+  patients,
+  surveyMessageChunks,
+  surveyResponses,
+} from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { adherenceBarriersSurvey, nextMessageQuestions } from '@/engine/surveys';
+import { recordConsent } from '@/features/consent';
+import type { ChannelAdapters, OutboundContent } from '@/features/message-sending';
+import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
+import { recordWebhookEvents, twilioInboundEvent, whatsAppInboundEvent } from '@/features/messaging-webhooks';
+import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import type { SessionUser } from '@/lib/server/session';
+import { offerSurveyByMessage } from './offer-survey-by-message';
+import { sendSurveyMessage } from './send-survey-message';
+
+const phone = '+34600333555';
+const digits = '34600333555';
+const start = new Date('2026-11-25T09:00:00Z').getTime();
+
+const user = (id: string, role: SessionUser['role']): SessionUser => ({
+  id,
+  role,
+  email: `${id}@medaptive.test`,
+  name: id,
+  phoneNumber: null,
+  twoFactorEnabled: false,
+});
+const clinician = user('sm-clinician', 'clinician');
+const otherClinician = user('sm-clinician-out', 'clinician');
+
+type Sent = { to: string } & OutboundContent;
+
+describe.each(testDatabaseBackends())('surveys by message on $name', (backend) => {
+  let database: TestDatabase;
+  let patientId: string;
+  let clock = start;
+  let counter = 0;
+  const sent: Sent[] = [];
+  const adapters: ChannelAdapters = {
+    whatsapp: {
+      channel: 'whatsapp',
+      provider: 'local',
+      send: async (message) => {
+        sent.push(message);
+        return { providerMessageId: `wamid.sm.${(counter += 1)}`, status: 'sent' };
+      },
+    },
+    sms: {
+      channel: 'sms',
+      provider: 'local',
+      send: async (message) => {
+        sent.push(message);
+        return { providerMessageId: `SMsm${(counter += 1)}`, status: 'sent' };
+      },
+    },
+  };
+  const tick = () => new Date((clock += 60_000));
+
+  beforeAll(async () => {
+    database = await backend.create();
+    const db = database.database;
+    await db.insert(organisations).values([
+      { id: 'sm-org', name: 'In scope' },
+      { id: 'sm-org-out', name: 'Out of scope' },
+    ]);
+    await db.insert(authUsers).values([
+      { id: 'sm-patient', name: 'Patient', email: 'sm@medaptive.test', phoneNumber: phone, phoneNumberVerified: true },
+      { id: clinician.id, name: 'C', email: clinician.email },
+      { id: otherClinician.id, name: 'O', email: otherClinician.email },
+    ]);
+    await db.insert(organisationMemberships).values([
+      { userId: clinician.id, organisationId: 'sm-org' },
+      { userId: otherClinician.id, organisationId: 'sm-org-out' },
+    ]);
+    [{ id: patientId }] = (await db
+      .insert(patients)
+      .values({ pseudonym: 'P-SM', source: 'test', sourceRecordId: 'sm', userId: 'sm-patient', organisationId: 'sm-org', timezone: 'UTC' })
+      .returning({ id: patients.id })) as [{ id: string }];
+  });
+  afterAll(async () => {
+    await database.dispose();
+  });
+  beforeEach(async () => {
+    const db = database.database;
+    await db.delete(surveyMessageChunks);
+    await db.delete(surveyResponses);
+    await db.delete(patientPersonaPosteriors);
+    for (const table of [jobs, doseEvents, consentEvents]) await db.delete(table);
+    await db.delete(messages);
+    sent.length = 0;
+    clock += 24 * 60 * 60_000 * 3;
+  });
+
+  const consent = (channels: ('whatsapp' | 'sms')[], granted = true) =>
+    recordConsent({
+      database: database.database,
+      patientId,
+      channels,
+      purposes: ['surveys'],
+      granted,
+      source: 'profile',
+      actorUserId: null,
+      at: new Date(clock - 1000),
+    });
+
+  /** Runs the queued survey-message-send jobs once each, as the worker would. */
+  async function runSurveyJobs() {
+    const db = database.database;
+    const queued = await db.select({ id: jobs.id, payload: jobs.payload }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind));
+    const outcomes = [];
+    for (const job of queued) {
+      await db.delete(jobs).where(eq(jobs.id, job.id));
+      outcomes.push(
+        await sendSurveyMessage({
+          database: db,
+          adapters,
+          now: tick(),
+          ...(job.payload as { responseId: string; clarifyChunkId?: string }),
+        }),
+      );
+    }
+    return outcomes;
+  }
+
+  async function reply(event: Parameters<typeof recordWebhookEvents>[0]['events'][number]) {
+    const db = database.database;
+    const recording = await recordWebhookEvents({ database: db, events: [event] });
+    const messageId = recording.inbound[0]!.messageId;
+    return { messageId, outcome: await actOnInboundMessage({ database: db, messageId, now: new Date(clock) }) };
+  }
+  const smsReply = (body: string) =>
+    reply(twilioInboundEvent({ messageSid: `SMin${(counter += 1)}`, from: phone, body, numMedia: 0, at: tick() }));
+  const whatsAppReply = (message: Record<string, unknown>) =>
+    reply(
+      whatsAppInboundEvent({
+        from: digits,
+        id: `wamid.in.${(counter += 1)}`,
+        timestamp: String(Math.floor(tick().getTime() / 1000)),
+        ...message,
+      } as never)!,
+    );
+
+  it('sends 3 numbered questions by SMS when the WhatsApp window is closed; "1 3 2" answers them, the rest follows, then it completes', async () => {
+    const db = database.database;
+    await consent(['whatsapp', 'sms']);
+    const offered = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    expect(offered.status).toBe('queued');
+    const [first] = await runSurveyJobs();
+    // No WhatsApp message from the patient in 24 hours: free-form (interactive) WhatsApp may not open a conversation.
+    expect(first).toMatchObject({ outcome: 'sent', channel: 'sms', questions: 3, form: 'sms' });
+    const expected = nextMessageQuestions(adherenceBarriersSurvey, {});
+    const smsBody = sent.at(-1)!.channel === 'sms' ? (sent.at(-1) as { body: string }).body : '';
+    expect(smsBody).toContain(`1. ${expected[0]!.text}`);
+    expect(smsBody).toContain('1 = Often');
+    expect(smsBody).toContain('STOP');
+
+    // "1" alone would be a dose answer by SMS; "1 3 2" here is the survey's.
+    const answered = await smsReply('1 3 2');
+    expect(answered.outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+    const [response] = await db
+      .select({ answers: surveyResponses.answers, channel: surveyResponses.channel, completedAt: surveyResponses.completedAt })
+      .from(surveyResponses);
+    expect(response!.channel).toBe('whatsapp');
+    expect(response!.answers).toEqual({
+      [expected[0]!.id]: 'often',
+      [expected[1]!.id]: 'never',
+      [expected[2]!.id]: 'sometimes',
+    });
+    expect(await db.select({ answers: patientPersonaPosteriors.answers }).from(patientPersonaPosteriors)).toEqual([{ answers: 3 }]);
+    expect(await db.select({ id: doseEvents.id }).from(doseEvents)).toEqual([]);
+    // A rerun of the inbound job changes nothing.
+    expect(await actOnInboundMessage({ database: db, messageId: answered.messageId, now: new Date(clock) })).toMatchObject({
+      kind: 'survey',
+      outcome: 'already-handled',
+    });
+
+    const [second] = await runSurveyJobs();
+    expect(second).toMatchObject({ outcome: 'sent', channel: 'sms', questions: 2 });
+    const done = await smsReply('2,2');
+    expect(done.outcome).toMatchObject({ kind: 'survey', outcome: 'completed' });
+    const [finished] = await db
+      .select({ completedAt: surveyResponses.completedAt, summary: surveyResponses.summary })
+      .from(surveyResponses);
+    expect(finished!.completedAt).not.toBeNull();
+    expect(finished!.summary).not.toBeNull();
+    expect(await runSurveyJobs()).toEqual([]);
+    // Nothing of it is left for a person to read.
+    expect(await listRepliesToRead({ database: db, actor: clinician, patientId })).toEqual([]);
+  });
+
+  it('inside the WhatsApp window sends one list question as an interactive list, and a list_reply answers it', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    await whatsAppReply({ type: 'text', text: { body: 'hello' } });
+    await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'lifestyle' }, now: tick() });
+    const [first] = await runSurveyJobs();
+    expect(first).toMatchObject({ outcome: 'sent', channel: 'whatsapp', questions: 1, form: 'interactive-list' });
+    const message = sent.at(-1)!;
+    if (message.channel !== 'whatsapp' || message.content.kind !== 'interactive-list') throw new Error('expected a list');
+    expect(message.content.rows.map((row) => row.title)).toEqual([
+      'None',
+      '1 day',
+      '2 days',
+      '3 days',
+      '4 days',
+      '5 days',
+      '6 days',
+      '7 days',
+    ]);
+    const [stored] = await db
+      .select({ wamid: messages.providerMessageId, choices: messages.replyChoices })
+      .from(messages)
+      .where(and(eq(messages.direction, 'outbound'), eq(messages.channel, 'whatsapp')));
+    expect(stored!.choices?.kind).toBe('list');
+    expect(stored!.choices?.choices.slice(0, 2)).toEqual(
+      message.content.rows.slice(0, 2).map((row) => ({ id: row.payload, title: row.title })),
+    );
+
+    const row = message.content.rows[3]!;
+    const answered = await whatsAppReply({
+      type: 'interactive',
+      interactive: { type: 'list_reply', list_reply: { id: row.payload, title: row.title } },
+      context: { id: stored!.wamid },
+    });
+    expect(answered.outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+    const [response] = await db.select({ answers: surveyResponses.answers }).from(surveyResponses);
+    expect(response!.answers).toEqual({ 'ipaq-vigorous-days': '3' });
+    // The minutes question follows now that the days are known (and the patient's reply kept the window open).
+    const [second] = await runSurveyJobs();
+    expect(second).toMatchObject({ outcome: 'sent', channel: 'whatsapp' });
+    const next = sent.at(-1)!;
+    expect(next.channel === 'whatsapp' && next.content.kind === 'text' ? next.content.body : '').toContain('minutes');
+    // A lifestyle answer carries no persona information: no posterior is written.
+    expect(await db.select({ answers: patientPersonaPosteriors.answers }).from(patientPersonaPosteriors)).toEqual([]);
+  });
+
+  it('continues a browser response: its last question, of three answers, goes as reply buttons, and a tap completes it', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    await whatsAppReply({ type: 'text', text: { body: 'hi' } });
+    // Four answers given in the browser, in the order the engine asked them: one question is left (5 at most).
+    const answers: Record<string, string> = {};
+    for (let index = 0; index < 4; index += 1) answers[nextMessageQuestions(adherenceBarriersSurvey, answers)[0]!.id] = 'sometimes';
+    const offered = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    await db
+      .update(surveyResponses)
+      .set({ answers, askedOrder: Object.keys(answers) })
+      .where(eq(surveyResponses.id, offered.responseId));
+    const [first] = await runSurveyJobs();
+    expect(first).toMatchObject({ outcome: 'sent', channel: 'whatsapp', questions: 1, form: 'interactive-buttons' });
+    const message = sent.at(-1)!;
+    if (message.channel !== 'whatsapp' || message.content.kind !== 'interactive-buttons') throw new Error('expected buttons');
+    expect(message.content.buttons.map((button) => button.title)).toEqual(['Often', 'Sometimes', 'Never']);
+    const button = message.content.buttons[2]!;
+    const tapped = await whatsAppReply({
+      type: 'interactive',
+      interactive: { type: 'button_reply', button_reply: { id: button.payload, title: button.title } },
+    });
+    expect(tapped.outcome).toMatchObject({ kind: 'survey', outcome: 'completed' });
+    const [response] = await db
+      .select({ answers: surveyResponses.answers, completedAt: surveyResponses.completedAt })
+      .from(surveyResponses);
+    expect(Object.keys(response!.answers)).toHaveLength(5);
+    expect(response!.completedAt).not.toBeNull();
+    expect(await db.select({ answers: patientPersonaPosteriors.answers }).from(patientPersonaPosteriors)).toEqual([{ answers: 5 }]);
+  });
+
+  it('answers an unreadable reply with one clarification, then keeps the next for a person', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() });
+    await runSurveyJobs();
+    const first = await smsReply('what do you mean?');
+    expect(first.outcome).toMatchObject({ kind: 'survey', outcome: 'clarification' });
+    const [clarified] = await runSurveyJobs();
+    expect(clarified).toMatchObject({ outcome: 'sent', channel: 'sms', questions: 3 });
+    expect((sent.at(-1) as { body: string }).body).toMatch(/^Sorry, we could not read that reply\./);
+    // The clarification is sent once, however often its job runs.
+    expect(
+      await sendSurveyMessage({
+        database: db,
+        adapters,
+        now: tick(),
+        responseId: (await db.select({ id: surveyResponses.id }).from(surveyResponses))[0]!.id,
+        clarifyChunkId: (clarified as { chunkId: string }).chunkId,
+      }),
+    ).toMatchObject({ outcome: 'skipped' });
+
+    // "1" answers one of three questions: still unreadable, and it is not taken as a dose either.
+    const second = await smsReply('1');
+    expect(second.outcome).toMatchObject({ kind: 'survey', outcome: 'held' });
+    expect(await runSurveyJobs()).toEqual([]);
+    expect(await db.select({ id: doseEvents.id }).from(doseEvents)).toEqual([]);
+    const [chunk] = await db
+      .select({ status: surveyMessageChunks.status, held: surveyMessageChunks.heldReplyId })
+      .from(surveyMessageChunks);
+    expect(chunk).toEqual({ status: 'held', held: second.messageId });
+    const toRead = await listRepliesToRead({ database: db, actor: clinician, patientId });
+    expect(toRead).toEqual([expect.objectContaining({ id: second.messageId, text: '1', reason: 'survey-unreadable' })]);
+    // Held: a later "1" is a dose answer again (to the clarification, the latest message), not the survey's.
+    const later = await smsReply('1');
+    expect(later.outcome).toMatchObject({ kind: 'dose' });
+  });
+
+  it('respects consent: refuses without an opt-in to surveys, sends nothing after STOP, and not WhatsApp outside the window', async () => {
+    const db = database.database;
+    await expect(
+      offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+
+    // WhatsApp only, no message from the patient in 24 hours: interactive messages may not start a conversation.
+    await consent(['whatsapp']);
+    await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() });
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'not-sent', reason: 'whatsapp-window-closed' })]);
+    expect(sent).toEqual([]);
+
+    // Offered while opted in, opted out (STOP) before the job ran: nothing goes.
+    await consent(['sms']);
+    await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() });
+    await consent(['whatsapp', 'sms'], false);
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'not-sent', reason: 'no-consent' })]);
+    expect(sent).toEqual([]);
+  });
+
+  it('waits for the end of the patient’s quiet hours to send the first questions', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    const late = new Date(Math.floor(clock / 86_400_000) * 86_400_000 + 22 * 3_600_000);
+    clock = late.getTime();
+    const offered = await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'lifestyle' }, now: late });
+    // The patient's zone is UTC: 08:00 the next morning.
+    const morning = new Date(late.getTime() + 10 * 3_600_000);
+    expect(offered.sendsAt).toBe(morning.toISOString());
+    expect(await db.select({ runAt: jobs.runAt }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind))).toEqual([{ runAt: morning }]);
+    // The other tests run in the daytime.
+    clock = morning.getTime() + 3_600_000;
+  });
+
+  it('lets only the patient’s clinicians and admins send a survey by message', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    await expect(
+      offerSurveyByMessage({ database: db, actor: otherClinician, input: { patientId, surveyKey: 'lifestyle' }, now: tick() }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      offerSurveyByMessage({
+        database: db,
+        actor: user('sm-patient', 'patient'),
+        input: { patientId, surveyKey: 'lifestyle' },
+        now: tick(),
+      }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'unknown' }, now: tick() }),
+    ).rejects.toMatchObject({ code: 'validation' });
+  });
+
+  it('shares one response with the browser and sends one open message at a time', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    const first = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    await runSurveyJobs();
+    const again = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    expect(again).toMatchObject({ responseId: first.responseId, status: 'awaiting-answer' });
+    // A doubled job finds the open message and sends nothing.
+    expect(await sendSurveyMessage({ database: db, adapters, now: tick(), responseId: first.responseId })).toEqual({
+      outcome: 'skipped',
+      reason: 'awaiting-answer',
+    });
+    expect(sent).toHaveLength(1);
+
+    // A day without an answer: a new offer sends the same questions again, and only the new message takes answers.
+    clock += 25 * 60 * 60_000;
+    expect(
+      await offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now: tick() }),
+    ).toMatchObject({ responseId: first.responseId, status: 'queued' });
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 3 })]);
+    expect(sent.map((message) => (message as { body: string }).body)).toEqual([
+      (sent[0] as { body: string }).body,
+      (sent[0] as { body: string }).body,
+    ]);
+    const chunks = await db.select({ status: surveyMessageChunks.status }).from(surveyMessageChunks).orderBy(surveyMessageChunks.createdAt);
+    expect(chunks).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
+  });
+});

@@ -1,0 +1,133 @@
+import { type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, seriousAccessibilityViolations, test } from './fixtures';
+
+// A survey by message (decision 051), played on /dev/phone: a test patient of its own (verified test number,
+// WhatsApp and SMS opt-ins to reminders and surveys, in the demo clinic), the demo clinician sends the survey from
+// the Patient Profile, and the phone answers through the signed webhooks.
+
+const profilePath = '/algorithms/patient-engagement/patient-profile';
+
+/**
+ * A fixed-offset zone where it is about midday now: the first questions wait for the end of the patient's quiet
+ * hours (21:00–08:00 their time), and the spec must not depend on when it runs.
+ */
+function middayZone(): string {
+  const offset = 12 - new Date().getUTCHours();
+  // POSIX signs: Etc/GMT-3 is three hours ahead of UTC.
+  return offset === 0 ? 'Etc/GMT' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+}
+
+async function openNewTestPatient(page: Page): Promise<string> {
+  await page.goto('/dev/phone');
+  const form = page.getByRole('form', { name: 'Create a test patient' });
+  await form.getByRole('textbox', { name: 'Time zone' }).fill(middayZone());
+  await form.getByRole('button', { name: 'Create a test patient' }).click();
+  await expect(page).toHaveURL(/\/dev\/phone\?patient=T-[0-9a-f]{8}$/);
+  const pseudonym = decodeURIComponent(new URL(page.url()).searchParams.get('patient') ?? '');
+  await expect(page.getByText(`Phone of ${pseudonym}`)).toBeVisible();
+  return pseudonym;
+}
+
+/** The demo clinician opens the patient's profile; returns the page (in its own context) for more. */
+async function openProfileAsClinician(
+  browser: Browser,
+  signIn: (who: 'clinician', context?: BrowserContext) => Promise<void>,
+  pseudonym: string,
+) {
+  const context = await browser.newContext();
+  await signIn('clinician', context);
+  const clinician = await context.newPage();
+  await clinician.goto(profilePath);
+  const patientId = await clinician
+    .getByRole('combobox', { name: 'Patient of your organisation' })
+    .locator('option', { hasText: new RegExp(`^${pseudonym}( \\(synthetic demo data\\))?$`) })
+    .getAttribute('value');
+  expect(patientId).toBeTruthy();
+  await clinician.goto(`${profilePath}?patient=${patientId}`);
+  return { clinician, context, url: `${profilePath}?patient=${patientId}` };
+}
+
+async function sendSurvey(clinician: Page, title: string) {
+  const form = clinician.getByRole('form', { name: 'Send a survey by message' });
+  await form.getByRole('combobox', { name: 'Survey' }).selectOption({ label: title });
+  await form.getByRole('button', { name: 'Send survey' }).click();
+  await expect(form.getByRole('status')).toContainText('Queued');
+}
+
+async function replyBySms(page: Page, text: string) {
+  const form = page.getByRole('form', { name: 'Reply by SMS' });
+  await form.getByRole('textbox', { name: 'SMS reply' }).fill(text);
+  await form.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent through the webhook.' })).toBeVisible();
+}
+
+test('by SMS: numbered questions, "1 3 2" answers them, an unreadable reply is clarified once and then kept for the clinician', async ({
+  browser,
+  page,
+  signIn,
+}) => {
+  test.setTimeout(240_000);
+  const pseudonym = await openNewTestPatient(page);
+  const { clinician, context, url } = await openProfileAsClinician(browser, signIn, pseudonym);
+  // The patient has never written on WhatsApp: no window, so the survey goes by SMS.
+  await sendSurvey(clinician, 'What gets in the way of your medicines');
+
+  const sms = page.getByRole('list', { name: 'SMS messages' });
+  await expect(sms.getByTestId('phone-message-outbound')).toHaveCount(1, { timeout: 30_000 });
+  await expect(sms.getByTestId('phone-message-outbound').first()).toContainText('1 = Often');
+  await expect(sms.getByTestId('phone-message-outbound').first()).toContainText('Reply with one number per question');
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  await replyBySms(page, '1 3 2');
+  // The next two questions follow.
+  await expect(sms.getByTestId('phone-message-outbound')).toHaveCount(2, { timeout: 30_000 });
+
+  await replyBySms(page, 'what do you mean?');
+  await expect(sms.getByTestId('phone-message-outbound')).toHaveCount(3, { timeout: 30_000 });
+  await expect(sms.getByTestId('phone-message-outbound').last()).toContainText('Sorry, we could not read that reply.');
+
+  await replyBySms(page, 'not sure really');
+  // Listed as unrecognised from the moment the webhook stores it; as the survey's once the reply job held it.
+  const held = clinician
+    .getByTestId('reply-to-read')
+    .filter({ hasText: 'not sure really' })
+    .filter({ hasText: 'a reply to a survey message we could not read' });
+  await expect
+    .poll(
+      async () => {
+        await clinician.goto(url);
+        return held.count();
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .toBe(1);
+  // The answered and the clarified replies are data already, not listed.
+  await expect(clinician.getByTestId('reply-to-read').filter({ hasText: '1 3 2' })).toHaveCount(0);
+  expect(await seriousAccessibilityViolations(clinician)).toEqual([]);
+  await context.close();
+});
+
+test('on WhatsApp inside the window: one question as an interactive list, answered by tapping a row', async ({ browser, page, signIn }) => {
+  test.setTimeout(240_000);
+  const pseudonym = await openNewTestPatient(page);
+  // The patient writes first: the 24-hour window opens.
+  const replyForm = page.getByRole('form', { name: 'Reply by WhatsApp' });
+  await replyForm.getByRole('textbox', { name: 'WhatsApp reply' }).fill('Hello');
+  await replyForm.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent through the webhook.' })).toBeVisible();
+
+  const { clinician, context } = await openProfileAsClinician(browser, signIn, pseudonym);
+  await sendSurvey(clinician, 'Lifestyle');
+  await context.close();
+
+  const whatsApp = page.getByRole('list', { name: 'WhatsApp messages' });
+  await expect(whatsApp.getByTestId('phone-message-outbound')).toHaveCount(1, { timeout: 30_000 });
+  const list = page.getByRole('group', { name: 'List choices of the latest message' });
+  await expect(list.getByRole('button')).toHaveCount(8);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  await list.getByRole('button', { name: '3 days' }).click();
+  await expect(whatsApp.getByTestId('phone-message-inbound').last()).toHaveText(/3 days/);
+  // With days above 0, the minutes question follows (numbered text: a number question has no buttons).
+  await expect(whatsApp.getByTestId('phone-message-outbound')).toHaveCount(2, { timeout: 30_000 });
+  await expect(whatsApp.getByTestId('phone-message-outbound').last()).toContainText('minutes');
+});
