@@ -3,7 +3,8 @@
 /**
  * One Apache ECharts chart (DESIGN §4: one library for every chart), drawn as SVG from the modular build
  * with only the parts the pages use. The chart is an image to assistive technology (role img with a label
- * saying what it shows); every page shows the same figures in a table or text beside it.
+ * saying what it shows); every page shows the same figures in a table or text beside it. The wrapper lays
+ * every chart out for its width (chart-layout.ts) and again when the width changes, so builders need not.
  */
 import {
   BarChart,
@@ -32,6 +33,7 @@ import {
 import { type ComposeOption, init, use as installEchartsParts } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
+import { adaptChartOption, type MeasureText } from './chart-layout';
 
 installEchartsParts([
   LineChart,
@@ -97,9 +99,22 @@ export function EChart({
       const value = style.getPropertyValue(cssVariable).trim();
       return value === '' ? fallback : asRgb(value);
     };
+    const canvas = document.createElement('canvas').getContext('2d');
+    const measure: MeasureText = (text, fontSize) => {
+      if (canvas === null) return text.length * fontSize * 0.6;
+      canvas.font = `${fontSize}px ${style.fontFamily}`;
+      return canvas.measureText(text).width;
+    };
+    const option = buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color });
     const chart = init(element, null, { renderer: 'svg' });
-    chart.setOption(buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color }));
-    const observer = new ResizeObserver(() => chart.resize());
+    let width = element.clientWidth;
+    chart.setOption(adaptChartOption(option, width, measure));
+    const observer = new ResizeObserver(() => {
+      chart.resize();
+      if (element.clientWidth === width) return;
+      width = element.clientWidth;
+      chart.setOption(adaptChartOption(option, width, measure), { notMerge: true });
+    });
     observer.observe(element);
     return () => {
       observer.disconnect();
