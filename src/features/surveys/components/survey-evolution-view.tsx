@@ -1,7 +1,9 @@
+import type { ReactNode } from 'react';
 import { formatCount, formatDate, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
 import type { AccuracyView, SurveyEvolutionPage, SurveyVersionView } from '../server/get-survey-evolution-page';
 import { accuracySentence } from './accuracy-sentence';
 import { PersonaAccuracyChart } from './persona-accuracy-chart';
+import { ShownCountText, SuppressionNote } from '@/lib/components/suppressed-cell';
 
 const cell = 'py-1 pr-3 text-left';
 const numberCell = 'py-1 pl-3 text-right tabular-nums';
@@ -60,7 +62,15 @@ function AccuracySection({ accuracy }: { accuracy: AccuracyView }) {
   );
 }
 
-function VersionView({ surveyKey, version, patientsInScope }: { surveyKey: string; version: SurveyVersionView; patientsInScope: string }) {
+function VersionView({
+  surveyKey,
+  version,
+  patientsInScope,
+}: {
+  surveyKey: string;
+  version: SurveyVersionView;
+  patientsInScope: ReactNode;
+}) {
   const headingId = `${surveyKey}-v${version.version}-heading`;
   const informative = version.questions.filter((question) => question.informative);
   return (
@@ -116,8 +126,12 @@ function VersionView({ surveyKey, version, patientsInScope }: { surveyKey: strin
                   {rate.channel === 'web' ? 'Web' : rate.channel === 'whatsapp' ? 'WhatsApp' : rate.channel.toUpperCase()}
                 </th>
                 <td className={cell}>{formatPeriod(rate.from, rate.to, { short: true })}</td>
-                <td className={numberCell}>{rate.started.display}</td>
-                <td className={numberCell}>{rate.completed.display}</td>
+                <td className={numberCell}>
+                  <ShownCountText value={rate.started} format={formatCount} />
+                </td>
+                <td className={numberCell}>
+                  <ShownCountText value={rate.completed} format={formatCount} />
+                </td>
                 <td className={numberCell}>{rate.responseRate === null ? '—' : formatPercent(rate.responseRate, 1)}</td>
                 <td className={numberCell}>{rate.completionRate === null ? '—' : formatPercent(rate.completionRate, 1)}</td>
               </tr>
@@ -154,7 +168,9 @@ function VersionView({ surveyKey, version, patientsInScope }: { surveyKey: strin
                 <th scope="row" className={`${cell} font-normal`}>
                   {question.text}
                 </th>
-                <td className={numberCell}>{question.answered.display}</td>
+                <td className={numberCell}>
+                  <ShownCountText value={question.answered} format={formatCount} />
+                </td>
                 <td className={numberCell}>{question.meanBits === null ? '—' : formatDecimal(question.meanBits, 3)}</td>
               </tr>
             ))}
@@ -179,11 +195,11 @@ export function SurveyEvolutionView({ page, scopeLabel }: { page: SurveyEvolutio
           Versions, responses and the information each question adds
         </h2>
         <p className="max-w-3xl text-sm text-muted">
-          Responses of {page.patientsInScope.display} patients ({scopeLabel}), every response counted once on the version and channel it was
-          given on, over the period shown per row.
+          Responses of <ShownCountText value={page.patientsInScope} format={formatCount} /> patients ({scopeLabel}), every response counted
+          once on the version and channel it was given on, over the period shown per row.
           {page.includesSynthetic ? ' Includes synthetic demo data (simulated patients answering from their persona with noise).' : ''}
-          {page.suppressed ? ' Counts of fewer than 11 patients read “<11”, and rates and means over them are not shown.' : ''}
         </p>
+        {page.suppressed ? <SuppressionNote /> : null}
         {page.surveys.map((survey) => (
           <section key={survey.surveyKey} aria-labelledby={`${survey.surveyKey}-versions-heading`} className="flex flex-col gap-3">
             <h3 id={`${survey.surveyKey}-versions-heading`} className="text-lg font-medium">
@@ -194,7 +210,7 @@ export function SurveyEvolutionView({ page, scopeLabel }: { page: SurveyEvolutio
                 key={version.version}
                 surveyKey={survey.surveyKey}
                 version={version}
-                patientsInScope={page.patientsInScope.display}
+                patientsInScope={<ShownCountText value={page.patientsInScope} format={formatCount} />}
               />
             ))}
           </section>
