@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adaptChartOption, legendHeight, type MeasureText } from './chart-layout';
+import { adaptChartOption, legendHeight, type MeasureText, minimumChartHeight } from './chart-layout';
 import type { ChartOption } from './echart';
 
 /** A rough width of sans-serif text: enough to exercise the wrapping rules. */
@@ -31,8 +31,11 @@ describe('adaptChartOption', () => {
       expect(adapted.grid.bottom).toBeGreaterThan(rows);
       expect(adapted.grid).toMatchObject({ outerBoundsMode: 'same', outerBoundsContain: 'all' });
     }
-    // Six long names need more rows on a phone than on a desktop.
+    // Six long names need more rows on a phone than on a desktop, and the chart grows to keep its plot.
     expect(legendHeight(personas, 390, measure)).toBeGreaterThan(legendHeight(personas, 1000, measure));
+    expect(minimumChartHeight(adaptChartOption(linesOption(), 390, measure))).toBeGreaterThan(
+      minimumChartHeight(adaptChartOption(linesOption(), 1000, measure)),
+    );
   });
 
   it('thins month labels that cannot all fit, and wraps a few long category names instead of hiding them', () => {
@@ -74,5 +77,6 @@ describe('adaptChartOption', () => {
   it('leaves a chart without axes (a calendar) its own layout', () => {
     const calendar: ChartOption = { calendar: { range: '2026-01' }, series: [{ type: 'heatmap', coordinateSystem: 'calendar', data: [] }] };
     expect(adaptChartOption(calendar, 390, measure)).toEqual(calendar);
+    expect(minimumChartHeight(calendar)).toBe(0);
   });
 });

@@ -13,9 +13,12 @@ export type MeasureText = (text: string, fontSize: number) => number;
 /** ECharts' legend defaults (px), which the legend's height is worked out from. */
 const LEGEND = { padding: 5, itemWidth: 25, itemHeight: 14, itemGap: 10, textGap: 5, fontSize: 12 } as const;
 const AXIS_FONT_SIZE = 12;
+const X_LABEL_MARGIN = 12;
 /** Space between the legend and the axis name above it, and around the plot's edges. */
 const GAP = 12;
 const EDGE = 8;
+/** The least height a plot with its axis labels and names keeps, however many rows the legend takes. */
+const LEAST_PLOT_HEIGHT = 200;
 /** Up to this many categories keep every label (wrapped onto lines); more are thinned. */
 const MOST_WRAPPED_CATEGORIES = 8;
 
@@ -68,6 +71,8 @@ function withAxisDefaults(axis: Loose, horizontal: boolean, plotWidth: number, m
   const shaped: Loose = { ...axis, nameMoveOverlap: true };
   if (axis.type === 'category' && horizontal) shaped.axisLabel = categoryLabels(axis, plotWidth, measure);
   else shaped.axisLabel = { ...(isObject(axis.axisLabel) ? axis.axisLabel : {}), hideOverlap: true };
+  // Below the axis by more than half a line, so the first label clears the value axis's lowest one at the corner.
+  if (horizontal) shaped.axisLabel = { margin: X_LABEL_MARGIN, ...(shaped.axisLabel as Loose) };
   return shaped;
 }
 
@@ -153,4 +158,14 @@ export function adaptChartOption(option: ChartOption, width: number, measure: Me
   );
   adapted.series = Array.isArray(source.series) ? series : series[0];
   return adapted as ChartOption;
+}
+
+/**
+ * The height a chart needs so that its plot keeps LEAST_PLOT_HEIGHT below its legend's rows (a phone's
+ * legend can take 100 px of a 288 px chart); 0 for a chart without axes.
+ */
+export function minimumChartHeight(adapted: ChartOption): number {
+  const grid = (adapted as Loose).grid;
+  if (!isObject(grid) || grid.outerBoundsMode !== 'same' || typeof grid.bottom !== 'number' || typeof grid.top !== 'number') return 0;
+  return grid.top + grid.bottom + LEAST_PLOT_HEIGHT;
 }

@@ -33,7 +33,7 @@ import {
 import { type ComposeOption, init, use as installEchartsParts } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
-import { adaptChartOption, type MeasureText } from './chart-layout';
+import { adaptChartOption, type MeasureText, minimumChartHeight } from './chart-layout';
 
 installEchartsParts([
   LineChart,
@@ -108,12 +108,22 @@ export function EChart({
     const option = buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color });
     const chart = init(element, null, { renderer: 'svg' });
     let width = element.clientWidth;
-    chart.setOption(adaptChartOption(option, width, measure));
-    const observer = new ResizeObserver(() => {
+    const draw = (replace: boolean) => {
+      const adapted = adaptChartOption(option, width, measure);
+      // Taller on a narrow screen when the legend wraps, so the plot keeps its height.
+      const least = minimumChartHeight(adapted);
+      element.style.minHeight = least === 0 ? '' : `${least}px`;
       chart.resize();
-      if (element.clientWidth === width) return;
+      chart.setOption(adapted, replace ? { notMerge: true } : undefined);
+    };
+    draw(false);
+    const observer = new ResizeObserver(() => {
+      if (element.clientWidth === width) {
+        chart.resize();
+        return;
+      }
       width = element.clientWidth;
-      chart.setOption(adaptChartOption(option, width, measure), { notMerge: true });
+      draw(true);
     });
     observer.observe(element);
     return () => {
