@@ -50,6 +50,12 @@ describe('adaptChartOption', () => {
     };
     const narrow = adaptChartOption(scenarios, 390, measure) as Adapted;
     expect(narrow.xAxis.axisLabel).toMatchObject({ interval: 0, overflow: 'break' });
+    // A word wider than its band is never cut: the labels stand upright instead.
+    const conditions: ChartOption = {
+      ...scenarios,
+      xAxis: { type: 'category', data: ['Hypertension', 'Hyperlipidaemia', 'Type 2 diabetes', 'Heart failure'] },
+    };
+    expect((adaptChartOption(conditions, 390, measure) as Adapted).xAxis.axisLabel).toMatchObject({ interval: 0, rotate: 90 });
     const wide = adaptChartOption(scenarios, 1200, measure) as Adapted;
     expect(wide.xAxis.axisLabel).toMatchObject({ interval: 0 });
     expect(wide.xAxis.axisLabel.overflow).toBeUndefined();
@@ -72,6 +78,17 @@ describe('adaptChartOption', () => {
     expect(plain.label.formatter({ value: null })).toBe('');
     expect(plain.labelLayout).toEqual({ hideOverlap: true });
     expect(stacked.label).toMatchObject({ show: true, position: 'inside' });
+  });
+
+  it('labels no bar of a year of daily bars, too thin for any figure', () => {
+    const days = Array.from({ length: 365 }, (_, day) => `Day ${day}`);
+    const option: ChartOption = {
+      xAxis: { type: 'category', data: days },
+      yAxis: { type: 'value' },
+      series: [{ type: 'bar', stack: 'total', data: days.map(() => 10) }],
+    };
+    const [daily] = (adaptChartOption(option, 1000, measure) as Adapted).series;
+    expect(daily.label).toBeUndefined();
   });
 
   it('leaves a chart without axes (a calendar) its own layout', () => {

@@ -14,6 +14,9 @@ export type MeasureText = (text: string, fontSize: number) => number;
 const LEGEND = { padding: 5, itemWidth: 25, itemHeight: 14, itemGap: 10, textGap: 5, fontSize: 12 } as const;
 const AXIS_FONT_SIZE = 12;
 const X_LABEL_MARGIN = 12;
+const LINE_HEIGHT = 16;
+/** A bar narrower than this gets no value label (a year of daily bars): the table beside it has the figures. */
+const NARROWEST_LABELLED_BAR = 16;
 /** Space between the legend and the axis name above it, and around the plot's edges. */
 const GAP = 12;
 const EDGE = 8;
@@ -53,19 +56,29 @@ export function legendHeight(entries: readonly string[], width: number, measure:
   return rows * rowHeight + (rows - 1) * LEGEND.itemGap + 2 * LEGEND.padding;
 }
 
-/** A category axis's labels: all on one line if they fit, else wrapped to their band, else thinned. */
+/**
+ * A category axis's labels: all on one line if they fit; wrapped at spaces onto lines as wide as their band
+ * when every word fits it; else turned upright (a word is never cut, and an upright label is only a line
+ * tall, so neighbours cannot touch); many categories are thinned instead.
+ */
 function categoryLabels(axis: Loose, plotWidth: number, measure: MeasureText): Loose {
-  const labels = Array.isArray(axis.data) ? axis.data.map((entry) => (isObject(entry) ? String(entry.value ?? '') : String(entry))) : [];
+  const labels = categoryNames(axis);
   const axisLabel = isObject(axis.axisLabel) ? axis.axisLabel : {};
   if (labels.length === 0) return { ...axisLabel, hideOverlap: true };
   const band = plotWidth / labels.length;
   const widest = Math.max(...labels.map((label) => measure(label, AXIS_FONT_SIZE)));
   if (widest + 6 <= band) return { ...axisLabel, interval: 0, hideOverlap: true };
-  if (labels.length <= MOST_WRAPPED_CATEGORIES) {
-    return { ...axisLabel, interval: 0, width: Math.max(24, Math.floor(band) - 6), overflow: 'break', hideOverlap: true };
+  if (labels.length > MOST_WRAPPED_CATEGORIES) return { ...axisLabel, interval: 'auto', hideOverlap: true };
+  const longestWord = Math.max(...labels.flatMap((label) => label.split(/\s+/).map((word) => measure(word, AXIS_FONT_SIZE))));
+  if (longestWord + 6 <= band) {
+    // A line height above the glyphs' own, so the wrapped lines' boxes do not touch.
+    return { ...axisLabel, interval: 0, width: Math.floor(band) - 6, overflow: 'break', lineHeight: LINE_HEIGHT, hideOverlap: true };
   }
-  return { ...axisLabel, interval: 'auto', hideOverlap: true };
+  return { ...axisLabel, interval: 0, rotate: 90, hideOverlap: true };
 }
+
+const categoryNames = (axis: Loose): string[] =>
+  Array.isArray(axis.data) ? axis.data.map((entry) => (isObject(entry) ? String(entry.value ?? '') : String(entry))) : [];
 
 function withAxisDefaults(axis: Loose, horizontal: boolean, plotWidth: number, measure: MeasureText): Loose {
   const shaped: Loose = { ...axis, nameMoveOverlap: true };
@@ -153,8 +166,16 @@ export function adaptChartOption(option: ChartOption, width: number, measure: Me
   adapted.xAxis = Array.isArray(source.xAxis) ? shapedX : shapedX[0];
   adapted.yAxis = Array.isArray(source.yAxis) ? shapedY : shapedY[0];
   const valueAxis = (barsAreHorizontal ? xAxes : yAxes)[0];
+  const categoryAxis = (barsAreHorizontal ? yAxes : xAxes)[0];
+  const bars = asList(source.series).filter((entry) => entry.type === 'bar');
+  // Bars side by side in a category: one per stack, one per unstacked series.
+  const barsPerCategory = new Set(bars.map((entry, index) => (typeof entry.stack === 'string' ? `stack:${entry.stack}` : `bar:${index}`)))
+    .size;
+  const categories = categoryAxis ? Math.max(1, categoryNames(categoryAxis).length) : 1;
+  const barWidth = (barsAreHorizontal ? LEAST_PLOT_HEIGHT : plotWidth) / categories / Math.max(1, barsPerCategory);
+  const labelBars = barWidth >= NARROWEST_LABELLED_BAR;
   const series = asList(source.series).map((entry) =>
-    entry.type === 'bar' ? labelledBar(source, entry, valueAxis, barsAreHorizontal) : entry,
+    entry.type === 'bar' && labelBars ? labelledBar(source, entry, valueAxis, barsAreHorizontal) : entry,
   );
   adapted.series = Array.isArray(source.series) ? series : series[0];
   return adapted as ChartOption;

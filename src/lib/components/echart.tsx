@@ -31,6 +31,7 @@ import {
   type VisualMapComponentOption,
 } from 'echarts/components';
 import { type ComposeOption, init, use as installEchartsParts } from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import { adaptChartOption, type MeasureText, minimumChartHeight } from './chart-layout';
@@ -46,6 +47,8 @@ installEchartsParts([
   MarkLineComponent,
   CalendarComponent,
   VisualMapPiecewiseComponent,
+  // Label layout: hideOverlap on bar labels (chart-layout.ts).
+  LabelLayout,
   SVGRenderer,
 ]);
 
