@@ -61,23 +61,33 @@ describe('adaptChartOption', () => {
     expect(wide.xAxis.axisLabel.overflow).toBeUndefined();
   });
 
-  it('labels every bar with its value as the tooltip or value axis formats it, and hides a label only when it has no room', () => {
+  it('labels every bar with its value as the tooltip or value axis formats it: above it, upright when it is too wide, inside a stack', () => {
     const option: ChartOption = {
       tooltip: { valueFormatter: (value) => `${Math.round(Number(value) * 100)}%` },
       xAxis: { type: 'category', data: ['A', 'B'] },
       yAxis: { type: 'value' },
-      series: [
-        { type: 'bar', name: 'Doses taken', data: [0.716, null] },
-        { type: 'bar', name: 'Stacked', stack: 'total', data: [3, 4] },
-      ],
+      series: [{ type: 'bar', name: 'Doses taken', data: [0.716, null] }],
     };
-    const adapted = adaptChartOption(option, 390, measure) as Adapted;
-    const [plain, stacked] = adapted.series;
+    const [plain] = (adaptChartOption(option, 390, measure) as Adapted).series;
     expect(plain.label).toMatchObject({ show: true, position: 'top' });
+    expect(plain.label.rotate).toBeUndefined();
     expect(plain.label.formatter({ value: 0.716 })).toBe('72%');
     expect(plain.label.formatter({ value: null })).toBe('');
-    expect(plain.labelLayout).toEqual({ hideOverlap: true });
-    expect(stacked.label).toMatchObject({ show: true, position: 'inside' });
+
+    // Three scenarios for each of four conditions on a phone: "12,345" is wider than the gap between bars.
+    const grouped: ChartOption = {
+      xAxis: { type: 'category', data: ['A', 'B', 'C', 'D'] },
+      yAxis: { type: 'value' },
+      series: ['Low', 'Central', 'High'].map((name) => ({ type: 'bar' as const, name, data: [12_345, 2, 3, 4] })),
+    };
+    const upright = adaptChartOption(grouped, 390, measure) as Adapted;
+    expect(upright.series[0].label).toMatchObject({ show: true, position: 'top', rotate: 90 });
+    expect(upright.yAxis.boundaryGap).toEqual([0, '20%']);
+    const roomy = adaptChartOption(grouped, 1400, measure) as Adapted;
+    expect(roomy.series[0].label.rotate).toBeUndefined();
+
+    const stacked: ChartOption = { ...option, series: [{ type: 'bar', name: 'Stacked', stack: 'total', data: [3, 4] }] };
+    expect((adaptChartOption(stacked, 390, measure) as Adapted).series[0].label).toMatchObject({ show: true, position: 'inside' });
   });
 
   it('labels no bar of a year of daily bars, too thin for any figure', () => {

@@ -17,6 +17,7 @@ const X_LABEL_MARGIN = 12;
 const LINE_HEIGHT = 16;
 /** A bar narrower than this gets no value label (a year of daily bars): the table beside it has the figures. */
 const NARROWEST_LABELLED_BAR = 16;
+const BAR_LABEL_FONT_SIZE = 11;
 /** Space between the legend and the axis name above it, and around the plot's edges. */
 const GAP = 12;
 const EDGE = 8;
@@ -110,24 +111,76 @@ function barValueText(option: Loose, series: Loose, valueAxis: Loose | undefined
   };
 }
 
-function labelledBar(option: Loose, series: Loose, valueAxis: Loose | undefined, horizontalBars: boolean): Loose {
-  if (isObject(series.label) && series.label.show === false) return series;
+/**
+ * How a bar's value label sits: above the bar (beside it for horizontal bars) when it fits the space between
+ * neighbouring bars; upright above the bar when it does not (a line's height wide, so neighbours never
+ * touch); inside a stacked segment only when it fits across it.
+ */
+type BarLabelPlacement = 'beside' | 'upright' | 'inside' | 'none';
+
+function labelledBar(
+  option: Loose,
+  series: Loose,
+  valueAxis: Loose | undefined,
+  placement: BarLabelPlacement,
+  horizontalBars: boolean,
+): Loose {
+  if (placement === 'none' || (isObject(series.label) && series.label.show === false)) return series;
   const text = barValueText(option, series, valueAxis);
-  const stacked = typeof series.stack === 'string';
-  const position = stacked ? 'inside' : horizontalBars ? 'right' : 'top';
+  const where =
+    placement === 'inside'
+      ? { position: 'inside', color: '#ffffff' }
+      : placement === 'upright'
+        ? { position: 'top', rotate: 90, align: 'left', verticalAlign: 'middle', distance: 4 }
+        : { position: horizontalBars ? 'right' : 'top' };
   return {
     ...series,
     label: {
       show: true,
-      position,
-      fontSize: 11,
-      ...(stacked ? { color: '#ffffff' } : {}),
+      fontSize: BAR_LABEL_FONT_SIZE,
+      ...where,
       formatter: (parameters: { value?: unknown }) => text(parameters.value),
       ...(isObject(series.label) ? series.label : {}),
     },
-    // A label with no room (a thin stacked segment, a neighbour's label) is left out rather than drawn over another.
+    // A label with no room (a short stacked segment) is left out rather than drawn over another.
     labelLayout: { hideOverlap: true, ...(isObject(series.labelLayout) ? series.labelLayout : {}) },
   };
+}
+
+/** The widest value label of the chart's bars, as formatted. */
+function widestBarLabel(option: Loose, bars: Loose[], valueAxis: Loose | undefined, measure: MeasureText): number {
+  let widest = 0;
+  for (const series of bars) {
+    const text = barValueText(option, series, valueAxis);
+    for (const value of Array.isArray(series.data) ? series.data : []) {
+      const raw = isObject(value) ? value.value : value;
+      widest = Math.max(widest, measure(text(raw), BAR_LABEL_FONT_SIZE));
+    }
+  }
+  return widest;
+}
+
+function barLabelPlacement(
+  option: Loose,
+  bars: Loose[],
+  valueAxis: Loose | undefined,
+  categoryAxis: Loose | undefined,
+  length: number,
+  horizontalBars: boolean,
+  measure: MeasureText,
+): BarLabelPlacement {
+  // Bars side by side in a category: one per stack, one per unstacked series (ECharts' default gaps:
+  // 20% of the band between categories, 30% of a bar between bars).
+  const sideBySide = new Set(bars.map((entry, index) => (typeof entry.stack === 'string' ? `stack:${entry.stack}` : `bar:${index}`))).size;
+  const band = length / (categoryAxis ? Math.max(1, categoryNames(categoryAxis).length) : 1);
+  const barWidth = (band * 0.8) / (sideBySide + 0.3 * (sideBySide - 1));
+  const spacing = sideBySide === 1 ? band : barWidth * 1.3;
+  if (spacing < NARROWEST_LABELLED_BAR) return 'none';
+  if (horizontalBars) return 'beside';
+  const label = widestBarLabel(option, bars, valueAxis, measure) + 4;
+  const stacked = bars.some((entry) => typeof entry.stack === 'string');
+  if (stacked) return label <= barWidth ? 'inside' : 'none';
+  return label <= spacing ? 'beside' : 'upright';
 }
 
 /** The option as drawn at `width` pixels. Charts without axes (calendars) only get the legend's placement. */
@@ -168,15 +221,28 @@ export function adaptChartOption(option: ChartOption, width: number, measure: Me
   const valueAxis = (barsAreHorizontal ? xAxes : yAxes)[0];
   const categoryAxis = (barsAreHorizontal ? yAxes : xAxes)[0];
   const bars = asList(source.series).filter((entry) => entry.type === 'bar');
-  // Bars side by side in a category: one per stack, one per unstacked series.
-  const barsPerCategory = new Set(bars.map((entry, index) => (typeof entry.stack === 'string' ? `stack:${entry.stack}` : `bar:${index}`)))
-    .size;
-  const categories = categoryAxis ? Math.max(1, categoryNames(categoryAxis).length) : 1;
-  const barWidth = (barsAreHorizontal ? LEAST_PLOT_HEIGHT : plotWidth) / categories / Math.max(1, barsPerCategory);
-  const labelBars = barWidth >= NARROWEST_LABELLED_BAR;
+  const placement =
+    bars.length === 0
+      ? 'none'
+      : barLabelPlacement(
+          source,
+          bars,
+          valueAxis,
+          categoryAxis,
+          barsAreHorizontal ? LEAST_PLOT_HEIGHT : plotWidth,
+          barsAreHorizontal,
+          measure,
+        );
   const series = asList(source.series).map((entry) =>
-    entry.type === 'bar' && labelBars ? labelledBar(source, entry, valueAxis, barsAreHorizontal) : entry,
+    entry.type === 'bar' ? labelledBar(source, entry, valueAxis, placement, barsAreHorizontal) : entry,
   );
+  // Room above the tallest bar for its upright label.
+  if (placement === 'upright' && valueAxis && valueAxis.max === undefined) {
+    const index = yAxes.indexOf(valueAxis);
+    const shaped = (Array.isArray(adapted.yAxis) ? adapted.yAxis : [adapted.yAxis]) as Loose[];
+    shaped[index] = { ...shaped[index], boundaryGap: [0, '20%'] };
+    adapted.yAxis = Array.isArray(source.yAxis) ? shaped : shaped[0];
+  }
   adapted.series = Array.isArray(source.series) ? series : series[0];
   return adapted as ChartOption;
 }
