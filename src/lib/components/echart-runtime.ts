@@ -12,6 +12,7 @@ import {
   VisualMapPiecewiseComponent,
 } from 'echarts/components';
 import { init, use as installEchartsParts } from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { SVGRenderer } from 'echarts/renderers';
 
 installEchartsParts([
@@ -25,6 +26,8 @@ installEchartsParts([
   MarkLineComponent,
   CalendarComponent,
   VisualMapPiecewiseComponent,
+  // Label layout: hideOverlap on bar labels (chart-layout.ts).
+  LabelLayout,
   SVGRenderer,
 ]);
 

@@ -3,7 +3,8 @@
 /**
  * One Apache ECharts chart (DESIGN §4: one library for every chart), drawn as SVG from the modular build
  * with only the parts the pages use. The chart is an image to assistive technology (role img with a label
- * saying what it shows); every page shows the same figures in a table or text beside it.
+ * saying what it shows); every page shows the same figures in a table or text beside it. The wrapper lays
+ * every chart out for its width (chart-layout.ts) and again when the width changes, so builders need not.
  */
 import type { BarSeriesOption, BoxplotSeriesOption, HeatmapSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type {
@@ -16,6 +17,7 @@ import type {
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import { useEffect, useRef } from 'react';
+import { adaptChartOption, type MeasureText, minimumChartHeight } from './chart-layout';
 
 export type ChartOption = ComposeOption<
   | LineSeriesOption
@@ -72,9 +74,32 @@ export function EChart({
         const value = style.getPropertyValue(cssVariable).trim();
         return value === '' ? fallback : asRgb(value);
       };
+      const canvas = document.createElement('canvas').getContext('2d');
+      const measure: MeasureText = (text, fontSize) => {
+        if (canvas === null) return text.length * fontSize * 0.6;
+        canvas.font = `${fontSize}px ${style.fontFamily}`;
+        return canvas.measureText(text).width;
+      };
+      const option = buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color });
       const chart = init(element, null, { renderer: 'svg' });
-      chart.setOption(buildOption({ text: asRgb(style.color), fontFamily: style.fontFamily, color }));
-      const resizing = new ResizeObserver(() => chart.resize());
+      let width = element.clientWidth;
+      const layOut = (replace: boolean) => {
+        const adapted = adaptChartOption(option, width, measure);
+        // Taller on a narrow screen when the legend wraps, so the plot keeps its height.
+        const least = minimumChartHeight(adapted);
+        element.style.minHeight = least === 0 ? '' : `${least}px`;
+        chart.resize();
+        chart.setOption(adapted, replace ? { notMerge: true } : undefined);
+      };
+      layOut(false);
+      const resizing = new ResizeObserver(() => {
+        if (element.clientWidth === width) {
+          chart.resize();
+          return;
+        }
+        width = element.clientWidth;
+        layOut(true);
+      });
       resizing.observe(element);
       dispose = () => {
         resizing.disconnect();

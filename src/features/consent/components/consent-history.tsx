@@ -1,6 +1,7 @@
 import { consentChannelLabels, consentPurposeLabels, consentSourceLabels } from '@/lib/domain/consent';
 import { displayLocale, formatCount } from '@/lib/format';
 import type { PatientConsentsDto } from '../schemas';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 // UTC, said on the page: the same text on the server and in any browser.
 const whenFormat = new Intl.DateTimeFormat(displayLocale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
@@ -16,7 +17,7 @@ export function ConsentHistory({ consents }: { consents: PatientConsentsDto }) {
           : `All ${formatCount(consents.historyTotal)} changes to your consents, newest first.`}{' '}
         Times are UTC.
       </p>
-      <div className="overflow-x-auto">
+      <TableScroll label="History of your consents">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">History of your consents</caption>
           <thead>
@@ -47,7 +48,7 @@ export function ConsentHistory({ consents }: { consents: PatientConsentsDto }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

@@ -26,6 +26,7 @@ import {
 import { CountrySelect } from './country-select';
 import type { MeasuredImprovement } from '../server/get-measured-improvement';
 import { ScenarioBarChart } from './impact-chart';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 const scenarioLabels: Record<Scenario, string> = { low: 'Low', central: 'Central', high: 'High' };
 /** The improvement slider's range, in percentage points of the treated. */
@@ -358,7 +359,7 @@ function ImpactTable({
     { label: 'Total', moved: impacts.reduce((sum, entry) => sum + entry.impact.moved, 0), avoided: total },
   ];
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Impact table">
       <table className="min-w-full text-sm" data-testid="impact-table">
         <caption className="text-left text-muted">
           Hospital admissions, deaths and admission costs avoided per year in {country.name}, by condition (low / central / high).
@@ -392,7 +393,7 @@ function ImpactTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

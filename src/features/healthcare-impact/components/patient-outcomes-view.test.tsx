@@ -39,8 +39,10 @@ const outcomes: PatientOutcomes = {
 describe('PatientOutcomesView', () => {
   it('labels hidden groups, states the period and population, and is labelled not causal', () => {
     const markup = renderToStaticMarkup(<PatientOutcomesView outcomes={outcomes} countryProblem={null} periodProblem={null} />);
-    expect(markup).toContain('&lt;11 patients');
-    expect(markup).toContain('hidden with the group');
+    expect(markup).toContain('data-suppressed="small">&lt;11<');
+    expect(markup).toContain('data-suppressed="complementary">suppressed<');
+    expect(markup).toContain('data-suppressed="derived">hidden<');
+    expect(markup.match(/data-testid="suppression-note"/g)).toHaveLength(1);
     expect(markup).toContain('Modelled from observational associations, not causal.');
     expect(markup).toContain('Patients with a dispensing from 1 March 2025 to 28 February 2026: 40');
     // Central, then low to high; a negative figure is signed.

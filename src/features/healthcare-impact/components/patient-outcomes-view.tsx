@@ -1,11 +1,14 @@
 import { ReportingPeriodBar } from '@/components/reporting-period-bar';
 import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
-import { formatDate, formatDecimal, formatPercent } from '@/lib/format';
+import { formatCount, formatDate, formatDecimal, formatPercent } from '@/lib/format';
 import { periodQueryOf } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import { countryPresets, modelledConditionLabels, modelledConditions, NOT_CAUSAL_LABEL } from '../presets';
 import type { GroupDimension, OutcomeGroup, PatientOutcomes, ScenarioFigures } from '../server/get-patient-outcomes';
 import { CountryForm } from './country-form';
+import { TableScroll } from '@/lib/components/table-scroll';
+import { ShownCountText, SuppressedCell, SuppressionNote } from '@/lib/components/suppressed-cell';
+import type { ReactNode } from 'react';
 
 const OUTCOMES_PATH = `${patientEngagementPrefix}patient-outcomes`;
 
@@ -13,13 +16,17 @@ const dimensionTitles: Record<GroupDimension, string> = { persona: 'By persona',
 
 /** Signed, so that more events than at the baseline adherence read as such. */
 const signed = (value: number) => `${value < 0 ? '−' : ''}${formatDecimal(Math.abs(value), 1)}`;
-const scenarioText = (figures: ScenarioFigures | null, modelled: boolean) =>
-  figures === null
-    ? modelled
-      ? 'hidden with the group'
-      : 'not modelled'
-    : `${signed(figures.central)} (${signed(figures.low)} to ${signed(figures.high)})`;
-const countText = (count: ShownCount) => (count.suppressed ? `${count.display} patients` : count.display);
+const scenarioText = (figures: ScenarioFigures | null, modelled: boolean): ReactNode =>
+  figures === null ? (
+    modelled ? (
+      <SuppressedCell reason="derived" />
+    ) : (
+      'not modelled'
+    )
+  ) : (
+    `${signed(figures.central)} (${signed(figures.low)} to ${signed(figures.high)})`
+  );
+const countText = (count: ShownCount): ReactNode => <ShownCountText value={count} format={formatCount} />;
 
 export function PatientOutcomesView({
   outcomes,
@@ -57,10 +64,8 @@ export function PatientOutcomesView({
             Patients with a dispensing {periodText}: {countText(outcomes.cohort.patients)}
             {outcomes.cohort.synthetic ? ' (including synthetic demo data)' : ''}; share adherent (PDC ≥ 0.8 over the period, from the first
             fill when treatment began inside it): {formatPercent(outcomes.cohort.adherentShare)}.
-            {outcomes.suppressed
-              ? ' Groups of fewer than 11 patients are shown as “<11 patients”, with any figure that would reveal them.'
-              : ''}
           </p>
+          {outcomes.suppressed ? <SuppressionNote /> : null}
           <p className="max-w-3xl text-sm text-muted">
             Each figure is admissions (or deaths) per 1,000 patients of the group per year expected to be avoided by the group’s observed
             adherence compared with {country.name}’s baseline adherence (
@@ -95,7 +100,7 @@ function OutcomeTable({ dimension, groups, caption }: { dimension: GroupDimensio
       <h2 id={`outcomes-${dimension}`} className="text-xl font-semibold">
         {dimensionTitles[dimension]}
       </h2>
-      <div className="overflow-x-auto">
+      <TableScroll label={caption}>
         <table className="min-w-full text-sm" data-testid={`outcomes-${dimension}`}>
           <caption className="text-left text-muted">{caption}</caption>
           <thead>
@@ -124,14 +129,16 @@ function OutcomeTable({ dimension, groups, caption }: { dimension: GroupDimensio
                   {group.label}
                 </th>
                 <td className="py-2 pr-4">{countText(group.patients)}</td>
-                <td className="py-2 pr-4">{group.adherentShare === null ? 'hidden with the group' : formatPercent(group.adherentShare)}</td>
+                <td className="py-2 pr-4">
+                  {group.adherentShare === null ? <SuppressedCell reason="derived" /> : formatPercent(group.adherentShare)}
+                </td>
                 <td className="py-2 pr-4">{scenarioText(group.hospitalisationsAvoided, group.modelled)}</td>
                 <td className="py-2 pr-4">{scenarioText(group.deathsAvoided, group.modelled)}</td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { Button } from '@heroui/react';
 import { useEffect, useRef, useState } from 'react';
 import { formatDateTime } from '@/lib/format';
 import type { LiveFeedItem } from '../schemas';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** Messages the feed keeps on screen. */
 export const feedSize = 20;
@@ -140,7 +141,7 @@ export function LiveMessageFeed({ query, showPseudonyms }: { query: string; show
       <p aria-live="polite" className="sr-only">
         {paused ? '' : announcement}
       </p>
-      <div className="overflow-x-auto">
+      <TableScroll label="Latest messages and replies">
         <table className="w-full text-left text-sm" data-testid="live-feed">
           <caption className="sr-only">The latest {feedSize} messages and replies, newest first</caption>
           <thead>
@@ -192,7 +193,7 @@ export function LiveMessageFeed({ query, showPseudonyms }: { query: string; show
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

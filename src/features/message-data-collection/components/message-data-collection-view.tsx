@@ -12,6 +12,9 @@ import { filterQueryParams, type DataQualityReport, type SuppressibleCount } fro
 import type { MessageDataQuality } from '../server/find-message-data-quality';
 import type { MessageDataCollectionPage } from '../server/get-message-data-collection-page';
 import { LiveMessageFeed } from './live-message-feed';
+import { TableScroll } from '@/lib/components/table-scroll';
+import { SuppressionNote, suppressedText } from '@/lib/components/suppressed-cell';
+import { SMALL_CELL_THRESHOLD } from '@/engine/aggregation/small-cell-suppression';
 
 export const messageDataCollectionPath = `${patientEngagementPrefix}message-data-collection`;
 
@@ -44,7 +47,7 @@ function FieldTables() {
         or the export.
       </p>
       {tables.map((table) => (
-        <div key={table} className="overflow-x-auto">
+        <TableScroll key={table} label={collectedTableLabels[table]}>
           <table className="w-full text-left text-sm" data-testid={`collected-${table}`}>
             <caption className="pb-1 text-left font-medium">{collectedTableLabels[table]}</caption>
             <thead>
@@ -83,14 +86,14 @@ function FieldTables() {
                 ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ))}
     </section>
   );
 }
 
 function countText(count: SuppressibleCount, minimum: number): string {
-  if ('suppressed' in count) return `<${minimum} patients`;
+  if ('suppressed' in count) return minimum === SMALL_CELL_THRESHOLD ? suppressedText() : `<${minimum}`;
   return `${formatCount(count.messages)} (${formatCount(count.patients)} patients)`;
 }
 
@@ -134,7 +137,7 @@ function DataQuality({ report, minimum, scopeWords: scope }: { report: DataQuali
       latency === null
         ? 'No delivered message'
         : 'suppressed' in latency
-          ? `<${minimum} patients`
+          ? `${countText(latency, minimum)} patients`
           : `p50 ${seconds(latency.p50)}, p90 ${seconds(latency.p90)}, p99 ${seconds(latency.p99)} over ${formatCount(latency.messages)} messages (${formatCount(latency.patients)} patients)`,
     rule: 'From the send time to the first “delivered” status the provider reported (percentile_cont: interpolated percentiles).',
     testId: 'quality-latency',
@@ -197,14 +200,10 @@ async function DataQualitySection({
         <p role="status">No messages in this selection.</p>
       ) : (
         <>
-          {page.suppressed ? (
-            <p className="text-sm text-muted">
-              A figure over fewer than {page.minimumGroupSize} patients is hidden and shown as “&lt;{page.minimumGroupSize} patients”.
-            </p>
-          ) : null}
-          <div className="overflow-x-auto">
+          {page.suppressed ? <SuppressionNote /> : null}
+          <TableScroll label="Data quality">
             <DataQuality report={result.dataQuality} minimum={page.minimumGroupSize} scopeWords={scope} />
-          </div>
+          </TableScroll>
         </>
       )}
     </>

@@ -64,7 +64,7 @@ describe('MessageFlowView', () => {
     expect(html).toContain('Period: the 28 days to');
     expect(html).toContain('all patients in the personalised programme');
     // A small group is never shown as its number.
-    expect(html).toContain('&lt;11</span> enrolled now');
+    expect(html).toContain('data-suppressed="small">&lt;11</span></span> enrolled now');
     for (const edge of edges) expect(html).toContain(`data-testid="flow-edge-${edge.id}"`);
     expect(html).toContain('passed 8');
     expect(html).toContain('version 4, stored');

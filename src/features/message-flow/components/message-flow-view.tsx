@@ -3,6 +3,8 @@ import type { ShownCount } from '@/engine/aggregation/small-cell-suppression';
 import { formatCount, formatDate, formatDateTime, formatDecimal, formatPercent } from '@/lib/format';
 import { type FlowStep, flowStepLabels, type MessageFlowResult, type TracedDecision } from '../schemas';
 import { MessageFlowDiagram } from './message-flow-diagram';
+import { TableScroll } from '@/lib/components/table-scroll';
+import { ShownCountText, SuppressionNote } from '@/lib/components/suppressed-cell';
 
 const TABLE_CLASS = 'w-full min-w-max text-left text-sm [&_td]:pr-4 [&_td]:py-1 [&_th]:pr-4 [&_th]:py-1';
 
@@ -17,21 +19,12 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-/** A wide table scrolls sideways; the region takes focus so keyboard users can scroll it too (WCAG 2.1.1). */
-function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-accent">
-      {children}
-    </div>
-  );
-}
-
 const countText = (value: ShownCount) => (value.suppressed || value.count === null ? value.display : formatCount(value.count));
 
 function Count({ value }: { value: ShownCount }) {
   return (
-    <span data-testid="flow-count" title={value.suppressed ? 'Fewer than 11: hidden to protect small groups' : undefined}>
-      {countText(value)}
+    <span data-testid="flow-count">
+      <ShownCountText value={value} format={formatCount} />
     </span>
   );
 }
@@ -76,7 +69,7 @@ function Trace({ decision }: { decision: TracedDecision }) {
       {decision.probabilities === null ? (
         <p>This decision did not log every action’s probability; only the chosen action’s propensity is known.</p>
       ) : (
-        <ScrollRegion label="Probability of every action">
+        <TableScroll label="Probability of every action">
           <table className={TABLE_CLASS}>
             <caption className="text-left font-medium">Probability of every action at decision time (0 is no message)</caption>
             <thead>
@@ -100,7 +93,7 @@ function Trace({ decision }: { decision: TracedDecision }) {
               ))}
             </tbody>
           </table>
-        </ScrollRegion>
+        </TableScroll>
       )}
       <h3 className="text-lg font-semibold">3. Choice, message, reply, reward and update</h3>
       <DefinitionList
@@ -172,9 +165,7 @@ export function MessageFlowView({ flow }: { flow: MessageFlowResult }) {
           programme — <Count value={flow.enrolled} /> enrolled now, <Count value={flow.patientsDecided} /> with a live decision in the
           period.
         </p>
-        {flow.suppressed ? (
-          <p className="text-muted">Counts from 1 to 10 are shown as “&lt;11” so that no small group of patients can be singled out.</p>
-        ) : null}
+        {flow.suppressed ? <SuppressionNote className="text-muted" /> : null}
         <p className="text-muted">
           Posterior in use:{' '}
           {latest === null
@@ -187,7 +178,7 @@ export function MessageFlowView({ flow }: { flow: MessageFlowResult }) {
 
       <Section id="flow-diagram" title="The pipeline, with live counts">
         <MessageFlowDiagram edges={flow.edges} notes={notes} period={period} />
-        <ScrollRegion label="Counts on each edge">
+        <TableScroll label="Counts on each edge">
           <table className={TABLE_CLASS} data-testid="flow-table">
             <caption className="text-left font-medium">The same counts as a table: {period}</caption>
             <thead>
@@ -213,7 +204,7 @@ export function MessageFlowView({ flow }: { flow: MessageFlowResult }) {
               ))}
             </tbody>
           </table>
-        </ScrollRegion>
+        </TableScroll>
       </Section>
 
       <Section id="flow-trace" title="One decision traced end to end">

@@ -39,6 +39,3 @@ const sourceNames: Record<string, string> = {
 export function optOutSourceLabel(source: string): string {
   return sourceNames[source] ?? source;
 }
-
-/** What a hidden figure shows instead. */
-export const hiddenText = '<11 patients';

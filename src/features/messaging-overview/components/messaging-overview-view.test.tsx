@@ -62,10 +62,10 @@ describe('MessagingOverviewView', () => {
     expect(html).toContain('Next planned send:');
   });
 
-  it('shows a hidden figure as "<11 patients"', () => {
+  it('shows a hidden figure as "<11", explained once', () => {
     const html = render({ ...base, suppressed: true });
-    expect(html).toContain('&lt;11 patients');
-    expect(html).toContain('Figures about fewer than 11 patients are hidden');
+    expect(html).toContain('data-suppressed="small">&lt;11</span>');
+    expect(html.match(/data-testid="suppression-note"/g)).toHaveLength(1);
   });
 
   it('shows no figure when the selection is too small', () => {

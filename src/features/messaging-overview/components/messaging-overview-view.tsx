@@ -7,23 +7,17 @@ import { periodQueryOf } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import type { Cell, MessagingOverview, Rate, VolumeRow } from '../schemas';
 import { optOutSourceClasses } from '../schemas';
-import { categoryLabel, channelLabel, hiddenText, optOutSourceLabel, personaLabel, programmeLabel } from './labels';
+import { categoryLabel, channelLabel, optOutSourceLabel, personaLabel, programmeLabel } from './labels';
 import { StackedBarsChart } from './overview-charts';
 import { OverviewFilterForm } from './overview-filter-form';
+import { TableScroll } from '@/lib/components/table-scroll';
+import { SuppressedCell, SuppressionNote } from '@/lib/components/suppressed-cell';
 
 export const messagingOverviewPath = `${patientEngagementPrefix}messaging-overview`;
 
 const TABLE_CLASS = 'w-full min-w-max text-left text-sm [&_td]:pr-4 [&_td]:py-1 [&_th]:pr-4';
 
 type Ok = Extract<MessagingOverview, { status: 'ok' }>;
-
-function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-accent">
-      {children}
-    </div>
-  );
-}
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -36,12 +30,12 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-function count(value: Cell): string {
-  return value === null ? hiddenText : formatCount(value);
+function count(value: Cell): ReactNode {
+  return value === null ? <SuppressedCell /> : formatCount(value);
 }
 
-function rateText(rate: Rate, hidden: boolean): string {
-  if (hidden) return hiddenText;
+function rateText(rate: Rate, hidden: boolean): ReactNode {
+  if (hidden) return <SuppressedCell reason="derived" />;
   if (rate === null) return '—';
   return `${formatPercent(rate.share, 1)} (${formatCount(rate.count)} of ${formatCount(rate.of)}; 95% CI ${formatPercent(rate.low, 1)}–${formatPercent(rate.high, 1)})`;
 }
@@ -92,7 +86,7 @@ function VolumeTable({
   const keys = [...new Set(rows.map((row) => row.key))];
   const find = (key: string, group: string) => rows.find((row) => row.key === key && row.group === group);
   return (
-    <ScrollRegion label={caption}>
+    <TableScroll label={caption}>
       <table className={TABLE_CLASS}>
         <caption className="text-left font-medium">{caption}</caption>
         <thead>
@@ -113,13 +107,23 @@ function VolumeTable({
               </th>
               {groups.map((group) => {
                 const row = find(key, group);
-                return <td key={group}>{row === undefined ? '0 / 0' : `${count(row.outbound)} / ${count(row.inbound)}`}</td>;
+                return (
+                  <td key={group}>
+                    {row === undefined ? (
+                      '0 / 0'
+                    ) : (
+                      <>
+                        {count(row.outbound)} / {count(row.inbound)}
+                      </>
+                    )}
+                  </td>
+                );
               })}
             </tr>
           ))}
         </tbody>
       </table>
-    </ScrollRegion>
+    </TableScroll>
   );
 }
 
@@ -146,7 +150,7 @@ function Volumes({ page, context }: { page: Ok; context: string }) {
         axisName="Messages sent"
         label={`Messages sent per day by channel, ${context}. The same figures are in the tables below.`}
       />
-      <ScrollRegion label="Messages by channel and category">
+      <TableScroll label="Messages by channel and category">
         <table className={TABLE_CLASS}>
           <caption className="text-left font-medium">Messages in the period by channel and by category ({context})</caption>
           <thead>
@@ -177,7 +181,7 @@ function Volumes({ page, context }: { page: Ok; context: string }) {
             ))}
           </tbody>
         </table>
-      </ScrollRegion>
+      </TableScroll>
       <VolumeTable
         caption={`Messages per week by channel, sent / received (${context})`}
         rows={page.weeklyByChannel}
@@ -217,7 +221,7 @@ function Outcomes({ page, context }: { page: Ok; context: string }) {
         naming the message, or the patient’s next message on the channel within 24 hours; failed: of messages sent. Each with its Wilson 95%
         confidence interval.
       </p>
-      <ScrollRegion label="Rates by channel">
+      <TableScroll label="Rates by channel">
         <table className={TABLE_CLASS} data-testid="outcomes-table">
           <caption className="text-left font-medium">Outcomes of the messages sent, by channel ({context})</caption>
           <thead>
@@ -246,11 +250,11 @@ function Outcomes({ page, context }: { page: Ok; context: string }) {
             })}
           </tbody>
         </table>
-      </ScrollRegion>
+      </TableScroll>
       {page.failureReasons.length === 0 ? (
         <p className="text-sm">No failure reasons were reported for the messages sent ({context}).</p>
       ) : (
-        <ScrollRegion label="Failure reasons">
+        <TableScroll label="Failure reasons">
           <table className={TABLE_CLASS}>
             <caption className="text-left font-medium">Failure reasons the providers gave ({context})</caption>
             <thead>
@@ -270,7 +274,7 @@ function Outcomes({ page, context }: { page: Ok; context: string }) {
               ))}
             </tbody>
           </table>
-        </ScrollRegion>
+        </TableScroll>
       )}
     </Section>
   );
@@ -299,7 +303,7 @@ function OptOuts({ page, periodWords, patientWords }: { page: Ok; periodWords: s
             axisName="Opt-outs"
             label={`Opt-outs per week by source, ${context}. The same figures are in the table below.`}
           />
-          <ScrollRegion label="Opt-outs per week">
+          <TableScroll label="Opt-outs per week">
             <table className={TABLE_CLASS}>
               <caption className="text-left font-medium">Opt-outs per week by source ({context})</caption>
               <thead>
@@ -326,8 +330,8 @@ function OptOuts({ page, periodWords, patientWords }: { page: Ok; periodWords: s
                 ))}
               </tbody>
             </table>
-          </ScrollRegion>
-          <ScrollRegion label="Opt-outs by channel and purpose">
+          </TableScroll>
+          <TableScroll label="Opt-outs by channel and purpose">
             <table className={TABLE_CLASS}>
               <caption className="text-left font-medium">Opt-outs by channel, purpose and source ({context})</caption>
               <thead>
@@ -349,13 +353,13 @@ function OptOuts({ page, periodWords, patientWords }: { page: Ok; periodWords: s
                 ))}
               </tbody>
             </table>
-          </ScrollRegion>
+          </TableScroll>
         </>
       )}
       {page.stopReplies.length === 0 ? (
         <p className="text-sm">No STOP replies in the message store ({context}).</p>
       ) : (
-        <ScrollRegion label="STOP replies per week">
+        <TableScroll label="STOP replies per week">
           <table className={TABLE_CLASS}>
             <caption className="text-left font-medium">STOP replies per week by channel ({context})</caption>
             <thead>
@@ -377,7 +381,7 @@ function OptOuts({ page, periodWords, patientWords }: { page: Ok; periodWords: s
               ))}
             </tbody>
           </table>
-        </ScrollRegion>
+        </TableScroll>
       )}
     </Section>
   );
@@ -392,7 +396,7 @@ function Programmes({ page, patientWords }: { page: Ok; patientWords: string }) 
         Patients on each messaging programme by preferred channel as of {asOf} ({count(page.programmePatients)} patients: {patientWords};
         the period and channel filters do not apply), and the sends the daily loop has planned for the next seven days (UTC days).
       </p>
-      <ScrollRegion label="Patients per programme">
+      <TableScroll label="Patients per programme">
         <table className={TABLE_CLASS}>
           <caption className="text-left font-medium">Patients per messaging programme and preferred channel, as of {asOf}</caption>
           <thead>
@@ -419,15 +423,19 @@ function Programmes({ page, patientWords }: { page: Ok; patientWords: string }) 
             ))}
           </tbody>
         </table>
-      </ScrollRegion>
+      </TableScroll>
       <p data-testid="next-send">
-        {page.nextSends.next !== null
-          ? `Next planned send: ${formatDateTime(page.nextSends.next)}. ${formatCount(page.nextSends.total ?? 0)} sends planned in the next seven days.`
-          : page.nextSends.total === null
-            ? `Planned sends in the next seven days: ${hiddenText}.`
-            : 'No sends are planned in the next seven days.'}
+        {page.nextSends.next !== null ? (
+          `Next planned send: ${formatDateTime(page.nextSends.next)}. ${formatCount(page.nextSends.total ?? 0)} sends planned in the next seven days.`
+        ) : page.nextSends.total === null ? (
+          <>
+            Planned sends in the next seven days: <SuppressedCell />.
+          </>
+        ) : (
+          'No sends are planned in the next seven days.'
+        )}
       </p>
-      <ScrollRegion label="Planned sends per day">
+      <TableScroll label="Planned sends per day">
         <table className={TABLE_CLASS}>
           <caption className="text-left font-medium">
             Planned sends per day, the next seven days from {asOf} ({patientWords})
@@ -449,7 +457,7 @@ function Programmes({ page, patientWords }: { page: Ok; patientWords: string }) 
             ))}
           </tbody>
         </table>
-      </ScrollRegion>
+      </TableScroll>
     </Section>
   );
 }
@@ -496,11 +504,7 @@ export function MessagingOverviewView({
           ? `${describePeriod(page.period)}: fewer than ${page.minimumGroupSize} patients in this selection.`
           : `${formatCount(page.selection.messages)} messages ${periodWords} to ${populationWords(page)}${filterWords(page)}.`}
       </p>
-      {page.suppressed ? (
-        <p className="text-sm text-muted">
-          Figures about fewer than {page.minimumGroupSize} patients are hidden and shown as “{hiddenText}”.
-        </p>
-      ) : null}
+      {page.suppressed ? <SuppressionNote /> : null}
       {page.tooFew ? (
         <p role="status">
           This selection holds fewer than {page.minimumGroupSize} patients, so no figures are shown. Choose a longer period or fewer

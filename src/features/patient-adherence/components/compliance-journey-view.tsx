@@ -8,21 +8,14 @@ import { formatCount, formatDate, formatPercent, formatRatio } from '@/lib/forma
 import { periodQueryOf } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import { JourneyFilterForm } from './journey-filter-form';
+import { TableScroll } from '@/lib/components/table-scroll';
+import { ShownCountText, SuppressedCell, SuppressionNote } from '@/lib/components/suppressed-cell';
 
 const JOURNEY_PATH = `${patientEngagementPrefix}compliance-journey`;
 
 const SUMMARY_MONTHS = [0, 3, 6, 9, 12];
 /** Wide tables: cells keep apart (a column of counts never runs into the next header). */
 const TABLE_CLASS = 'w-full min-w-max text-left text-sm [&_td]:pr-4 [&_th]:pr-4';
-
-/** A wide table scrolls sideways; the region takes focus so keyboard users can scroll it too (WCAG 2.1.1). */
-function ScrollRegion({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div role="region" aria-label={label} tabIndex={0} className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-accent">
-      {children}
-    </div>
-  );
-}
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -46,17 +39,8 @@ function Notice({ children }: { children: ReactNode }) {
 /** A number of patients as shown after suppression ("<11", "suppressed" or the count). */
 function Count({ value }: { value: ShownCount }) {
   return (
-    <span
-      data-testid="patient-count"
-      title={
-        value.suppressed
-          ? value.reason === 'small'
-            ? 'Fewer than 11 patients'
-            : 'Hidden so that a smaller group cannot be worked out'
-          : undefined
-      }
-    >
-      {value.suppressed || value.count === null ? value.display : formatCount(value.count)}
+    <span data-testid="patient-count">
+      <ShownCountText value={value} format={formatCount} />
     </span>
   );
 }
@@ -88,7 +72,7 @@ type GroupRow = { key: string; label: string; patients: ShownCount; cells: React
 /** A group × month table: one row a group with its size, one column a month (the persistence and monthly PDC tables). */
 function GroupByMonthTable({ caption, monthHeadings, rows }: { caption: string; monthHeadings: string[]; rows: GroupRow[] }) {
   return (
-    <ScrollRegion label={caption}>
+    <TableScroll label={caption}>
       <table className={TABLE_CLASS}>
         <caption className="text-left font-medium">{caption}</caption>
         <thead>
@@ -118,7 +102,7 @@ function GroupByMonthTable({ caption, monthHeadings, rows }: { caption: string; 
           ))}
         </tbody>
       </table>
-    </ScrollRegion>
+    </TableScroll>
   );
 }
 
@@ -135,7 +119,8 @@ function CurveTable({ caption, curves }: { caption: string; curves: PersistenceC
           const point = curve.points[month];
           return point ? (
             <>
-              {point.persisting === null ? 'hidden' : formatPercent(point.persisting)} (<Count value={point.atRisk} />)
+              {point.persisting === null ? <SuppressedCell reason="derived" /> : formatPercent(point.persisting)} (
+              <Count value={point.atRisk} />)
             </>
           ) : (
             '—'
@@ -353,10 +338,7 @@ export function ComplianceJourneyView({
           </p>
         ) : null}
         {journey.suppressed ? (
-          <p className="max-w-3xl text-muted" data-testid="suppression-note">
-            To protect privacy, no group of fewer than 11 patients is shown: such groups read “&lt;11”, and a group hidden so that a smaller
-            one cannot be worked out by subtraction reads “suppressed”. Curves stop where fewer than 11 patients remain.
-          </p>
+          <SuppressionNote className="max-w-3xl text-muted">Curves stop where fewer than 11 patients remain.</SuppressionNote>
         ) : null}
         {note ? <p className="max-w-3xl text-muted">{note}</p> : null}
       </section>
@@ -386,7 +368,7 @@ export function ComplianceJourneyView({
                 1,
               )}. The table below lists the figures.`}
             />
-            <ScrollRegion label="Monthly PDC distribution">
+            <TableScroll label="Monthly PDC distribution">
               <table className={TABLE_CLASS}>
                 <caption className="text-left font-medium">Monthly PDC distribution</caption>
                 <thead>
@@ -426,7 +408,7 @@ export function ComplianceJourneyView({
                   ))}
                 </tbody>
               </table>
-            </ScrollRegion>
+            </TableScroll>
           </Section>
 
           {showPersonaBreakdown || showProductBreakdown ? (
@@ -488,7 +470,7 @@ export function ComplianceJourneyView({
               : ''}
             . A dash means the month has not ended yet.
           </p>
-          <ScrollRegion label="Monthly PDC per patient">
+          <TableScroll label="Monthly PDC per patient">
             <table className={TABLE_CLASS}>
               <caption className="sr-only">Monthly PDC per patient</caption>
               <thead>
@@ -517,7 +499,7 @@ export function ComplianceJourneyView({
                 ))}
               </tbody>
             </table>
-          </ScrollRegion>
+          </TableScroll>
         </Section>
       ) : null}
     </div>

@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import type { PolicyComparison } from '../schemas';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatDate, formatDecimal, formatPercent, formatMoney } from '@/lib/format';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** One colour per policy, dark enough for 3:1 against the page (WCAG 1.4.11), told apart by lightness too. */
 const policyColours: Record<string, string> = {
@@ -117,7 +118,7 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
           </span>
         </p>
       </div>
-      <div className="overflow-x-auto" role="region" aria-label="Comparison table" tabIndex={0}>
+      <TableScroll label="Comparison table">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">
             Policies compared on one simulated cohort of {formatCount(comparison.patients)} patients (synthetic demo data)
@@ -177,7 +178,7 @@ export function ComparisonResults({ comparison }: { comparison: PolicyComparison
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <div className="grid gap-6 lg:grid-cols-2">
         <figure className="flex flex-col gap-2">
           <figcaption className="font-medium">Mean PDC by month (synthetic demo data)</figcaption>

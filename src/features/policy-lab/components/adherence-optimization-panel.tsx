@@ -24,6 +24,7 @@ import {
 } from '../schemas';
 import { describeSettings } from './describe-settings';
 import { LabRunStatus } from './lab-run-status';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** A run as this page shows it: progress, and once finished the policies' outcomes. */
 export type LabRunView = {
@@ -64,7 +65,7 @@ function OutcomeTable({ defaultRun, whatIf }: { defaultRun: LabRunView; whatIf: 
   const standard = outcome(defaultRun, 'personalised');
   return (
     <div className="flex flex-col gap-3">
-      <div className="overflow-x-auto" role="region" aria-label="Expected adherence and message load" tabIndex={0}>
+      <TableScroll label="Expected adherence and message load">
         <table className="w-full text-left text-sm" data-testid="what-if-table">
           <caption className="pb-2 text-left text-sm text-muted">
             Expected adherence and message load over {labWeeks} weeks ({labPeriodText({ startDate: labStartDate, days: labDays })}),{' '}
@@ -102,7 +103,7 @@ function OutcomeTable({ defaultRun, whatIf }: { defaultRun: LabRunView; whatIf: 
             />
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {mine !== undefined && standard !== undefined ? (
         <p className="text-sm" data-testid="what-if-difference">
           Against the default settings, your settings change the share of patients at PDC ≥ 0.8 by{' '}

@@ -6,6 +6,7 @@ import { formatCount, formatDecimal, formatPercent } from '@/lib/format';
 import { actionLabel, type LabPersonaArmShares, type LabSummary, personaLabel } from '../schemas';
 import { armShareSeries, finalRegret, mostChosenArm } from './lab-figures';
 import { LabCohortNote } from './lab-cohort-note';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** Dark enough for 3:1 against the page (WCAG 1.4.11); no message in grey. */
 const seriesColours = ['#52525b', '#1d4ed8', '#b45309', '#0f766e', '#7e22ce', '#be123c', '#4d7c0f', '#a1a1aa'];
@@ -178,7 +179,7 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
             </figure>
           ))}
         </div>
-        <div className="overflow-x-auto" role="region" aria-label="Most chosen arm per persona" tabIndex={0}>
+        <TableScroll label="Most chosen arm per persona">
           <table className="w-full text-left text-sm" data-testid="most-chosen-table">
             <caption className="pb-2 text-left text-sm text-muted">
               The message arm chosen most often in weeks {earlyWeeks - 3}–{earlyWeeks} and in the last 4 weeks
@@ -221,7 +222,7 @@ export function LearningJourneyView({ summary }: { summary: LabSummary }) {
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </section>
       <section aria-labelledby="regret-heading" className="flex flex-col gap-4">
         <h2 id="regret-heading" className="text-xl font-semibold">

@@ -7,6 +7,7 @@ import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echa
 import { formatCount, formatDecimal } from '@/lib/format';
 import { actionLabel, type LabPosteriorSeries, type LabSummary, personaLabel } from '../schemas';
 import { LabCohortNote } from './lab-cohort-note';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 const gridLineColour = '#e4e4e7';
 
@@ -59,7 +60,7 @@ function PosteriorChart({ series, week, persona }: { series: LabPosteriorSeries[
 
 function PosteriorTable({ series, week, persona }: { series: LabPosteriorSeries[]; week: number; persona: Persona }) {
   return (
-    <div className="overflow-x-auto" role="region" aria-label={`Posterior table, ${personaLabel(persona)}`} tabIndex={0}>
+    <TableScroll label={`Posterior table, ${personaLabel(persona)}`}>
       <table className="w-full text-left text-sm" data-testid={`posterior-table-${persona}`}>
         <caption className="pb-2 text-left text-sm text-muted">
           {personaLabel(persona)} at {weekName(week)}: each arm’s advantage over no message (change in the share of the day’s doses taken),
@@ -96,7 +97,7 @@ function PosteriorTable({ series, week, persona }: { series: LabPosteriorSeries[
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

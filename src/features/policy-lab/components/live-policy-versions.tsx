@@ -1,6 +1,7 @@
 import type { PolicyStateSummaryDto } from '@/features/policy-learning';
 import { formatCount, formatDateTime, formatDecimal } from '@/lib/format';
 import { actionLabel, personaLabel } from '../schemas';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** Arms listed per persona: the policy's three best guesses, enough to see what it favours without 120 rows. */
 const armsShownPerPersona = 3;
@@ -30,7 +31,7 @@ export function LivePolicyVersions({ versions }: { versions: PolicyStateSummaryD
       <p className="text-sm" data-testid="live-policy-note">
         The daily loop decides with version {current.version} (stored {formatDateTime(current.createdAt)}). {learnedFrom}
       </p>
-      <div className="overflow-x-auto" role="region" aria-label="Live policy versions" tabIndex={0}>
+      <TableScroll label="Live policy versions">
         <table className="w-full text-left text-sm" data-testid="live-policy-versions">
           <caption className="pb-2 text-left text-sm text-muted">
             The latest {formatCount(versions.length)} stored versions of the live policy, oldest first.
@@ -64,8 +65,8 @@ export function LivePolicyVersions({ versions }: { versions: PolicyStateSummaryD
             ))}
           </tbody>
         </table>
-      </div>
-      <div className="overflow-x-auto" role="region" aria-label="Live policy beliefs" tabIndex={0}>
+      </TableScroll>
+      <TableScroll label="Live policy beliefs">
         <table className="w-full text-left text-sm" data-testid="live-policy-posterior">
           <caption className="pb-2 text-left text-sm text-muted">
             Version {current.version}: per persona, the {armsShownPerPersona} arms with the highest mean advantage over no message (change
@@ -114,7 +115,7 @@ export function LivePolicyVersions({ versions }: { versions: PolicyStateSummaryD
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

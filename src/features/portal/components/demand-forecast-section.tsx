@@ -11,6 +11,7 @@ import { useCallback } from 'react';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatPercent } from '@/lib/format';
 import type { DemandBacktestDto, DemandForecastDto } from '../demand-forecast-dto';
+import { SuppressedCell } from '@/lib/components/suppressed-cell';
 
 const monthLabel = (label: string) =>
   new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -209,8 +210,8 @@ export function DemandForecastSection({
                 {csvHrefs === undefined ? null : <CsvLink href={csvHrefs.forecast} what="demand forecast" />}
                 <table className="min-w-full text-sm" data-testid="demand-forecast-months">
                   <caption className="text-left text-muted">
-                    Expected fills and units in the next three months ({forecast.patients === null ? '<11' : formatCount(forecast.patients)}{' '}
-                    patients)
+                    Expected fills and units in the next three months (
+                    {forecast.patients === null ? <SuppressedCell /> : formatCount(forecast.patients)} patients)
                   </caption>
                   <thead>
                     <tr className="border-b border-separator text-left">

@@ -7,10 +7,13 @@ import { patientEngagementPrefix, routes } from '@/lib/routes';
 import { type PortalTable, type PortalValue, weekdayNames } from '../portal-tables';
 import { portalFilterQueryOf } from '../schemas';
 import type { PortalView } from '../server/get-portal-view';
+import { TableScroll } from '@/lib/components/table-scroll';
+import { SuppressedCell, SuppressionNote } from '@/lib/components/suppressed-cell';
+import { SUPPRESSED_LABEL } from '@/engine/aggregation/small-cell-suppression';
 
 const exportPath = '/api/portal/export';
 
-function valueText(value: PortalValue): string {
+function valueText(value: PortalValue): ReactNode {
   switch (value.kind) {
     case 'count':
       return formatCount(value.value);
@@ -19,6 +22,8 @@ function valueText(value: PortalValue): string {
     case 'number':
       return String(value.value);
     case 'hidden':
+      // The same words as the CSV export: "<11" or "suppressed".
+      return <SuppressedCell reason={value.label === SUPPRESSED_LABEL ? 'small' : 'complementary'} />;
     case 'none':
       return value.label;
     case 'text':
@@ -43,7 +48,7 @@ function TableSection({ table, csvHref, period, children }: { table: PortalTable
       </p>
       {children}
       {/* Focusable, so a keyboard user can scroll a wide table (the heat maps are 25 columns). */}
-      <div className="overflow-x-auto" role="region" aria-label={`${table.title} (scrollable table)`} tabIndex={0}>
+      <TableScroll label={table.title}>
         <table className="min-w-full text-sm" data-testid={`table-${table.id}`}>
           <caption className="sr-only">{table.title}</caption>
           <thead>
@@ -78,7 +83,7 @@ function TableSection({ table, csvHref, period, children }: { table: PortalTable
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </section>
   );
 }
@@ -139,10 +144,9 @@ export function PortalViewPanel({
           {government ? 'Companies: ' : 'Showing the products of '}
           {view.companies.length === 0 ? 'none' : view.companies.join(', ')}.
         </p>
-        <p className="text-sm text-muted">
-          Every count of 1 to 10 patients (or refills, replies, doses) is shown as “&lt;11”, and where a small group could be worked out
-          from a total, another count is hidden too (“suppressed”). Shares are shown only over at least 11.
-        </p>
+        <SuppressionNote className="text-sm text-muted">
+          Counts of refills, replies and doses are treated the same way, and a share is shown only over at least 11 (“n &lt;11” otherwise).
+        </SuppressionNote>
         <form method="get" action={path} className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col gap-1 text-sm">
             Product

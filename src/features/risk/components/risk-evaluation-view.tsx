@@ -7,6 +7,7 @@ import type { ModelEvaluation, TargetingScenario } from '@/engine/risk';
 import { formatCount, formatDateTime, formatPercent } from '@/lib/format';
 import { riskModelLabels, type RiskModelDto } from '../schemas';
 import { CalibrationChart, RocChart, TargetingChart, TrainingCurveChart } from './risk-charts';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 const scenarioLabels: Record<TargetingScenario, string> = {
   'no-one': 'No reminders',
@@ -65,7 +66,7 @@ export function RiskEvaluationView({ model }: { model: RiskModelDto }) {
           Discrimination: ROC curves and AUC
         </h2>
         <RocChart curves={rocCurves} label="ROC curves of the three models on the test weeks; the figures are in the table below." />
-        <div className="overflow-x-auto">
+        <TableScroll label="Models compared">
           <table className="min-w-full text-sm" data-testid="risk-models">
             <caption className="text-left text-muted">
               Test weeks only. AUC with DeLong’s 95% confidence interval (patient-weeks treated as independent, so somewhat narrow); Brier
@@ -102,7 +103,7 @@ export function RiskEvaluationView({ model }: { model: RiskModelDto }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </section>
 
       <section aria-labelledby="risk-calibration" className="flex flex-col gap-3">
@@ -153,7 +154,7 @@ export function RiskEvaluationView({ model }: { model: RiskModelDto }) {
               results={targetingBars}
               label="Simulated share of doses taken over the follow-up weeks by who received reminders; figures in the table below."
             />
-            <div className="overflow-x-auto">
+            <TableScroll label="Targeting scenarios">
               <table className="min-w-full text-sm" data-testid="risk-targeting">
                 <caption className="text-left text-muted">Simulated follow-up weeks; one run of the simulator (no interval).</caption>
                 <thead>
@@ -185,7 +186,7 @@ export function RiskEvaluationView({ model }: { model: RiskModelDto }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </>
         )}
       </section>

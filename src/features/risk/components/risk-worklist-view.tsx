@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { formatDate, formatDateTime, formatPercent } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { RiskWorklistDto } from '../schemas';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 export function RiskWorklistView({
   worklist,
@@ -35,7 +36,7 @@ export function RiskWorklistView({
       <p aria-live="polite" className="text-sm">
         {message}
       </p>
-      <div className="overflow-x-auto">
+      <TableScroll label="Patients ranked by risk">
         <table className="min-w-full text-sm" data-testid="risk-worklist">
           <caption className="sr-only">Patients ranked by risk</caption>
           <thead>
@@ -87,7 +88,7 @@ export function RiskWorklistView({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

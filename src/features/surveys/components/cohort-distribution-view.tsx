@@ -1,10 +1,11 @@
-import { formatPeriod } from '@/lib/format';
+import { formatCount, formatPeriod } from '@/lib/format';
 import type { CohortDistribution } from '../server/get-lifestyle-surveys-page';
 import { personaLabel } from './labels';
+import { ShownCountText } from '@/lib/components/suppressed-cell';
 
 /**
  * The cohort's results for one survey as tables (one per measure): how many patients gave each answer, by
- * their latest completed response. Small groups read "<11" for roles that see suppressed aggregates.
+ * their latest completed response. Small groups read "<11" for roles that see suppressed aggregates; the page explains it once.
  */
 export function CohortDistributionView({ distribution, scopeLabel }: { distribution: CohortDistribution; scopeLabel: string }) {
   const headingId = `cohort-${distribution.surveyKey}-heading`;
@@ -18,19 +19,17 @@ export function CohortDistributionView({ distribution, scopeLabel }: { distribut
         {distribution.title}: the cohort’s results
       </h3>
       <p className="text-sm text-muted">
-        {distribution.patients.display} patients ({scopeLabel}), each counted once by their latest completed response; {period}.
+        <ShownCountText value={distribution.patients} format={formatCount} /> patients ({scopeLabel}), each counted once by their latest
+        completed response; {period}.
         {distribution.includesSynthetic
           ? ' Includes synthetic demo data (simulated patients answering from their persona with noise).'
-          : ''}
-        {distribution.suppressed
-          ? ' Groups of fewer than 11 patients read “<11”; another group may be hidden so that one cannot be worked out.'
           : ''}
       </p>
       <div className="grid gap-4 md:grid-cols-2">
         {distribution.measures.map((measure) => (
           <table key={measure.measure} className="w-full text-sm">
             <caption className="pb-1 text-left font-medium">
-              {measure.label} ({measure.answered.display} answered)
+              {measure.label} (<ShownCountText value={measure.answered} format={formatCount} /> answered)
             </caption>
             <thead>
               <tr className="border-b border-separator text-left">
@@ -51,7 +50,9 @@ export function CohortDistributionView({ distribution, scopeLabel }: { distribut
                   <th scope="row" className="py-1 pr-2 text-left font-normal">
                     {measure.measure === 'persona' ? personaLabel(category.label) : category.label}
                   </th>
-                  <td className="py-1 text-right tabular-nums">{category.count.display}</td>
+                  <td className="py-1 text-right tabular-nums">
+                    <ShownCountText value={category.count} format={formatCount} />
+                  </td>
                   <td className="py-1 text-right tabular-nums">
                     {category.count.count === null || measure.answered.count === null || measure.answered.count === 0
                       ? '—'

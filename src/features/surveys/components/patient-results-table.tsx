@@ -1,5 +1,6 @@
 import type { PatientSurveyResult } from '../server/get-lifestyle-surveys-page';
 import { surveyTitles } from './labels';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** Care teams' view: their patients' latest completed results, newest first, by pseudonym. */
 export function PatientResultsTable({ results, limit }: { results: PatientSurveyResult[]; limit: number }) {
@@ -16,7 +17,7 @@ export function PatientResultsTable({ results, limit }: { results: PatientSurvey
       {results.length === 0 ? (
         <p>None of your patients has completed a survey yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <TableScroll label="Your patients’ survey results">
           <table className="w-full text-sm">
             <caption className="sr-only">Your patients’ survey results</caption>
             <thead>
@@ -55,7 +56,7 @@ export function PatientResultsTable({ results, limit }: { results: PatientSurvey
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

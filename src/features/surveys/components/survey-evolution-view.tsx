@@ -1,7 +1,10 @@
+import type { ReactNode } from 'react';
 import { formatCount, formatDate, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
 import type { AccuracyView, SurveyEvolutionPage, SurveyVersionView } from '../server/get-survey-evolution-page';
 import { accuracySentence } from './accuracy-sentence';
 import { PersonaAccuracyChart } from './persona-accuracy-chart';
+import { ShownCountText, SuppressionNote } from '@/lib/components/suppressed-cell';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 const cell = 'py-1 pr-3 text-left';
 const numberCell = 'py-1 pl-3 text-right tabular-nums';
@@ -27,40 +30,50 @@ function AccuracySection({ accuracy }: { accuracy: AccuracyView }) {
         At the 5-question limit patients are asked: adaptive {formatPercent(atLimit.adaptive, 1)}, fixed {formatPercent(atLimit.fixed, 1)}.
       </p>
       <PersonaAccuracyChart result={result} label={label} />
-      <table className="w-full max-w-xl text-sm">
-        <caption className="pb-1 text-left font-medium">
-          Persona accuracy by questions asked (synthetic, {formatCount(result.patients)} simulated patients)
-        </caption>
-        <thead>
-          <tr className="border-b border-separator">
-            <th scope="col" className={`${cell} font-medium`}>
-              Questions asked
-            </th>
-            <th scope="col" className={`${numberCell} font-medium`}>
-              Adaptive order
-            </th>
-            <th scope="col" className={`${numberCell} font-medium`}>
-              Fixed order
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {result.curve.map((point) => (
-            <tr key={point.questions} className="border-b border-separator/50">
-              <th scope="row" className={`${cell} font-normal`}>
-                {point.questions}
+      <TableScroll label="Persona accuracy by questions asked">
+        <table className="w-full max-w-xl text-sm">
+          <caption className="pb-1 text-left font-medium">
+            Persona accuracy by questions asked (synthetic, {formatCount(result.patients)} simulated patients)
+          </caption>
+          <thead>
+            <tr className="border-b border-separator">
+              <th scope="col" className={`${cell} font-medium`}>
+                Questions asked
               </th>
-              <td className={numberCell}>{formatPercent(point.adaptive, 1)}</td>
-              <td className={numberCell}>{formatPercent(point.fixed, 1)}</td>
+              <th scope="col" className={`${numberCell} font-medium`}>
+                Adaptive order
+              </th>
+              <th scope="col" className={`${numberCell} font-medium`}>
+                Fixed order
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {result.curve.map((point) => (
+              <tr key={point.questions} className="border-b border-separator/50">
+                <th scope="row" className={`${cell} font-normal`}>
+                  {point.questions}
+                </th>
+                <td className={numberCell}>{formatPercent(point.adaptive, 1)}</td>
+                <td className={numberCell}>{formatPercent(point.fixed, 1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
     </section>
   );
 }
 
-function VersionView({ surveyKey, version, patientsInScope }: { surveyKey: string; version: SurveyVersionView; patientsInScope: string }) {
+function VersionView({
+  surveyKey,
+  version,
+  patientsInScope,
+}: {
+  surveyKey: string;
+  version: SurveyVersionView;
+  patientsInScope: ReactNode;
+}) {
   const headingId = `${surveyKey}-v${version.version}-heading`;
   const informative = version.questions.filter((question) => question.informative);
   return (
@@ -83,47 +96,53 @@ function VersionView({ surveyKey, version, patientsInScope }: { surveyKey: strin
       {version.channels.length === 0 ? (
         <p className="text-sm text-muted">No responses on this version yet.</p>
       ) : (
-        <table className="w-full text-sm">
-          <caption className="pb-1 text-left font-medium">
-            Responses by channel (response rate: patients who started ÷ the {patientsInScope} patients in scope)
-          </caption>
-          <thead>
-            <tr className="border-b border-separator">
-              <th scope="col" className={`${cell} font-medium`}>
-                Channel
-              </th>
-              <th scope="col" className={`${cell} font-medium`}>
-                Started between
-              </th>
-              <th scope="col" className={`${numberCell} font-medium`}>
-                Started
-              </th>
-              <th scope="col" className={`${numberCell} font-medium`}>
-                Completed
-              </th>
-              <th scope="col" className={`${numberCell} font-medium`}>
-                Response rate
-              </th>
-              <th scope="col" className={`${numberCell} font-medium`}>
-                Completion rate
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {version.channels.map((rate) => (
-              <tr key={rate.channel} className="border-b border-separator/50">
-                <th scope="row" className={`${cell} font-normal`}>
-                  {rate.channel === 'web' ? 'Web' : rate.channel === 'whatsapp' ? 'WhatsApp' : rate.channel.toUpperCase()}
+        <TableScroll label="Responses by channel">
+          <table className="w-full text-sm">
+            <caption className="pb-1 text-left font-medium">
+              Responses by channel (response rate: patients who started ÷ the {patientsInScope} patients in scope)
+            </caption>
+            <thead>
+              <tr className="border-b border-separator">
+                <th scope="col" className={`${cell} font-medium`}>
+                  Channel
                 </th>
-                <td className={cell}>{formatPeriod(rate.from, rate.to, { short: true })}</td>
-                <td className={numberCell}>{rate.started.display}</td>
-                <td className={numberCell}>{rate.completed.display}</td>
-                <td className={numberCell}>{rate.responseRate === null ? '—' : formatPercent(rate.responseRate, 1)}</td>
-                <td className={numberCell}>{rate.completionRate === null ? '—' : formatPercent(rate.completionRate, 1)}</td>
+                <th scope="col" className={`${cell} font-medium`}>
+                  Started between
+                </th>
+                <th scope="col" className={`${numberCell} font-medium`}>
+                  Started
+                </th>
+                <th scope="col" className={`${numberCell} font-medium`}>
+                  Completed
+                </th>
+                <th scope="col" className={`${numberCell} font-medium`}>
+                  Response rate
+                </th>
+                <th scope="col" className={`${numberCell} font-medium`}>
+                  Completion rate
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {version.channels.map((rate) => (
+                <tr key={rate.channel} className="border-b border-separator/50">
+                  <th scope="row" className={`${cell} font-normal`}>
+                    {rate.channel === 'web' ? 'Web' : rate.channel === 'whatsapp' ? 'WhatsApp' : rate.channel.toUpperCase()}
+                  </th>
+                  <td className={cell}>{formatPeriod(rate.from, rate.to, { short: true })}</td>
+                  <td className={numberCell}>
+                    <ShownCountText value={rate.started} format={formatCount} />
+                  </td>
+                  <td className={numberCell}>
+                    <ShownCountText value={rate.completed} format={formatCount} />
+                  </td>
+                  <td className={numberCell}>{rate.responseRate === null ? '—' : formatPercent(rate.responseRate, 1)}</td>
+                  <td className={numberCell}>{rate.completionRate === null ? '—' : formatPercent(rate.completionRate, 1)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       {informative.length === 0 ? (
         <p className="text-sm text-muted">
@@ -131,35 +150,39 @@ function VersionView({ surveyKey, version, patientsInScope }: { surveyKey: strin
           information.
         </p>
       ) : (
-        <table className="w-full text-sm">
-          <caption className="pb-1 text-left font-medium">
-            Information each question added about the persona (mean bits of uncertainty removed by its answer, where it was asked)
-          </caption>
-          <thead>
-            <tr className="border-b border-separator">
-              <th scope="col" className={`${cell} font-medium`}>
-                Question
-              </th>
-              <th scope="col" className={`${numberCell} font-medium`}>
-                Answered
-              </th>
-              <th scope="col" className={`${numberCell} font-medium`}>
-                Mean bits
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {informative.map((question) => (
-              <tr key={question.id} className="border-b border-separator/50">
-                <th scope="row" className={`${cell} font-normal`}>
-                  {question.text}
+        <TableScroll label="Information each question added">
+          <table className="w-full text-sm">
+            <caption className="pb-1 text-left font-medium">
+              Information each question added about the persona (mean bits of uncertainty removed by its answer, where it was asked)
+            </caption>
+            <thead>
+              <tr className="border-b border-separator">
+                <th scope="col" className={`${cell} font-medium`}>
+                  Question
                 </th>
-                <td className={numberCell}>{question.answered.display}</td>
-                <td className={numberCell}>{question.meanBits === null ? '—' : formatDecimal(question.meanBits, 3)}</td>
+                <th scope="col" className={`${numberCell} font-medium`}>
+                  Answered
+                </th>
+                <th scope="col" className={`${numberCell} font-medium`}>
+                  Mean bits
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {informative.map((question) => (
+                <tr key={question.id} className="border-b border-separator/50">
+                  <th scope="row" className={`${cell} font-normal`}>
+                    {question.text}
+                  </th>
+                  <td className={numberCell}>
+                    <ShownCountText value={question.answered} format={formatCount} />
+                  </td>
+                  <td className={numberCell}>{question.meanBits === null ? '—' : formatDecimal(question.meanBits, 3)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </section>
   );
@@ -179,11 +202,11 @@ export function SurveyEvolutionView({ page, scopeLabel }: { page: SurveyEvolutio
           Versions, responses and the information each question adds
         </h2>
         <p className="max-w-3xl text-sm text-muted">
-          Responses of {page.patientsInScope.display} patients ({scopeLabel}), every response counted once on the version and channel it was
-          given on, over the period shown per row.
+          Responses of <ShownCountText value={page.patientsInScope} format={formatCount} /> patients ({scopeLabel}), every response counted
+          once on the version and channel it was given on, over the period shown per row.
           {page.includesSynthetic ? ' Includes synthetic demo data (simulated patients answering from their persona with noise).' : ''}
-          {page.suppressed ? ' Counts of fewer than 11 patients read “<11”, and rates and means over them are not shown.' : ''}
         </p>
+        {page.suppressed ? <SuppressionNote /> : null}
         {page.surveys.map((survey) => (
           <section key={survey.surveyKey} aria-labelledby={`${survey.surveyKey}-versions-heading`} className="flex flex-col gap-3">
             <h3 id={`${survey.surveyKey}-versions-heading`} className="text-lg font-medium">
@@ -194,7 +217,7 @@ export function SurveyEvolutionView({ page, scopeLabel }: { page: SurveyEvolutio
                 key={version.version}
                 surveyKey={survey.surveyKey}
                 version={version}
-                patientsInScope={page.patientsInScope.display}
+                patientsInScope={<ShownCountText value={page.patientsInScope} format={formatCount} />}
               />
             ))}
           </section>

@@ -7,6 +7,7 @@ import type { TrialArm, TrialExitKind, TrialParticipant } from '../contracts';
 import { formatDate } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import { exitKindLabels, participantStatusLabels } from './trial-format';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 export type ExitInput = { trialId: string; patientId: string; kind: TrialExitKind; reason: string; on: string };
 
@@ -136,7 +137,7 @@ export function ParticipantsTable({ trialId, participants, armLabels, today, rec
       {participants.length === 0 ? (
         <p className="text-sm">No one you may see is enrolled yet.</p>
       ) : (
-        <div className="overflow-x-auto" role="region" aria-label="Participants" tabIndex={0}>
+        <TableScroll label="Participants">
           <table className="w-full text-left text-sm">
             <thead>
               <tr>
@@ -185,7 +186,7 @@ export function ParticipantsTable({ trialId, participants, armLabels, today, rec
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import type { TrialArm, TrialResults } from '../contracts';
 import { formatCount, formatDate, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
 import { AccrualChart, WeeklyAdherenceChart } from './trial-charts';
 import { armOrder, formatInterval, formatPValue } from './trial-format';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 type Props = {
   results: TrialResults;
@@ -15,9 +16,9 @@ const numberCell = 'py-1 pr-4 text-right tabular-nums';
 
 function ScrollTable({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <div className="max-w-4xl overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+    <TableScroll label={label} className="max-w-4xl">
       <table className="w-full text-left text-sm">{children}</table>
-    </div>
+    </TableScroll>
   );
 }
 

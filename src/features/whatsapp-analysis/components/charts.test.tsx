@@ -11,7 +11,8 @@ describe('HourWeekdayHeatMap', () => {
     cells[6]![23] = null;
     const html = renderToStaticMarkup(<HourWeekdayHeatMap cells={cells} caption="Replies in UTC." />);
     expect(html).toContain('<caption');
-    expect(html).toContain('Replies in UTC. Cells marked “–” are hidden: &lt;11 patients.');
+    expect(html).toContain('Replies in UTC.');
+    expect(html.match(/data-suppressed="small">&lt;11</g)).toHaveLength(1);
     expect(html.match(/<th scope="row"/g)).toHaveLength(7);
     expect(html.match(/<td/g)).toHaveLength(7 * 24);
     expect(html).toContain('>12<');
@@ -25,7 +26,7 @@ describe('Distribution', () => {
     const html = renderToStaticMarkup(<Distribution labels={['A', 'B', 'C']} counts={[3, 1, null]} caption="Times." />);
     expect(html).toContain('75%');
     expect(html).toContain('25%');
-    expect(html).toContain('&lt;11 patients');
+    expect(html).toContain('data-suppressed="small">&lt;11<');
   });
 
   it('formats minutes readably', () => {

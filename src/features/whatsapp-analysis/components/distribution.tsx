@@ -1,20 +1,19 @@
 import { formatCount, formatPercent } from '@/lib/format';
+import { SuppressedCell } from '@/lib/components/suppressed-cell';
 
 /**
  * A distribution as a table of bins with a bar each (the table is its own text equivalent). A null count is
- * hidden (too few patients) and says so. Shared by the message store's and the chat export's reply times.
+ * hidden (too few patients) and reads "<11". Shared by the message store's and the chat export's reply times.
  */
 export function Distribution({
   labels,
   counts,
   caption,
-  hiddenLabel = '<11 patients',
   testId,
 }: {
   labels: readonly string[];
   counts: readonly (number | null)[];
   caption: string;
-  hiddenLabel?: string;
   testId?: string;
 }) {
   const total = counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
@@ -51,7 +50,7 @@ export function Distribution({
                   <div className="h-3 rounded bg-accent" style={{ width: `${max === 0 ? 0 : (count / max) * 100}%` }} />
                 )}
               </td>
-              <td className="py-1 pr-3 text-right tabular-nums">{count === null ? hiddenLabel : formatCount(count)}</td>
+              <td className="py-1 pr-3 text-right tabular-nums">{count === null ? <SuppressedCell /> : formatCount(count)}</td>
               <td className="py-1 text-right tabular-nums">{count === null || total === 0 ? '' : formatPercent(count / total)}</td>
             </tr>
           );

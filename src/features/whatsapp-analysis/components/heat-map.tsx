@@ -1,31 +1,27 @@
 import { weekdayLabels } from '@/engine/chat-export';
 import { formatCount } from '@/lib/format';
+import { SuppressedCell } from '@/lib/components/suppressed-cell';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /**
  * An hour × weekday grid of counts as a table (so a screen reader reads it as one: a row per weekday, a
- * column per hour), shaded by count. A null cell is hidden (too few patients) and says so. Used by the
+ * column per hour), shaded by count. A null cell is hidden (too few patients) and reads "<11". Used by the
  * message store's view and the chat-export view alike.
  */
 export function HourWeekdayHeatMap({
   cells,
   caption,
-  hiddenLabel = '<11 patients',
   testId,
 }: {
   cells: readonly (readonly (number | null)[])[];
   caption: string;
-  hiddenLabel?: string;
   testId?: string;
 }) {
   const max = Math.max(0, ...cells.flat().map((value) => value ?? 0));
-  const anyHidden = cells.some((row) => row.some((value) => value === null));
   return (
-    <div className="overflow-x-auto" data-testid={testId}>
+    <TableScroll label="Hour by weekday" testId={testId}>
       <table className="border-collapse text-[11px] tabular-nums">
-        <caption className="mb-2 text-left text-sm text-muted">
-          {caption}
-          {anyHidden ? ` Cells marked “–” are hidden: ${hiddenLabel}.` : ''}
-        </caption>
+        <caption className="mb-2 text-left text-sm text-muted">{caption}</caption>
         <thead>
           <tr>
             <th scope="col" className="pr-2 text-left font-normal text-muted">
@@ -47,11 +43,13 @@ export function HourWeekdayHeatMap({
                 <span className="sr-only">{weekday.slice(3)}</span>
               </th>
               {Array.from({ length: 24 }, (_, hour) => {
-                const value = cells[row]?.[hour] ?? 0;
+                // `??` would turn a hidden (null) cell into 0: only a missing cell counts as none.
+                const cell = cells[row]?.[hour];
+                const value = cell === undefined ? 0 : cell;
                 if (value === null)
                   return (
-                    <td key={hour} className="h-7 w-7 border border-separator bg-surface text-center text-muted" title={hiddenLabel}>
-                      –<span className="sr-only"> {hiddenLabel}</span>
+                    <td key={hour} className="h-7 w-7 border border-separator bg-surface text-center">
+                      <SuppressedCell />
                     </td>
                   );
                 const share = max === 0 ? 0 : value / max;
@@ -72,6 +70,6 @@ export function HourWeekdayHeatMap({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

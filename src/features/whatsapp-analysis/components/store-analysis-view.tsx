@@ -8,13 +8,15 @@ import type { RateFigure, WhatsappAnalysisPage } from '../schemas';
 import { Distribution, formatMinutes } from './distribution';
 import { HourWeekdayHeatMap } from './heat-map';
 import { channelLabels, intentLabels, personaName, reasonLabels, whatsappAnalysisPath } from './labels';
+import { SuppressedCell, SuppressionNote } from '@/lib/components/suppressed-cell';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 function Notice({ children }: { children: ReactNode }) {
   return <p className="rounded-xl bg-surface px-3 py-2 text-sm">{children}</p>;
 }
 
-function Rate({ figure, hiddenLabel }: { figure: RateFigure; hiddenLabel: string }) {
-  if (figure.suppressed) return <span className="text-muted">{hiddenLabel}</span>;
+function Rate({ figure }: { figure: RateFigure }) {
+  if (figure.suppressed) return <SuppressedCell reason="derived" />;
   if (figure.rate === null) return <span className="text-muted">no messages</span>;
   return (
     <span className="tabular-nums">
@@ -47,7 +49,6 @@ export function StoreAnalysisView({
       <Notice>Your account is not linked to a drug company yet, so there are no patients to analyse. An administrator can link it.</Notice>
     );
   const { filters, period, analysis } = page;
-  const hiddenLabel = `<${page.minimumGroupSize} patients`;
   const keep = { channel: filters.channel === 'whatsapp' ? null : filters.channel, persona: filters.persona, product: filters.productId };
   const periodParams = periodQueryOf(period.choice);
   const population = `${channelLabels[filters.channel]} messages${filters.persona ? `, persona ${personaName(filters.persona)}` : ''}${
@@ -76,8 +77,9 @@ export function StoreAnalysisView({
       <p data-testid="store-population">
         <span className="font-medium">Population: </span>
         {page.patients === null ? `fewer than ${page.minimumGroupSize} patients` : `${formatCount(page.patients)} patients`} with{' '}
-        {population}.{page.suppressed ? ` Figures over fewer than ${page.minimumGroupSize} patients are hidden.` : ''}
+        {population}.
       </p>
+      {page.suppressed ? <SuppressionNote /> : null}
       {page.tooFew ? (
         <Notice>
           Fewer than {page.minimumGroupSize} patients match these filters in this period, so no figures are shown. Widen the period or the
@@ -97,7 +99,7 @@ export function StoreAnalysisView({
             </p>
             <p data-testid="reply-rate">
               <span className="font-medium">All outbound messages: </span>
-              <Rate figure={analysis.replies} hiddenLabel={hiddenLabel} />
+              <Rate figure={analysis.replies} />
             </p>
             <table className="w-full max-w-2xl text-left text-sm">
               <caption className="mb-1 text-left text-muted">Reply rate by persona ({describePeriod(period)})</caption>
@@ -118,7 +120,7 @@ export function StoreAnalysisView({
                       {personaName(entry.persona)}
                     </th>
                     <td className="py-1">
-                      <Rate figure={entry.replies} hiddenLabel={hiddenLabel} />
+                      <Rate figure={entry.replies} />
                     </td>
                   </tr>
                 ))}
@@ -142,7 +144,7 @@ export function StoreAnalysisView({
                   labels={replyTimeBins.map((bin) => bin.label)}
                   counts={analysis.replyTimes.bins}
                   caption={`Time from an outbound message to its reply: ${population}.`}
-                  hiddenLabel={hiddenLabel}
+
                   testId="store-reply-times"
                 />
               </>
@@ -158,7 +160,7 @@ export function StoreAnalysisView({
               caption={`${formatCount(analysis.inbound)} replies by weekday and hour, in each patient’s own time zone where it is recorded, otherwise UTC (${formatCount(
                 analysis.heatMapUtcFallback,
               )} replies read in UTC): ${population}.`}
-              hiddenLabel={hiddenLabel}
+
               testId="store-heat-map"
             />
           </section>
@@ -192,7 +194,7 @@ export function StoreAnalysisView({
                       {entry.reason === null ? '' : ` — ${reasonLabels[entry.reason]}`}
                     </th>
                     <td className="py-1 pr-3 text-right tabular-nums">
-                      {entry.figure.suppressed ? hiddenLabel : formatCount(entry.figure.count)}
+                      {entry.figure.suppressed ? <SuppressedCell /> : formatCount(entry.figure.count)}
                     </td>
                     <td className="py-1 text-right tabular-nums">{entry.figure.suppressed ? '' : formatCount(entry.figure.patients)}</td>
                   </tr>
@@ -209,7 +211,7 @@ export function StoreAnalysisView({
               A dose counts as confirmed after a message when the patient confirmed a dose taken within 24 hours after it. Rates with Wilson
               95% intervals.
             </p>
-            <div className="overflow-x-auto">
+            <TableScroll label="Template performance">
               <table className="w-full text-left text-sm" data-testid="store-templates">
                 <caption className="mb-1 text-left text-muted">Outbound messages by template: {population}.</caption>
                 <thead>
@@ -238,20 +240,20 @@ export function StoreAnalysisView({
                         {entry.templateId}
                       </th>
                       <td className="py-1 pr-3 text-right tabular-nums">
-                        {entry.messages === null ? hiddenLabel : formatCount(entry.messages)}
+                        {entry.messages === null ? <SuppressedCell /> : formatCount(entry.messages)}
                       </td>
                       <td className="py-1 pr-3 text-right tabular-nums">{entry.patients === null ? '' : formatCount(entry.patients)}</td>
                       <td className="py-1 pr-3">
-                        <Rate figure={entry.replies} hiddenLabel={hiddenLabel} />
+                        <Rate figure={entry.replies} />
                       </td>
                       <td className="py-1">
-                        <Rate figure={entry.doseConfirmations} hiddenLabel={hiddenLabel} />
+                        <Rate figure={entry.doseConfirmations} />
                       </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </section>
 
           <section aria-labelledby="opt-outs-heading" className="flex flex-col gap-2">
@@ -287,7 +289,7 @@ export function StoreAnalysisView({
                       </th>
                       <td className="py-1 pr-3">{personaName(entry.persona)}</td>
                       <td className="py-1 text-right tabular-nums">
-                        {entry.figure.suppressed ? hiddenLabel : formatCount(entry.figure.count)}
+                        {entry.figure.suppressed ? <SuppressedCell /> : formatCount(entry.figure.count)}
                       </td>
                     </tr>
                   ))}

@@ -7,6 +7,7 @@ import { PatientResultsTable } from '@/features/surveys/components/patient-resul
 import { SurveyDefinitionEditor } from '@/features/surveys/components/survey-definition-editor';
 import { SurveyRunner } from '@/features/surveys/components/survey-runner';
 import { getSignedInUser } from '@/lib/server/current-user';
+import { SuppressionNote } from '@/lib/components/suppressed-cell';
 
 export const metadata: Metadata = { title: 'Lifestyle Micro-Surveys' };
 
@@ -60,6 +61,7 @@ export default async function LifestyleSurveysPage() {
         <h2 id="cohort-heading" className="text-xl font-semibold">
           Results across the cohort
         </h2>
+        {page.cohort.some((distribution) => distribution.suppressed) ? <SuppressionNote /> : null}
         {page.cohort.map((distribution) => (
           <CohortDistributionView key={distribution.surveyKey} distribution={distribution} scopeLabel={scopeLabel} />
         ))}
