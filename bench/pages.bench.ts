@@ -48,7 +48,10 @@ async function medianMilliseconds(url: string, cookie: string, runs = 5): Promis
   return times[Math.floor(times.length / 2)]!;
 }
 
-/** Patient ids from the profile's patient picker, to switch between. */
+/**
+ * Patient ids from the profile's patient picker, to switch between: the picker is a client combobox whose
+ * choices (each with its `patient-profile?patient=<id>…` address) travel in the page's inline RSC data.
+ */
 async function patientIds(base: string, cookie: string): Promise<string[]> {
   const html = await (await fetch(`${base}${prefix}patient-profile`, { headers: { Cookie: cookie } })).text();
   return [...new Set([...html.matchAll(/patient-profile\?patient=([0-9a-f-]{36})/g)].map((match) => match[1]!))].slice(0, 2);
