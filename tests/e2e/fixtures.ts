@@ -117,13 +117,15 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
         await page.goto('/admin');
         const status = page.getByRole('main').getByRole('status');
         if (role !== 'patient') {
-          await page.getByLabel(`Role of ${credentials.email}`).selectOption(role);
+          await chooseRole(page, credentials.email, role);
           await expect(status).toHaveText(`${credentials.email} is now ${roleNames[role]}.`);
         }
         const memberships = page.getByRole('group', { name: `Companies of ${credentials.email}` });
         for (const company of companies) {
-          // A click, not check(): the box shows the server's answer, which arrives after the click.
-          await memberships.getByRole('checkbox', { name: company }).click();
+          // Space on the focused box, not check(): the box shows the server's answer, which arrives after the key.
+          const box = memberships.getByRole('checkbox', { name: company });
+          await box.focus();
+          await box.press('Space');
           await expect(status).toHaveText(`${credentials.email} joined ${company}.`);
           await expect(memberships.getByRole('checkbox', { name: company })).toBeChecked();
         }
@@ -136,6 +138,12 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
 });
 
 export { expect };
+
+/** Picks a user's role in /admin's role list (a HeroUI select: its button opens a list of role names). */
+export async function chooseRole(page: Page, email: string, role: Role) {
+  await page.getByRole('button', { name: `Role of ${email}` }).click();
+  await page.getByRole('option', { name: roleNames[role], exact: true }).click();
+}
 
 /** Serious and critical axe-core violations on the page (or the part of it `include` selects). */
 export async function seriousAccessibilityViolations(page: Page, include?: string) {
