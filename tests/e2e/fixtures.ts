@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { type Role, roleNames } from '../../src/lib/domain/roles';
 
 export const demoPassword = 'Medaptive-demo-1';
@@ -139,10 +139,27 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
 
 export { expect };
 
-/** Picks a user's role in /admin's role list (a HeroUI select: its button opens a list of role names). */
+/**
+ * Picks an option in a HeroUI select within `scope`: its button is named by the shown value then the label
+ * ("Guess from the file Date format"), so the label is matched at the end; the list opens in a popover.
+ */
+export async function chooseInSelect(scope: Page | Locator, label: string, option: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await scope.getByRole('button', { name: new RegExp(`(^| )${escaped}$`) }).click();
+  const page = 'page' in scope ? scope.page() : scope;
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Picks a user's role in /admin's role list. */
 export async function chooseRole(page: Page, email: string, role: Role) {
-  await page.getByRole('button', { name: `Role of ${email}` }).click();
-  await page.getByRole('option', { name: roleNames[role], exact: true }).click();
+  await chooseInSelect(page, `Role of ${email}`, roleNames[role]);
+}
+
+/** Selects a HeroUI radio or ticks a checkbox with the keyboard (its input is visually hidden, so check() cannot click it). */
+export async function pressToCheck(control: Locator) {
+  await control.focus();
+  await control.press('Space');
+  await expect(control).toBeChecked();
 }
 
 /** Serious and critical axe-core violations on the page (or the part of it `include` selects). */

@@ -1,13 +1,13 @@
 'use client';
 
-import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import { Button, Form, Input, Label, ListBox, Radio, RadioGroup, Select, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
 import { formatCount, formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
-import { CsvImportPreview, type CsvUpload, fetchCsvPreview } from './csv-import-preview';
+import { CsvImportPreview, type CsvUpload, dateFormatLabels, fetchCsvPreview } from './csv-import-preview';
 import type { DateFormat, DispensingCsvPreview } from '@/engine/ingestion';
 
 type Props = {
@@ -61,6 +61,42 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The date-format choice that sends no format, so the server guesses it from the file. */
+const GUESS_DATE_FORMAT = 'guess';
+
+/** A HeroUI select that submits with its form (it renders a hidden native select named `name`). */
+function FormSelect({
+  name,
+  label,
+  defaultValue,
+  options,
+}: {
+  name: string;
+  label: string;
+  defaultValue: string;
+  options: [string, string][];
+}) {
+  return (
+    <Select name={name} defaultValue={defaultValue} variant="secondary">
+      <Label>{label}</Label>
+      <Select.Trigger>
+        <Select.Value />
+        <Select.Indicator />
+      </Select.Trigger>
+      <Select.Popover>
+        <ListBox>
+          {options.map(([value, text]) => (
+            <ListBox.Item key={value} id={value} textValue={text}>
+              {text}
+              <ListBox.ItemIndicator />
+            </ListBox.Item>
+          ))}
+        </ListBox>
+      </Select.Popover>
+    </Select>
   );
 }
 
@@ -121,7 +157,7 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
         'medicationClassColumn',
       ]) {
         const value = String(data.get(key) ?? '').trim();
-        if (value !== '') query.set(key, value);
+        if (value !== '' && value !== GUESS_DATE_FORMAT) query.set(key, value);
       }
       await showPreview({ file, query });
     } else await queue(file, format, query);
@@ -133,34 +169,43 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   };
   return (
     <form className="flex flex-col gap-3" onSubmit={(event) => void submit(event)} aria-label="Import a file">
-      <fieldset className="flex flex-wrap gap-4">
-        <legend className="mb-1 text-sm font-medium">Format</legend>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="format" value="fhir" defaultChecked /> FHIR R4 (Bundle or NDJSON)
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="format" value="csv" /> Pharmacy CSV (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION)
-        </label>
-      </fieldset>
+      <RadioGroup name="format" defaultValue="fhir" orientation="horizontal" variant="secondary">
+        <Label>Format</Label>
+        <Radio value="fhir">
+          <Radio.Control>
+            <Radio.Indicator />
+          </Radio.Control>
+          <Radio.Content>
+            <Label>FHIR R4 (Bundle or NDJSON)</Label>
+          </Radio.Content>
+        </Radio>
+        <Radio value="csv">
+          <Radio.Control>
+            <Radio.Indicator />
+          </Radio.Control>
+          <Radio.Content>
+            <Label>Pharmacy CSV (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION)</Label>
+          </Radio.Content>
+        </Radio>
+      </RadioGroup>
       <details className="text-sm">
         <summary className="cursor-pointer">CSV columns and date format</summary>
         <div className="mt-2 grid gap-3 sm:grid-cols-3">
-          <label className="flex flex-col gap-1">
-            Date format
-            <select name="dateFormat" defaultValue="" className="rounded-lg border border-separator bg-background px-2 py-1">
-              <option value="">Guess from the file</option>
-              <option value="iso">YYYY-MM-DD</option>
-              <option value="mdy">MM/DD/YYYY</option>
-              <option value="dmy">DD/MM/YYYY</option>
-            </select>
-          </label>
-          <label className="flex flex-col gap-1">
-            Medication column holds
-            <select name="medicationCodes" defaultValue="names" className="rounded-lg border border-separator bg-background px-2 py-1">
-              <option value="names">Any name, class or code</option>
-              <option value="catalogue">Product catalogue codes or names</option>
-            </select>
-          </label>
+          <FormSelect
+            name="dateFormat"
+            label="Date format"
+            defaultValue={GUESS_DATE_FORMAT}
+            options={[[GUESS_DATE_FORMAT, 'Guess from the file'], ...(Object.entries(dateFormatLabels) as [string, string][])]}
+          />
+          <FormSelect
+            name="medicationCodes"
+            label="Medication column holds"
+            defaultValue="names"
+            options={[
+              ['names', 'Any name, class or code'],
+              ['catalogue', 'Product catalogue codes or names'],
+            ]}
+          />
           {(
             [
               ['patientIdColumn', 'Patient column', 'PATIENT_ID'],
