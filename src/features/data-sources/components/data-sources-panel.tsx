@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Form, Input, Label, ListBox, Radio, RadioGroup, Select, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, ListBox, Radio, RadioGroup, Select, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
@@ -214,16 +214,12 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
               ['dosesPerDayColumn', 'Doses a day column', 'PERDAY'],
               ['medicationClassColumn', 'Medication column', 'CATEGORY'],
             ] as const
-          ).map(([name, label, placeholder]) => (
-            <label key={name} className="flex flex-col gap-1">
-              {label}
-              <input
-                name={name}
-                placeholder={placeholder}
-                maxLength={100}
-                className="rounded-lg border border-separator bg-background px-2 py-1"
-              />
-            </label>
+          ).map(([name, label, standard]) => (
+            <TextField key={name} name={name} maxLength={100} variant="secondary">
+              <Label>{label}</Label>
+              <Input />
+              <Description>Empty: {standard}</Description>
+            </TextField>
           ))}
         </div>
       </details>
