@@ -1,6 +1,7 @@
 'use client';
 
-import { Button, Description, Form, Input, Label, ListBox, Radio, RadioGroup, Select, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, Radio, RadioGroup, TextField } from '@heroui/react';
+import { FormSelect } from '@/components/form-select';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
@@ -64,42 +65,6 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
   );
 }
 
-/** The date-format choice that sends no format, so the server guesses it from the file. */
-const GUESS_DATE_FORMAT = 'guess';
-
-/** A HeroUI select that submits with its form (it renders a hidden native select named `name`). */
-function FormSelect({
-  name,
-  label,
-  defaultValue,
-  options,
-}: {
-  name: string;
-  label: string;
-  defaultValue: string;
-  options: [string, string][];
-}) {
-  return (
-    <Select name={name} defaultValue={defaultValue} variant="secondary">
-      <Label>{label}</Label>
-      <Select.Trigger>
-        <Select.Value />
-        <Select.Indicator />
-      </Select.Trigger>
-      <Select.Popover>
-        <ListBox>
-          {options.map(([value, text]) => (
-            <ListBox.Item key={value} id={value} textValue={text}>
-              {text}
-              <ListBox.ItemIndicator />
-            </ListBox.Item>
-          ))}
-        </ListBox>
-      </Select.Popover>
-    </Select>
-  );
-}
-
 function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -157,7 +122,7 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
         'medicationClassColumn',
       ]) {
         const value = String(data.get(key) ?? '').trim();
-        if (value !== '' && value !== GUESS_DATE_FORMAT) query.set(key, value);
+        if (value !== '') query.set(key, value);
       }
       await showPreview({ file, query });
     } else await queue(file, format, query);
@@ -194,8 +159,8 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
           <FormSelect
             name="dateFormat"
             label="Date format"
-            defaultValue={GUESS_DATE_FORMAT}
-            options={[[GUESS_DATE_FORMAT, 'Guess from the file'], ...(Object.entries(dateFormatLabels) as [string, string][])]}
+            defaultValue=""
+            options={[['', 'Guess from the file'], ...Object.entries(dateFormatLabels)]}
           />
           <FormSelect
             name="medicationCodes"
