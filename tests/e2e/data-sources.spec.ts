@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chooseInSelect, expect, pressToCheck, seriousAccessibilityViolations, test } from './fixtures';
+import { chooseFiles, chooseInSelect, expect, pressToCheck, seriousAccessibilityViolations, test } from './fixtures';
 
 test('an admin creates a dose-event API key, a device uses it, the admin revokes it', async ({ page, signIn }) => {
   await signIn('admin');
@@ -62,9 +62,11 @@ test('a clinician imports a pharmacy CSV: a background job with progress, then i
   const medicationEvents = fs
     .readFileSync(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'), 'utf8')
     .replace(/\/(20\d\d)\b/g, (_, year: string) => `/${Number(year) - 20}`);
-  await form
-    .getByLabel('File (at most 50 MB)')
-    .setInputFiles({ name: 'med_events.csv', mimeType: 'text/csv', buffer: Buffer.from(medicationEvents) });
+  await chooseFiles(form.getByRole('button', { name: /File \(at most 50 MB\)/ }), {
+    name: 'med_events.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(medicationEvents),
+  });
   await form.getByRole('button', { name: 'Import' }).click();
   // A CSV is previewed first; nothing is stored until the import is confirmed.
   await page.getByTestId('csv-preview').getByRole('button', { name: 'Confirm import' }).click();

@@ -1,6 +1,14 @@
 import { createHash, createHmac } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type BrowserContext, test as base, expect, type Locator, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  type FileChooser,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { type Role, roleNames } from '../../src/lib/domain/roles';
 
 export const demoPassword = 'Medaptive-demo-1';
@@ -153,6 +161,13 @@ export async function chooseInSelect(scope: Page | Locator, label: string, optio
 /** Picks a user's role in /admin's role list. */
 export async function chooseRole(page: Page, email: string, role: Role) {
   await chooseInSelect(page, `Role of ${email}`, roleNames[role]);
+}
+
+/** Chooses files through the system file picker that `button` opens (a file field is a button, not a native input). */
+export async function chooseFiles(button: Locator, files: Parameters<FileChooser['setFiles']>[0]) {
+  const chooser = button.page().waitForEvent('filechooser');
+  await button.click();
+  await (await chooser).setFiles(files);
 }
 
 /** Selects a HeroUI radio or ticks a checkbox with the keyboard (its input is visually hidden, so check() cannot click it). */

@@ -1,4 +1,4 @@
-import { chooseInSelect, expect, pressToCheck, test } from './fixtures';
+import { chooseFiles, chooseInSelect, expect, pressToCheck, test } from './fixtures';
 
 const header = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION';
 const csvFile = (name: string, lines: string[]) => ({
@@ -19,11 +19,10 @@ test('a clinician previews a DD/MM CSV (format guessed, dates written out), conf
   await pressToCheck(form.getByRole('radio', { name: /Pharmacy CSV/ }));
   // Day first, and a day above 12 on line 3: only DD/MM/YYYY reads every date.
   const tag = `pv-${Date.now()}`;
-  await form
-    .getByLabel('File (at most 50 MB)')
-    .setInputFiles(
-      csvFile('day-first.csv', [`${tag}-1,03/04/2025,1,statin,30`, `${tag}-1,25/04/2025,1,statin,30`, `${tag}-2,01/05/2025,2,statin,28`]),
-    );
+  await chooseFiles(
+    form.getByRole('button', { name: /File \(at most 50 MB\)/ }),
+    csvFile('day-first.csv', [`${tag}-1,03/04/2025,1,statin,30`, `${tag}-1,25/04/2025,1,statin,30`, `${tag}-2,01/05/2025,2,statin,28`]),
+  );
   await form.getByRole('button', { name: 'Import' }).click();
 
   const preview = page.getByTestId('csv-preview');
@@ -68,7 +67,7 @@ test('a future-dated CSV shows every bad line, cannot be confirmed, and a direct
     `${tag},2035-01-01,1,statin,30`,
     `${tag},2037-12-31,1,statin,400`,
   ]);
-  await form.getByLabel('File (at most 50 MB)').setInputFiles(file);
+  await chooseFiles(form.getByRole('button', { name: /File \(at most 50 MB\)/ }), file);
   await form.getByRole('button', { name: 'Import' }).click();
 
   const preview = page.getByTestId('csv-preview');

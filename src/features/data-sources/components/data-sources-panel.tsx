@@ -3,6 +3,7 @@
 import { Button, Description, Form, Input, Label, Radio, RadioGroup, TextField } from '@heroui/react';
 import { FormSelect } from '@/components/form-select';
 import { useRouter } from 'next/navigation';
+import { FileTrigger } from 'react-aria-components';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
 import { formatCount, formatDateTime } from '@/lib/format';
@@ -68,6 +69,8 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
 function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The chosen file (HeroUI has no file field: a react-aria FileTrigger opens the picker from a HeroUI button).
+  const [file, setFile] = useState<File | null>(null);
   // A CSV is previewed (read, nothing stored) before it is queued.
   const [preview, setPreview] = useState<{ upload: CsvUpload; result: DispensingCsvPreview } | null>(null);
   const showPreview = async (upload: CsvUpload) => {
@@ -102,10 +105,9 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const file = data.get('file');
     const format = String(data.get('format') ?? 'fhir');
-    if (!(file instanceof File) || file.size === 0) {
-      setError('Choose a file to import.');
+    if (file === null || file.size === 0) {
+      setError(file === null ? 'File: choose a file to import.' : 'File: the chosen file is empty.');
       return;
     }
     setError(null);
@@ -188,10 +190,25 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
           ))}
         </div>
       </details>
-      <label className="flex flex-col gap-1 text-sm">
-        File (at most 50 MB)
-        <input type="file" name="file" accept=".json,.ndjson,.csv,.txt,application/json,text/csv" required />
-      </label>
+      <div className="flex flex-col gap-1 text-sm">
+        <span id="import-file-label" className="font-medium">
+          File (at most 50 MB)
+        </span>
+        <div className="flex flex-wrap items-center gap-3">
+          <FileTrigger
+            acceptedFileTypes={['.json', '.ndjson', '.csv', '.txt', 'application/json', 'text/csv']}
+            onSelect={(files) => {
+              setFile(files?.[0] ?? null);
+              if (files?.[0]) setError(null);
+            }}
+          >
+            <Button variant="secondary" size="sm" aria-labelledby="import-file-choose import-file-label" id="import-file-choose">
+              Choose a file
+            </Button>
+          </FileTrigger>
+          <span data-testid="import-file-name">{file === null ? 'No file chosen' : file.name}</span>
+        </div>
+      </div>
       {error ? (
         <p role="alert" className="text-sm text-danger">
           {error}

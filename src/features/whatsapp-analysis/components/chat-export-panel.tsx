@@ -1,6 +1,7 @@
 'use client';
 
 import { Button, Input, Label, ListBox, Select, TextField } from '@heroui/react';
+import { FileTrigger } from 'react-aria-components';
 import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import {
   analyseChatExport,
@@ -183,18 +184,26 @@ export function ChatExportPanel({ saved: initialSaved, save, open, remove }: Pro
         className={`flex flex-col gap-3 rounded-2xl border-2 border-dashed p-4 ${dragging ? 'border-accent bg-surface' : 'border-separator'}`}
         data-testid="chat-drop-zone"
       >
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">
+        <div className="flex flex-col gap-1 text-sm">
+          <span id="chat-file-label" className="font-medium">
             WhatsApp export (.txt, up to {maxUploadBytes / 1024 / 1024} MB) — choose a file or drop it here
           </span>
-          <input
-            type="file"
-            accept=".txt,text/plain"
+          <FileTrigger
+            acceptedFileTypes={['.txt', 'text/plain']}
             data-testid="chat-file"
-            onChange={(event) => void load(event.currentTarget.files?.[0])}
-            className="text-sm"
-          />
-        </label>
+            onSelect={(files) => void load(files?.[0] ?? undefined)}
+          >
+            <Button
+              variant="secondary"
+              size="sm"
+              className="self-start"
+              id="chat-file-choose"
+              aria-labelledby="chat-file-choose chat-file-label"
+            >
+              Choose a file
+            </Button>
+          </FileTrigger>
+        </div>
         <div className="flex flex-wrap items-end gap-3">
           <TextField className="w-56" variant="secondary" value={timeZone} onChange={setTimeZone}>
             <Label>Time zone of the phone</Label>
