@@ -27,6 +27,9 @@ test.describe('Patient Profile', () => {
     // The demo clinician works at the demo clinic (200 synthetic patients).
     const picker = patientPicker(page);
     await expect(picker).toBeVisible();
+    // The server's HTML carries every choice's address (the pages bench reads patient ids from it).
+    const html = await (await page.request.get(profilePath)).text();
+    expect(new Set([...html.matchAll(/patient-profile\?patient=([0-9a-f-]{36})/g)].map((match) => match[1])).size).toBeGreaterThan(1);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     // Switching patients happens in the page: a marker left on the window survives it (a full reload would drop it).
     await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
