@@ -71,7 +71,7 @@ export function ReportingPeriodBar({
         {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
         <FormSelect
           name="period"
-          label="Period to show"
+          label="Reporting period"
           defaultValue={selected}
           className="w-52"
           options={[

@@ -61,7 +61,7 @@ test.describe('One period on every page', () => {
     await signIn('clinician');
     await page.goto(pages.journey);
     const twelve = await statedPeriod(page);
-    await chooseInSelect(page, 'Period to show', 'Last 3 months');
+    await chooseInSelect(page, 'Reporting period', 'Last 3 months');
     await page.getByRole('button', { name: 'Apply period' }).click();
     await expect(page).toHaveURL(/[?&]period=last-3-months/);
     const three = await statedPeriod(page);

@@ -96,7 +96,7 @@ describe('patient profile view', () => {
     expect(html).toContain('No messages were sent or received in this period.');
     // The period as every page states it, and the choice of another.
     expect(html).toContain('<span data-testid="reporting-period">1 Mar 2025 – 28 Feb 2026, data up to 28 Feb 2026</span>');
-    expect(html).toContain('Period to show');
+    expect(html).toContain('>Reporting period<');
     expect(html).toContain('<input type="hidden" name="period" value="last-12-months"/>');
     // Dose confirmations beside refills, with the sentence when they disagree.
     expect(html).toContain('Confirmed 1 of 2 reported doses (50%); refills cover 78% of days. They disagree.');
