@@ -1,7 +1,6 @@
 import { buttonVariants } from '@heroui/react';
 import { type Channel, channelLabels, channels } from '@/lib/domain/channels';
-
-const selectClass = 'rounded-lg border border-separator bg-background px-2 py-1.5';
+import { FormSelect } from './form-select';
 
 /**
  * The channel, persona and product filters of the message pages as a plain GET form (works without
@@ -31,39 +30,27 @@ export function MessageFilterForm({
   return (
     <form method="get" action={path} className={className} aria-label={label}>
       {Object.entries(periodParams).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      <label className="flex flex-col gap-1 text-sm">
-        Channel
-        <select name="channel" defaultValue={filters.channel ?? ''} className={selectClass}>
-          {allChannels ? <option value="">All channels</option> : null}
-          {channels.map((channel) => (
-            <option key={channel} value={channel}>
-              {channelLabels[channel]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        Persona
-        <select name="persona" defaultValue={filters.persona ?? ''} className={selectClass}>
-          <option value="">All personas</option>
-          {options.personas.map((persona) => (
-            <option key={persona} value={persona}>
-              {personaLabel(persona)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-sm">
-        Product
-        <select name="product" defaultValue={filters.productId ?? ''} className={selectClass}>
-          <option value="">All products</option>
-          {options.products.map((product) => (
-            <option key={product.id} value={product.id}>
-              {product.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FormSelect
+        name="channel"
+        label="Channel"
+        defaultValue={filters.channel ?? ''}
+        options={[
+          ...(allChannels ? [['', 'All channels'] as const] : []),
+          ...channels.map((channel) => [channel, channelLabels[channel]] as const),
+        ]}
+      />
+      <FormSelect
+        name="persona"
+        label="Persona"
+        defaultValue={filters.persona ?? ''}
+        options={[['', 'All personas'], ...options.personas.map((persona) => [persona, personaLabel(persona)] as const)]}
+      />
+      <FormSelect
+        name="product"
+        label="Product"
+        defaultValue={filters.productId ?? ''}
+        options={[['', 'All products'], ...options.products.map((product) => [product.id, product.name] as const)]}
+      />
       <button type="submit" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
         Apply filters
       </button>

@@ -1,6 +1,7 @@
 import { buttonVariants } from '@heroui/react';
 import Link from 'next/link';
 import { formatDate } from '@/lib/format';
+import { FormSelect } from './form-select';
 import { hrefWithPeriod, periodQueryOf, type PeriodView } from '@/lib/period-query';
 import { patientEngagementPrefix, routes } from '@/lib/routes';
 
@@ -68,20 +69,19 @@ export function ReportingPeriodBar({
       )}
       <form method="get" action={path} className="flex flex-wrap items-end gap-3">
         {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-        <label className="flex flex-col gap-1 text-sm">
-          Period to show
-          <select name="period" defaultValue={selected} className="rounded-lg border border-separator bg-background px-2 py-1.5">
-            <option value="last-3-months">Last 3 months</option>
-            <option value="last-6-months">Last 6 months</option>
-            <option value="last-12-months">Last 12 months</option>
-            {years.map((year) => (
-              <option key={year} value={`year-${year}`}>
-                Calendar year {year}
-              </option>
-            ))}
-            <option value="custom">From – to (below)</option>
-          </select>
-        </label>
+        <FormSelect
+          name="period"
+          label="Reporting period"
+          defaultValue={selected}
+          className="w-52"
+          options={[
+            ['last-3-months', 'Last 3 months'],
+            ['last-6-months', 'Last 6 months'],
+            ['last-12-months', 'Last 12 months'],
+            ...years.map((year) => [`year-${year}`, `Calendar year ${year}`] as const),
+            ['custom', 'From – to (below)'],
+          ]}
+        />
         <label className="flex flex-col gap-1 text-sm">
           From
           <input

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { chooseFiles, chooseInSelect, expect, pressToCheck, seriousAccessibilityViolations, test } from './fixtures';
 
 test('an admin creates a dose-event API key, a device uses it, the admin revokes it', async ({ page, signIn }) => {
   await signIn('admin');
@@ -55,16 +55,18 @@ test('a clinician imports a pharmacy CSV: a background job with progress, then i
   await signIn('clinician');
   await page.goto('/algorithms/patient-engagement/data-sources');
   const form = page.getByRole('form', { name: 'Import a file' });
-  await form.getByLabel(/Pharmacy CSV/).check();
+  await pressToCheck(form.getByRole('radio', { name: /Pharmacy CSV/ }));
   // The AdhereR example file writes dates as MM/DD/YYYY, in 2030–2044 (refused as future): 20 years earlier here.
   await form.getByText('CSV columns and date format').click();
-  await form.getByLabel('Date format').selectOption('mdy');
+  await chooseInSelect(form, 'Date format', 'MM/DD/YYYY');
   const medicationEvents = fs
     .readFileSync(path.resolve(process.cwd(), '../shared/testdata/adherer/med_events.csv'), 'utf8')
     .replace(/\/(20\d\d)\b/g, (_, year: string) => `/${Number(year) - 20}`);
-  await form
-    .getByLabel('File (at most 50 MB)')
-    .setInputFiles({ name: 'med_events.csv', mimeType: 'text/csv', buffer: Buffer.from(medicationEvents) });
+  await chooseFiles(form.getByRole('button', { name: /File \(at most 50 MB\)/ }), {
+    name: 'med_events.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(medicationEvents),
+  });
   await form.getByRole('button', { name: 'Import' }).click();
   // A CSV is previewed first; nothing is stored until the import is confirmed.
   await page.getByTestId('csv-preview').getByRole('button', { name: 'Confirm import' }).click();

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { patientIdInPicker } from './patient-picker';
 
 const profilePath = '/algorithms/patient-engagement/patient-profile';
 const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -37,13 +38,7 @@ test.describe('/dev/phone', () => {
     await signIn('clinician', clinicianContext);
     const clinician = await clinicianContext.newPage();
     await clinician.goto(profilePath);
-    // Synthetic patients are listed as "<pseudonym> (synthetic demo data)".
-    const escaped = pseudonym.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const option = clinician
-      .getByRole('combobox', { name: 'Patient of your organisation' })
-      .locator('option', { hasText: new RegExp(`^${escaped}( \\(synthetic demo data\\))?$`) });
-    const patientId = await option.getAttribute('value');
-    expect(patientId).toBeTruthy();
+    const patientId = await patientIdInPicker(clinician, pseudonym);
     const openProfile = async () => {
       await clinician.goto(`${profilePath}?patient=${patientId}`);
       await expect(clinician.getByRole('heading', { name: 'Proportion of days covered' })).toBeVisible();

@@ -1,6 +1,14 @@
 import { createHash, createHmac } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  type FileChooser,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { type Role, roleNames } from '../../src/lib/domain/roles';
 
 export const demoPassword = 'Medaptive-demo-1';
@@ -117,13 +125,15 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
         await page.goto('/admin');
         const status = page.getByRole('main').getByRole('status');
         if (role !== 'patient') {
-          await page.getByLabel(`Role of ${credentials.email}`).selectOption(role);
+          await chooseRole(page, credentials.email, role);
           await expect(status).toHaveText(`${credentials.email} is now ${roleNames[role]}.`);
         }
         const memberships = page.getByRole('group', { name: `Companies of ${credentials.email}` });
         for (const company of companies) {
-          // A click, not check(): the box shows the server's answer, which arrives after the click.
-          await memberships.getByRole('checkbox', { name: company }).click();
+          // Space on the focused box, not check(): the box shows the server's answer, which arrives after the key.
+          const box = memberships.getByRole('checkbox', { name: company });
+          await box.focus();
+          await box.press('Space');
           await expect(status).toHaveText(`${credentials.email} joined ${company}.`);
           await expect(memberships.getByRole('checkbox', { name: company })).toBeChecked();
         }
@@ -136,6 +146,36 @@ export const test = base.extend<Fixtures & { allowedConsoleMessages: RegExp[] }>
 });
 
 export { expect };
+
+/**
+ * Picks an option in a HeroUI select within `scope`: its button is named by the shown value then the label
+ * ("Guess from the file Date format"), so the label is matched at the end; the list opens in a popover.
+ */
+export async function chooseInSelect(scope: Page | Locator, label: string, option: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await scope.getByRole('button', { name: new RegExp(`(^| )${escaped}$`) }).click();
+  const page = 'page' in scope ? scope.page() : scope;
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Picks a user's role in /admin's role list. */
+export async function chooseRole(page: Page, email: string, role: Role) {
+  await chooseInSelect(page, `Role of ${email}`, roleNames[role]);
+}
+
+/** Chooses files through the system file picker that `button` opens (a file field is a button, not a native input). */
+export async function chooseFiles(button: Locator, files: Parameters<FileChooser['setFiles']>[0]) {
+  const chooser = button.page().waitForEvent('filechooser');
+  await button.click();
+  await (await chooser).setFiles(files);
+}
+
+/** Selects a HeroUI radio or ticks a checkbox with the keyboard (its input is visually hidden, so check() cannot click it). */
+export async function pressToCheck(control: Locator) {
+  await control.focus();
+  await control.press('Space');
+  await expect(control).toBeChecked();
+}
 
 /** Serious and critical axe-core violations on the page (or the part of it `include` selects). */
 export async function seriousAccessibilityViolations(page: Page, include?: string) {

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { chooseFiles, chooseInSelect, expect, pressToCheck, test } from './fixtures';
 
 const header = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION';
 const csvFile = (name: string, lines: string[]) => ({
@@ -16,20 +16,19 @@ test('a clinician previews a DD/MM CSV (format guessed, dates written out), conf
   await signIn(await createAccount({ role: 'clinician' }));
   await page.goto('/algorithms/patient-engagement/data-sources');
   const form = page.getByRole('form', { name: 'Import a file' });
-  await form.getByLabel(/Pharmacy CSV/).check();
+  await pressToCheck(form.getByRole('radio', { name: /Pharmacy CSV/ }));
   // Day first, and a day above 12 on line 3: only DD/MM/YYYY reads every date.
   const tag = `pv-${Date.now()}`;
-  await form
-    .getByLabel('File (at most 50 MB)')
-    .setInputFiles(
-      csvFile('day-first.csv', [`${tag}-1,03/04/2025,1,statin,30`, `${tag}-1,25/04/2025,1,statin,30`, `${tag}-2,01/05/2025,2,statin,28`]),
-    );
+  await chooseFiles(
+    form.getByRole('button', { name: /File \(at most 50 MB\)/ }),
+    csvFile('day-first.csv', [`${tag}-1,03/04/2025,1,statin,30`, `${tag}-1,25/04/2025,1,statin,30`, `${tag}-2,01/05/2025,2,statin,28`]),
+  );
   await form.getByRole('button', { name: 'Import' }).click();
 
   const preview = page.getByTestId('csv-preview');
   await expect(preview.getByRole('heading', { name: 'Preview of day-first.csv: nothing is stored yet' })).toBeFocused();
   await expect(preview.getByTestId('date-format-guess')).toHaveText('Dates read as DD/MM/YYYY, guessed from the file.');
-  await expect(preview.getByLabel('Date format of the file')).toHaveValue('dmy');
+  await expect(preview.getByRole('button', { name: /Date format of the file$/ })).toContainText('DD/MM/YYYY');
   const rows = preview.getByRole('table', { name: 'First rows of day-first.csv as read' }).getByRole('row');
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(1)).toContainText('3 Apr 2025');
@@ -38,10 +37,10 @@ test('a clinician previews a DD/MM CSV (format guessed, dates written out), conf
   await expect(preview.getByTestId('csv-preview-problems')).toHaveCount(0);
 
   // Read as MM/DD instead, 25/04 is no date: the preview says so and the import cannot be confirmed.
-  await preview.getByLabel('Date format of the file').selectOption('mdy');
+  await chooseInSelect(preview, 'Date format of the file', 'MM/DD/YYYY');
   await expect(preview.getByTestId('csv-preview-problems')).toContainText('Line 3: DATE "25/04/2025" is not a date in MM/DD/YYYY format');
   await expect(preview.getByRole('button', { name: 'Confirm import' })).toBeDisabled();
-  await preview.getByLabel('Date format of the file').selectOption('dmy');
+  await chooseInSelect(preview, 'Date format of the file', 'DD/MM/YYYY');
   await expect(preview.getByTestId('csv-preview-problems')).toHaveCount(0);
 
   await preview.getByRole('button', { name: 'Confirm import' }).click();
@@ -60,7 +59,7 @@ test('a future-dated CSV shows every bad line, cannot be confirmed, and a direct
   await signIn(await createAccount({ role: 'admin' }));
   await page.goto('/algorithms/patient-engagement/data-sources');
   const form = page.getByRole('form', { name: 'Import a file' });
-  await form.getByLabel(/Pharmacy CSV/).check();
+  await pressToCheck(form.getByRole('radio', { name: /Pharmacy CSV/ }));
   const tag = `fut-${Date.now()}`;
   const file = csvFile('future.csv', [
     `${tag},2024-05-01,1,statin,30`,
@@ -68,7 +67,7 @@ test('a future-dated CSV shows every bad line, cannot be confirmed, and a direct
     `${tag},2035-01-01,1,statin,30`,
     `${tag},2037-12-31,1,statin,400`,
   ]);
-  await form.getByLabel('File (at most 50 MB)').setInputFiles(file);
+  await chooseFiles(form.getByRole('button', { name: /File \(at most 50 MB\)/ }), file);
   await form.getByRole('button', { name: 'Import' }).click();
 
   const preview = page.getByTestId('csv-preview');

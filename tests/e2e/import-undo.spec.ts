@@ -1,4 +1,4 @@
-import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { chooseFiles, expect, pressToCheck, seriousAccessibilityViolations, test } from './fixtures';
 
 test('a clinician uploads a CSV, previews and stores it, sees it as a batch with its counts, and removes it after confirming what goes', async ({
   page,
@@ -21,8 +21,12 @@ test('a clinician uploads a CSV, previews and stores it, sees it as a batch with
   // Import → preview → store: nothing is stored before the preview is confirmed.
   await page.goto('/algorithms/patient-engagement/data-sources');
   const form = page.getByRole('form', { name: 'Import a file' });
-  await form.getByLabel(/Pharmacy CSV/).check();
-  await form.getByLabel('File (at most 50 MB)').setInputFiles({ name: 'undo-me.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await pressToCheck(form.getByRole('radio', { name: /Pharmacy CSV/ }));
+  await chooseFiles(form.getByRole('button', { name: /File \(at most 50 MB\)/ }), {
+    name: 'undo-me.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv),
+  });
   await form.getByRole('button', { name: 'Import' }).click();
   const preview = page.getByTestId('csv-preview');
   await expect(preview.getByTestId('date-format-guess')).toContainText('YYYY-MM-DD');

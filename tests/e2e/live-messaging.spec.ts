@@ -1,5 +1,6 @@
 import { type Page } from '@playwright/test';
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { patientIdInPicker } from './patient-picker';
 
 // The live loop in a browser: /dev/phone makes a test patient of its own (verified test number, WhatsApp and
 // SMS reminder opt-ins, the fixed daily programme, in the demo clinic), asks the daily loop for today's message,
@@ -44,11 +45,7 @@ test('the day’s message reaches the phone on WhatsApp; "Taken" puts the dose o
   await signIn('clinician', clinicianContext);
   const clinician = await clinicianContext.newPage();
   await clinician.goto(profilePath);
-  const patientId = await clinician
-    .getByRole('combobox', { name: 'Patient of your organisation' })
-    .locator('option', { hasText: new RegExp(`^${pseudonym}( \\(synthetic demo data\\))?$`) })
-    .getAttribute('value');
-  expect(patientId).toBeTruthy();
+  const patientId = await patientIdInPicker(clinician, pseudonym);
   const today = longDate.format(new Date());
   // Test patients live in UTC: the dose is today's.
   await expect

@@ -1,4 +1,4 @@
-import { expect, signUpFreshAccount, test } from './fixtures';
+import { chooseRole, expect, signUpFreshAccount, test } from './fixtures';
 
 test('a profile change reaches another open page of the same user, and an admin grant reaches the top bar', async ({
   page,
@@ -26,7 +26,7 @@ test('a profile change reaches another open page of the same user, and an admin 
   await signIn('admin', admin);
   const adminPage = await admin.newPage();
   await adminPage.goto('/admin');
-  await adminPage.getByLabel(`Role of ${credentials.email}`).selectOption('government-official');
+  await chooseRole(adminPage, credentials.email, 'government-official');
   await expect(adminPage.getByRole('status')).toContainText('is now Government official');
   await expect(otherPage.getByTestId('government-label')).toHaveText('Government');
   await expect(otherPage.getByTestId('profile-role')).toHaveText('Government official');

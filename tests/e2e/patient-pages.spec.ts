@@ -1,4 +1,5 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { choosePatient, patientPicker } from './patient-picker';
 import { expectChartDrawn } from './support/charts';
 
 const profilePath = '/algorithms/patient-engagement/patient-profile';
@@ -25,11 +26,27 @@ test.describe('Patient Profile', () => {
     await page.goto(profilePath);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Patient Profile');
     // The demo clinician works at the demo clinic (200 synthetic patients).
-    const picker = page.getByRole('combobox', { name: 'Patient of your organisation' });
+    const picker = patientPicker(page);
     await expect(picker).toBeVisible();
-    await page.getByRole('button', { name: 'Show patient' }).click();
-    await expect(page).toHaveURL(/\?patient=/);
+    // The server's HTML carries every choice's address (the pages bench reads patient ids from it).
+    const html = await (await page.request.get(profilePath)).text();
+    expect(new Set([...html.matchAll(/patient-profile\?patient=([0-9a-f-]{36})/g)].map((match) => match[1])).size).toBeGreaterThan(1);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    // Switching patients happens in the page: a marker left on the window survives it (a full reload would drop it).
+    await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+    const first = await choosePatient(page);
     await expect(page.getByRole('heading', { name: 'Proportion of days covered' })).toBeVisible();
+    // With the keyboard alone: clear the search, arrow to a patient other than the one shown, Enter.
+    await picker.fill('');
+    await picker.press('ArrowDown');
+    const focused = page.locator('[role="option"][data-focused="true"]');
+    if ((await focused.getAttribute('data-patient-id')) === first) await picker.press('ArrowDown');
+    const second = await focused.getAttribute('data-patient-id');
+    expect(second).not.toBe(first);
+    await picker.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`[?&]patient=${second}(&|$)`));
+    await expect(picker).toHaveValue(/\S/);
+    expect(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(true);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 

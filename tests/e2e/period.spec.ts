@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { chooseInSelect, expect, test } from './fixtures';
+import { choosePatient } from './patient-picker';
 
 /**
  * Issue 11 item 1: one as-of date and one period. Every page states the period it reports and the last day of
@@ -60,7 +61,7 @@ test.describe('One period on every page', () => {
     await signIn('clinician');
     await page.goto(pages.journey);
     const twelve = await statedPeriod(page);
-    await page.getByRole('combobox', { name: 'Period to show' }).selectOption('last-3-months');
+    await chooseInSelect(page, 'Reporting period', 'Last 3 months');
     await page.getByRole('button', { name: 'Apply period' }).click();
     await expect(page).toHaveURL(/[?&]period=last-3-months/);
     const three = await statedPeriod(page);
@@ -77,7 +78,7 @@ test.describe('One period on every page', () => {
     await expect(page).toHaveURL(/patient-profile\?period=last-3-months$/);
     expect(await statedPeriod(page)).toBe(three);
     // Choosing another patient keeps the period.
-    await page.getByRole('button', { name: 'Show patient' }).click();
+    await choosePatient(page);
     await expect(page).toHaveURL(/period=last-3-months.*patient=|patient=.*period=last-3-months/);
     expect(await statedPeriod(page)).toBe(three);
     await page.getByRole('navigation', { name: 'The same period on other pages' }).getByRole('link', { name: 'Home' }).click();

@@ -1,5 +1,6 @@
 import { type Page } from '@playwright/test';
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { patientIdInPicker } from './patient-picker';
 
 // Enrolment in the learning policy from the screens: /dev/phone makes a test patient in the personalised
 // programme, asks the daily loop for today's decision, and the clinician sees that decision traced with every
@@ -63,11 +64,7 @@ test('a clinician changes a patient’s messaging programme on the profile with 
   await signIn('clinician', clinicianContext);
   const clinician = await clinicianContext.newPage();
   await clinician.goto(profilePath);
-  const patientId = await clinician
-    .getByRole('combobox', { name: 'Patient of your organisation' })
-    .locator('option', { hasText: new RegExp(`^${pseudonym}( \\(synthetic demo data\\))?$`) })
-    .getAttribute('value');
-  expect(patientId).toBeTruthy();
+  const patientId = await patientIdInPicker(clinician, pseudonym);
   await clinician.goto(`${profilePath}?patient=${patientId}`);
   const form = clinician.getByRole('form', { name: 'Change the messaging programme' });
   const programme = form.getByRole('combobox', { name: 'Programme' });

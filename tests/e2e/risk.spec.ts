@@ -1,4 +1,5 @@
 import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { choosePatient } from './patient-picker';
 
 // The risk model (issue 18): a government official's first visit to neural-network-effect starts the default
 // training job, whose stored evaluation then shows the three models with AUC and CIs, the verdict on network
@@ -62,8 +63,7 @@ test('the demo clinician works through the Risk worklist and sees the risk line 
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
   await page.goto('/algorithms/patient-engagement/patient-profile');
-  await page.getByRole('button', { name: 'Show patient' }).click();
-  await expect(page).toHaveURL(/\?patient=/);
+  await choosePatient(page);
   await expect(page.getByTestId('patient-risk-line')).toHaveText(/(risk of confirming fewer than 80% of doses|Not scored yet)/);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });

@@ -6,6 +6,7 @@ import { TestNumberForm } from '@/features/messaging-webhooks/components/test-nu
 import { TestPatientForm } from '@/features/messaging-webhooks/components/test-patient-form';
 import { getPhoneView, listPhonePatients } from '@/features/messaging-webhooks';
 import { outboxIsAvailable } from '@/features/outbox';
+import { FormSelect } from '@/components/form-select';
 import { getEnvironment } from '@/lib/env';
 import { createTestPatientAction, giveTestNumberAction, requestMessageNowAction, sendPhoneReplyAction } from './actions';
 
@@ -32,20 +33,12 @@ export default async function PhonePage({ searchParams }: Props) {
         verified phone number are listed.
       </p>
       <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Choose a patient">
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          Patient (pseudonym)
-          <select
-            name="patient"
-            defaultValue={selected?.pseudonym}
-            className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
-          >
-            {patients.map((patient) => (
-              <option key={patient.id} value={patient.pseudonym}>
-                {patient.pseudonym}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FormSelect
+          name="patient"
+          label="Patient (pseudonym)"
+          defaultValue={selected?.pseudonym ?? ''}
+          options={patients.map((patient) => [patient.pseudonym, patient.pseudonym] as const)}
+        />
         <button type="submit" className="rounded-lg bg-accent px-4 py-2 font-medium text-accent-foreground">
           Show phone
         </button>

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button } from '@heroui/react';
+import { Button, Label, ListBox, Select } from '@heroui/react';
 import { useEffect, useRef } from 'react';
 import type { DateFormat, DispensingCsvPreview, ImportProblem } from '@/engine/ingestion';
 import { formatCount, formatDate } from '@/lib/format';
@@ -78,23 +78,31 @@ export function CsvImportPreview(props: {
         {formatCount(preview.rowCount)} rows in the file; the first {formatCount(preview.rows.length)} as they would be stored.
       </p>
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm">
-          Date format of the file
-          <select
-            value={props.dateFormatChosen || guess.format !== null ? preview.dateFormat : ''}
-            onChange={(event) => {
-              if (event.target.value !== '') props.onDateFormatChange(event.target.value as DateFormat);
-            }}
-            className="rounded-lg border border-separator bg-background px-2 py-1"
-          >
-            {needsChoice ? <option value="">Choose…</option> : null}
-            {(Object.keys(dateFormatLabels) as DateFormat[]).map((format) => (
-              <option key={format} value={format}>
-                {dateFormatLabels[format]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Select
+          className="w-48"
+          variant="secondary"
+          placeholder="Choose…"
+          value={props.dateFormatChosen || guess.format !== null ? preview.dateFormat : null}
+          onChange={(key) => {
+            if (key !== null) props.onDateFormatChange(key as DateFormat);
+          }}
+        >
+          <Label>Date format of the file</Label>
+          <Select.Trigger>
+            <Select.Value />
+            <Select.Indicator />
+          </Select.Trigger>
+          <Select.Popover>
+            <ListBox>
+              {(Object.keys(dateFormatLabels) as DateFormat[]).map((format) => (
+                <ListBox.Item key={format} id={format} textValue={dateFormatLabels[format]}>
+                  {dateFormatLabels[format]}
+                  <ListBox.ItemIndicator />
+                </ListBox.Item>
+              ))}
+            </ListBox>
+          </Select.Popover>
+        </Select>
         <p className={needsChoice ? 'text-sm text-warning' : 'text-sm'} data-testid="date-format-guess">
           {guessText}
         </p>

@@ -1,13 +1,15 @@
 'use client';
 
-import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, Radio, RadioGroup, TextField } from '@heroui/react';
+import { FormSelect } from '@/components/form-select';
 import { useRouter } from 'next/navigation';
+import { FileTrigger } from 'react-aria-components';
 import { type FormEvent, useCallback, useState } from 'react';
 import { type JobEnd, useJobProgress } from '@/lib/hooks/use-job-progress';
 import { formatCount, formatDateTime } from '@/lib/format';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
-import { CsvImportPreview, type CsvUpload, fetchCsvPreview } from './csv-import-preview';
+import { CsvImportPreview, type CsvUpload, dateFormatLabels, fetchCsvPreview } from './csv-import-preview';
 import type { DateFormat, DispensingCsvPreview } from '@/engine/ingestion';
 
 type Props = {
@@ -67,6 +69,8 @@ function ImportProgress({ job }: { job: ImportJobSummary }) {
 function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The chosen file (HeroUI has no file field: a react-aria FileTrigger opens the picker from a HeroUI button).
+  const [file, setFile] = useState<File | null>(null);
   // A CSV is previewed (read, nothing stored) before it is queued.
   const [preview, setPreview] = useState<{ upload: CsvUpload; result: DispensingCsvPreview } | null>(null);
   const showPreview = async (upload: CsvUpload) => {
@@ -101,10 +105,9 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const file = data.get('file');
     const format = String(data.get('format') ?? 'fhir');
-    if (!(file instanceof File) || file.size === 0) {
-      setError('Choose a file to import.');
+    if (file === null || file.size === 0) {
+      setError(file === null ? 'File: choose a file to import.' : 'File: the chosen file is empty.');
       return;
     }
     setError(null);
@@ -133,34 +136,43 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
   };
   return (
     <form className="flex flex-col gap-3" onSubmit={(event) => void submit(event)} aria-label="Import a file">
-      <fieldset className="flex flex-wrap gap-4">
-        <legend className="mb-1 text-sm font-medium">Format</legend>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="format" value="fhir" defaultChecked /> FHIR R4 (Bundle or NDJSON)
-        </label>
-        <label className="flex items-center gap-2">
-          <input type="radio" name="format" value="csv" /> Pharmacy CSV (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION)
-        </label>
-      </fieldset>
+      <RadioGroup name="format" defaultValue="fhir" orientation="horizontal" variant="secondary">
+        <Label>Format</Label>
+        <Radio value="fhir">
+          <Radio.Control>
+            <Radio.Indicator />
+          </Radio.Control>
+          <Radio.Content>
+            <Label>FHIR R4 (Bundle or NDJSON)</Label>
+          </Radio.Content>
+        </Radio>
+        <Radio value="csv">
+          <Radio.Control>
+            <Radio.Indicator />
+          </Radio.Control>
+          <Radio.Content>
+            <Label>Pharmacy CSV (PATIENT_ID, DATE, PERDAY, CATEGORY, DURATION)</Label>
+          </Radio.Content>
+        </Radio>
+      </RadioGroup>
       <details className="text-sm">
         <summary className="cursor-pointer">CSV columns and date format</summary>
         <div className="mt-2 grid gap-3 sm:grid-cols-3">
-          <label className="flex flex-col gap-1">
-            Date format
-            <select name="dateFormat" defaultValue="" className="rounded-lg border border-separator bg-background px-2 py-1">
-              <option value="">Guess from the file</option>
-              <option value="iso">YYYY-MM-DD</option>
-              <option value="mdy">MM/DD/YYYY</option>
-              <option value="dmy">DD/MM/YYYY</option>
-            </select>
-          </label>
-          <label className="flex flex-col gap-1">
-            Medication column holds
-            <select name="medicationCodes" defaultValue="names" className="rounded-lg border border-separator bg-background px-2 py-1">
-              <option value="names">Any name, class or code</option>
-              <option value="catalogue">Product catalogue codes or names</option>
-            </select>
-          </label>
+          <FormSelect
+            name="dateFormat"
+            label="Date format"
+            defaultValue=""
+            options={[['', 'Guess from the file'], ...Object.entries(dateFormatLabels)]}
+          />
+          <FormSelect
+            name="medicationCodes"
+            label="Medication column holds"
+            defaultValue="names"
+            options={[
+              ['names', 'Any name, class or code'],
+              ['catalogue', 'Product catalogue codes or names'],
+            ]}
+          />
           {(
             [
               ['patientIdColumn', 'Patient column', 'PATIENT_ID'],
@@ -169,23 +181,34 @@ function ImportForm({ onQueued }: { onQueued: (jobId: string) => void }) {
               ['dosesPerDayColumn', 'Doses a day column', 'PERDAY'],
               ['medicationClassColumn', 'Medication column', 'CATEGORY'],
             ] as const
-          ).map(([name, label, placeholder]) => (
-            <label key={name} className="flex flex-col gap-1">
-              {label}
-              <input
-                name={name}
-                placeholder={placeholder}
-                maxLength={100}
-                className="rounded-lg border border-separator bg-background px-2 py-1"
-              />
-            </label>
+          ).map(([name, label, standard]) => (
+            <TextField key={name} name={name} maxLength={100} variant="secondary">
+              <Label>{label}</Label>
+              <Input />
+              <Description>Empty: {standard}</Description>
+            </TextField>
           ))}
         </div>
       </details>
-      <label className="flex flex-col gap-1 text-sm">
-        File (at most 50 MB)
-        <input type="file" name="file" accept=".json,.ndjson,.csv,.txt,application/json,text/csv" required />
-      </label>
+      <div className="flex flex-col gap-1 text-sm">
+        <span id="import-file-label" className="font-medium">
+          File (at most 50 MB)
+        </span>
+        <div className="flex flex-wrap items-center gap-3">
+          <FileTrigger
+            acceptedFileTypes={['.json', '.ndjson', '.csv', '.txt', 'application/json', 'text/csv']}
+            onSelect={(files) => {
+              setFile(files?.[0] ?? null);
+              if (files?.[0]) setError(null);
+            }}
+          >
+            <Button variant="secondary" size="sm" aria-labelledby="import-file-choose import-file-label" id="import-file-choose">
+              Choose a file
+            </Button>
+          </FileTrigger>
+          <span data-testid="import-file-name">{file === null ? 'No file chosen' : file.name}</span>
+        </div>
+      </div>
       {error ? (
         <p role="alert" className="text-sm text-danger">
           {error}

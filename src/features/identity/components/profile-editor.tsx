@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, FieldError, Form, Input, Label, TextField } from '@heroui/react';
+import { Button, Description, FieldError, Form, Input, Label, TextField } from '@heroui/react';
 import { startTransition, useActionState } from 'react';
 import { roleNames } from '@/lib/domain/roles';
 import { formatDateTime } from '@/lib/format';
@@ -72,17 +72,20 @@ export function ProfileEditor({ updateProfile }: { updateProfile: (input: unknow
         </TextField>
         <TextField name="phone" type="tel" defaultValue={userData.phone ?? ''} maxLength={32} autoComplete="tel">
           <Label>Phone</Label>
-          <Input placeholder="+447700900123" />
+          <Input />
+          <Description>In international form, starting with + and the country code, e.g. +447700900123.</Description>
           <FieldError />
         </TextField>
         <TextField name="timezone" defaultValue={userData.timezone ?? ''} maxLength={64}>
           <Label>Time zone</Label>
-          <Input placeholder="Europe/London" />
+          <Input />
+          <Description>A time zone name, e.g. Europe/London.</Description>
           <FieldError />
         </TextField>
         <TextField name="language" defaultValue={userData.language ?? ''} maxLength={35}>
           <Label>Language</Label>
-          <Input placeholder="en-GB" />
+          <Input />
+          <Description>A language tag, e.g. en-GB for British English.</Description>
           <FieldError />
         </TextField>
         <FormMessage error={saving ? undefined : saved.error} notice={saving ? undefined : saved.notice} />

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, TextField } from '@heroui/react';
 import QRCode from 'qrcode';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
@@ -115,7 +115,8 @@ function PhoneSection() {
         <Form className="flex max-w-md flex-col gap-4" onSubmit={(event) => void send(event)} aria-label="Change phone number">
           <TextField name="phoneNumber" type="tel" isRequired autoComplete="tel">
             <Label>New mobile number</Label>
-            <Input placeholder="+44 7700 900123" />
+            <Input />
+            <Description>In international form, starting with + and the country code, e.g. +44 7700 900123.</Description>
           </TextField>
           <CaptchaWidget ready={widgetReady} />
           <FormMessage error={message.error} notice={message.notice} />

@@ -1,5 +1,6 @@
 'use client';
 
+import { Checkbox, Label, ListBox, Select } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
@@ -60,24 +61,36 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
                   <div className="text-muted">{user.email}</div>
                 </td>
                 <td className="py-3 pr-4">
-                  <select
-                    aria-label={`Role of ${user.email}`}
-                    className="rounded-lg border border-separator bg-background px-2 py-1"
+                  <Select
+                    className="w-48"
+                    variant="secondary"
                     value={user.role}
-                    disabled={busy}
-                    onChange={(event) =>
+                    isDisabled={busy}
+                    onChange={(key) => {
+                      const role = String(key);
+                      if (role === user.role) return;
                       void run(
-                        () => grantRole({ targetUserId: user.id, role: event.target.value }),
-                        `${user.email} is now ${roleNames[event.target.value as Role] ?? event.target.value}.`,
-                      )
-                    }
+                        () => grantRole({ targetUserId: user.id, role }),
+                        `${user.email} is now ${roleNames[role as Role] ?? role}.`,
+                      );
+                    }}
                   >
-                    {roles.map((role) => (
-                      <option key={role} value={role}>
-                        {roleNames[role]}
-                      </option>
-                    ))}
-                  </select>
+                    <Label className="sr-only">Role of {user.email}</Label>
+                    <Select.Trigger>
+                      <Select.Value />
+                      <Select.Indicator />
+                    </Select.Trigger>
+                    <Select.Popover>
+                      <ListBox>
+                        {roles.map((role) => (
+                          <ListBox.Item key={role} id={role} textValue={roleNames[role]}>
+                            {roleNames[role]}
+                            <ListBox.ItemIndicator />
+                          </ListBox.Item>
+                        ))}
+                      </ListBox>
+                    </Select.Popover>
+                  </Select>
                 </td>
                 <td className="py-3">
                   <fieldset className="flex flex-wrap gap-x-4 gap-y-1">
@@ -85,20 +98,24 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
                     {companies.map((company) => {
                       const member = user.companies.some((membership) => membership.id === company.id);
                       return (
-                        <label key={company.id} className="flex items-center gap-1">
-                          <input
-                            type="checkbox"
-                            checked={member}
-                            disabled={busy}
-                            onChange={() =>
-                              void run(
-                                () => setCompanyMembership({ targetUserId: user.id, companyId: company.id, member: !member }),
-                                `${user.email} ${member ? 'left' : 'joined'} ${company.name}.`,
-                              )
-                            }
-                          />
-                          {company.name}
-                        </label>
+                        <Checkbox
+                          key={company.id}
+                          isSelected={member}
+                          isDisabled={busy}
+                          onChange={() =>
+                            void run(
+                              () => setCompanyMembership({ targetUserId: user.id, companyId: company.id, member: !member }),
+                              `${user.email} ${member ? 'left' : 'joined'} ${company.name}.`,
+                            )
+                          }
+                        >
+                          <Checkbox.Control>
+                            <Checkbox.Indicator />
+                          </Checkbox.Control>
+                          <Checkbox.Content>
+                            <Label>{company.name}</Label>
+                          </Checkbox.Content>
+                        </Checkbox>
                       );
                     })}
                   </fieldset>

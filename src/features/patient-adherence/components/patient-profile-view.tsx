@@ -6,6 +6,7 @@ import type { PatientChoice, PatientProfile } from '../server/get-patient-profil
 import { CmaTrendChart } from './adherence-charts';
 import { ADHERENT_THRESHOLD as ADHERENT } from './chart-options';
 import { DoseCalendar } from './dose-calendar';
+import { PatientPicker, type PatientPickerChoice } from './patient-picker';
 import { formatDate, formatNumber, formatPercent, formatRatio } from '@/lib/format';
 
 const PROFILE_PATH = `${patientEngagementPrefix}patient-profile`;
@@ -31,40 +32,13 @@ function Notice({ children }: { children: ReactNode }) {
   );
 }
 
-function PatientPicker({
-  choices,
-  selected,
-  periodQuery,
-}: {
-  choices: PatientChoice[];
-  selected: string | null;
-  periodQuery: PeriodQuery;
-}) {
-  return (
-    <form method="get" className="flex flex-wrap items-end gap-3" aria-label="Choose a patient">
-      {Object.entries(periodQuery).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <label className="flex flex-col gap-1 text-sm font-medium">
-        Patient of your organisation
-        <select
-          name="patient"
-          defaultValue={selected ?? undefined}
-          className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
-        >
-          {choices.map((choice) => (
-            <option key={choice.id} value={choice.id}>
-              {choice.pseudonym}
-              {choice.synthetic ? ' (synthetic demo data)' : ''}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className="rounded-lg bg-accent px-4 py-2 font-medium text-accent-foreground">
-        Show patient
-      </button>
-    </form>
-  );
+/** The picker's choices with their addresses: the patient first, then the period kept (so the bench finds them in the HTML). */
+function pickerChoices(choices: PatientChoice[], periodQuery: PeriodQuery): PatientPickerChoice[] {
+  const kept = Object.entries(periodQuery).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return choices.map((choice) => ({
+    ...choice,
+    href: `${PROFILE_PATH}?${new URLSearchParams([['patient', choice.id], ...kept]).toString()}`,
+  }));
 }
 
 /** One patient's adherence, every figure explained in words; or a plain sentence when there is nothing to show. */
@@ -97,7 +71,7 @@ export function PatientProfileView({ profile, periodProblem = null }: { profile:
     case 'not-permitted':
       return (
         <div className="flex flex-col gap-4">
-          <PatientPicker choices={profile.choices} selected={null} periodQuery={{}} />
+          <PatientPicker choices={pickerChoices(profile.choices, {})} selected={null} />
           <Notice>That patient is not one of your organisations’ patients. Choose one from the list.</Notice>
         </div>
       );
@@ -119,7 +93,7 @@ export function PatientProfileView({ profile, periodProblem = null }: { profile:
         problem={periodProblem}
       />
       {profile.access === 'organisation' ? (
-        <PatientPicker choices={profile.choices} selected={patient.id} periodQuery={periodQueryOf(period.choice)} />
+        <PatientPicker choices={pickerChoices(profile.choices, periodQueryOf(period.choice))} selected={patient.id} />
       ) : null}
       <section aria-label="Patient" className="flex flex-col gap-1">
         <p className="text-lg">

@@ -1,10 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { suppressCount, suppressSmallCells } from '@/engine/aggregation/small-cell-suppression';
 import type { ComplianceJourney, GroupMonthlyPdc } from '../server/get-compliance-journey';
 import type { PatientProfile } from '../server/get-patient-profile';
 import { ComplianceJourneyView } from './compliance-journey-view';
 import { PatientProfileView } from './patient-profile-view';
+
+vi.mock('next/navigation', () => ({ useRouter: () => ({ push: () => undefined }) }));
 
 const period = {
   start: '2025-03-01',
@@ -94,7 +96,8 @@ describe('patient profile view', () => {
     expect(html).toContain('No messages were sent or received in this period.');
     // The period as every page states it, and the choice of another.
     expect(html).toContain('<span data-testid="reporting-period">1 Mar 2025 – 28 Feb 2026, data up to 28 Feb 2026</span>');
-    expect(html).toContain('<option value="last-3-months">Last 3 months</option>');
+    expect(html).toContain('>Reporting period<');
+    expect(html).toContain('<input type="hidden" name="period" value="last-12-months"/>');
     // Dose confirmations beside refills, with the sentence when they disagree.
     expect(html).toContain('Confirmed 1 of 2 reported doses (50%); refills cover 78% of days. They disagree.');
   });
@@ -116,6 +119,20 @@ describe('patient profile view', () => {
     expect(html).toContain('<th scope="col">Text as sent</th>');
     expect(html).toContain('Time for your evening dose, Sam.');
     expect(html).toContain('no text recorded');
+  });
+
+  it('gives a clinician a searchable picker (a combobox, not a native select) showing the chosen patient', () => {
+    const other = { id: '00000000-0000-4000-8000-000000000002', pseudonym: 'S-0002', synthetic: false };
+    const html = renderToStaticMarkup(
+      <PatientProfileView
+        profile={{ ...profile, access: 'organisation', choices: [{ id: profile.patient.id, pseudonym: 'S-0001', synthetic: true }, other] }}
+      />,
+    );
+    expect(html).toMatch(/role="combobox"/);
+    expect(html).toContain('Patient of your organisation');
+    expect(html).toMatch(/<input[^>]*value="S-0001"/);
+    expect(html).toContain('2 patients, by pseudonym');
+    expect(html).not.toContain('<select name="patient"');
   });
 
   it('says plainly when no record is linked, or a manufacturer has no company', () => {

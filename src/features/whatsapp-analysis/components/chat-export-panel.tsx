@@ -1,6 +1,7 @@
 'use client';
 
-import { Button } from '@heroui/react';
+import { Button, Input, Label, ListBox, Select, TextField } from '@heroui/react';
+import { FileTrigger } from 'react-aria-components';
 import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import {
   analyseChatExport,
@@ -27,6 +28,12 @@ type Props = {
   remove: (id: string) => Promise<ActionResult<{ id: string }>>;
 };
 
+const dateOrderChoices: [DateOrder | 'auto', string][] = [
+  ['auto', 'Work it out from the file'],
+  ['dmy', 'Day/month/year'],
+  ['mdy', 'Month/day/year'],
+  ['ymd', 'Year/month/day'],
+];
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const noSubscription = () => () => {};
 
@@ -177,42 +184,55 @@ export function ChatExportPanel({ saved: initialSaved, save, open, remove }: Pro
         className={`flex flex-col gap-3 rounded-2xl border-2 border-dashed p-4 ${dragging ? 'border-accent bg-surface' : 'border-separator'}`}
         data-testid="chat-drop-zone"
       >
-        <label className="flex flex-col gap-1 text-sm">
-          <span className="font-medium">
+        <div className="flex flex-col gap-1 text-sm">
+          <span id="chat-file-label" className="font-medium">
             WhatsApp export (.txt, up to {maxUploadBytes / 1024 / 1024} MB) — choose a file or drop it here
           </span>
-          <input
-            type="file"
-            accept=".txt,text/plain"
+          <FileTrigger
+            acceptedFileTypes={['.txt', 'text/plain']}
             data-testid="chat-file"
-            onChange={(event) => void load(event.currentTarget.files?.[0])}
-            className="text-sm"
-          />
-        </label>
-        <div className="flex flex-wrap items-end gap-3">
-          <label className="flex flex-col gap-1 text-sm">
-            Time zone of the phone
-            <input
-              type="text"
-              value={timeZone}
-              onChange={(event) => setTimeZone(event.currentTarget.value)}
-              className="rounded-lg border border-separator bg-background px-2 py-1.5"
-              spellCheck={false}
-            />
-          </label>
-          <label className="flex flex-col gap-1 text-sm">
-            Date order
-            <select
-              value={dateOrder}
-              onChange={(event) => setDateOrder(event.currentTarget.value as DateOrder | 'auto')}
-              className="rounded-lg border border-separator bg-background px-2 py-1.5"
+            onSelect={(files) => void load(files?.[0] ?? undefined)}
+          >
+            <Button
+              variant="secondary"
+              size="sm"
+              className="self-start"
+              id="chat-file-choose"
+              aria-labelledby="chat-file-choose chat-file-label"
             >
-              <option value="auto">Work it out from the file</option>
-              <option value="dmy">Day/month/year</option>
-              <option value="mdy">Month/day/year</option>
-              <option value="ymd">Year/month/day</option>
-            </select>
-          </label>
+              Choose a file
+            </Button>
+          </FileTrigger>
+        </div>
+        <div className="flex flex-wrap items-end gap-3">
+          <TextField className="w-56" variant="secondary" value={timeZone} onChange={setTimeZone}>
+            <Label>Time zone of the phone</Label>
+            <Input spellCheck={false} />
+          </TextField>
+          <Select
+            className="w-64"
+            variant="secondary"
+            value={dateOrder}
+            onChange={(key) => {
+              if (key !== null) setDateOrder(key as DateOrder | 'auto');
+            }}
+          >
+            <Label>Date order</Label>
+            <Select.Trigger>
+              <Select.Value />
+              <Select.Indicator />
+            </Select.Trigger>
+            <Select.Popover>
+              <ListBox>
+                {dateOrderChoices.map(([order, text]) => (
+                  <ListBox.Item key={order} id={order} textValue={text}>
+                    {text}
+                    <ListBox.ItemIndicator />
+                  </ListBox.Item>
+                ))}
+              </ListBox>
+            </Select.Popover>
+          </Select>
           <Button
             variant="secondary"
             size="sm"

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Form, Input, Label, TextField } from '@heroui/react';
+import { Button, Description, Form, Input, Label, TextField } from '@heroui/react';
 import { type FormEvent, useState } from 'react';
 import { authClient } from '@/lib/auth-client';
 import { describeSignInError } from '../../sign-in-errors';
@@ -86,8 +86,8 @@ export function PhoneSignInForm({ onSignedIn }: { onSignedIn: () => void }) {
     <Form className="flex flex-col gap-4" onSubmit={(event) => void sendCode(event)} aria-label="Sign in with your phone">
       <TextField name="phoneNumber" type="tel" isRequired autoComplete="tel" maxLength={24}>
         <Label>Mobile number</Label>
-        <Input placeholder="+44 7700 900123" />
-        <p className="text-xs text-muted">In international form, starting with + and the country code.</p>
+        <Input />
+        <Description>In international form, starting with + and the country code, e.g. +44 7700 900123.</Description>
       </TextField>
       <CaptchaWidget ready={widgetReady} resetKey={widgetKey} />
       <FormMessage error={error} />
