@@ -92,10 +92,29 @@ export async function findWhatsappAnalysis(options: {
   const { from, to } = periodInstants({ start: period.start, end: period.end });
   const inPeriod = sql`${messages.sentAt} >= ${from.toISOString()}::timestamptz and ${messages.sentAt} < ${to.toISOString()}::timestamptz`;
 
-  // The distinct replies (the demo has a few dozen texts), each read once with the engine and joined back.
+  // The patient half of the selection, for the facts (not null: the scope holds someone, as widened is not null).
+  const ofPatients = messagePatientConditions(database, scope, messageFilters) ?? undefined;
+  if (source === 'facts') await summariseMessageFacts({ database });
+
+  // The distinct replies (the demo has a few dozen texts), each read once with the engine and joined back. From
+  // the facts: one message per distinct key, its text and reading read by id.
   const distinctReplies = await select<{ key: string; reply_text: string | null; inbound_reading: InboundReading | string | null }>(
     database,
-    sql`select ${replyKey} as key, ${messages.replyText} as reply_text, ${messages.inboundReading} as inbound_reading
+    source === 'facts'
+      ? sql`select k.reply_key as key, m.reply_text, m.inbound_reading
+        from (
+          select distinct on (${messageFacts.replyKey}) ${messageFacts.replyKey} as reply_key, ${messageFacts.messageId} as message_id
+          from ${messageFacts} inner join ${patients} on ${eq(messageFacts.patientId, patients.id)}
+          where ${and(
+            ofPatients,
+            eq(messageFacts.channel, filters.channel),
+            eq(messageFacts.direction, 'inbound'),
+            sql`${messageFacts.sentAt} >= ${from.toISOString()}::timestamptz and ${messageFacts.sentAt} < ${to.toISOString()}::timestamptz`,
+          )}
+          order by ${messageFacts.replyKey}, ${messageFacts.messageId}
+        ) k
+        inner join ${messages} m on m.id = k.message_id`
+      : sql`select ${replyKey} as key, ${messages.replyText} as reply_text, ${messages.inboundReading} as inbound_reading
       from ${messages} inner join ${patients} on ${eq(messages.patientId, patients.id)}
       where ${and(widened, eq(messages.direction, 'inbound'), inPeriod)}
       group by ${messages.replyText}, ${messages.inboundReading}`,
@@ -242,8 +261,6 @@ export async function findWhatsappAnalysis(options: {
   // per message, so no window sort of the messages and the doses; the same CTEs, the same figures.
   const fromFacts = (() => {
     const f = messageFacts;
-    // Not null: the scope holds someone (widened above is not null).
-    const ofPatients = messagePatientConditions(database, scope, messageFilters) ?? undefined;
     const widenedEnd = periodInstants({ start: period.start, end: period.end + 1 }).to;
     const confirmationsFrom = sql`${from.toISOString()}::timestamptz - interval '48 hours'`;
     const confirmationsTo = sql`${to.toISOString()}::timestamptz + interval '24 hours'`;
@@ -261,7 +278,8 @@ export async function findWhatsappAnalysis(options: {
         where ${f.channel} = ${filters.channel} and ${f.sentAt} >= ${from.toISOString()}::timestamptz
           and ${f.sentAt} < ${widenedEnd.toISOString()}::timestamptz
       ),
-      scoped as (select patient_id, sent_at, persona from base),
+      -- Read twice, so not copied: inlined into each reader.
+      scoped as not materialized (select patient_id, sent_at, persona from base),
       outbound as (
         select patient_id, persona, template_id, sent_at, replied_at,
           -- The first confirmation within 24 hours counts when its dose was scheduled in the doses' window; when it
@@ -301,7 +319,6 @@ export async function findWhatsappAnalysis(options: {
       template_rows as (select template_id, patient_id, replied_at, confirmed from outbound where template_id is not null)
       ${figures}`;
   })();
-  if (source === 'facts') await summariseMessageFacts({ database });
   // In a transaction of its own with room to hold a year's rows in memory (the default 4 MB spills them to disk);
   // `set local` ends with it, so a pooled connection goes back unchanged.
   const [row] =
