@@ -35,7 +35,7 @@ CREATE OR REPLACE FUNCTION message_fact_days(changed_at timestamptz) RETURNS int
     floor(extract(epoch from changed_at - interval '24 hours') / 86400)::int,
     floor(extract(epoch from changed_at) / 86400)::int,
     floor(extract(epoch from changed_at + interval '24 hours') / 86400)::int]
-$$ LANGUAGE sql IMMUTABLE;
+$$ LANGUAGE sql STABLE;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION message_facts_inserted_or_deleted() RETURNS trigger AS $$
 BEGIN
