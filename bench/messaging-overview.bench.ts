@@ -4,7 +4,8 @@
  * synthetic patients, ~214,000 messages) and the demo clinic, then times getMessagingOverview for an admin
  * (everyone), the demo clinician (200 patients) and a government official (everyone, suppressed), for the
  * default period, and for an admin with a channel and a persona filter: a warm-up, then the median of 5 runs.
- * The first case's warm-up ("first") also summarises every day of the freshly loaded year (docs/decisions/045).
+ * Loading the demo data (the seed and the demo clinic's link) summarises every day of the year (docs/decisions/045,
+ * 049), so the first case's warm-up ("first") is the first view a visitor gets after it.
  * `npm run bench -- messaging-overview`.
  */
 import { performance } from 'node:perf_hooks';

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPgliteConnection, openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
+import { summariseMessageFacts } from '@/db/queries/message-facts';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { findWhatsappAnalysis } from '@/features/whatsapp-analysis';
 
@@ -41,6 +42,13 @@ const [count] = (
   (await database.execute(sql`select count(*)::int as messages from messages`)) as unknown as { rows: { messages: number }[] }
 ).rows;
 process.stdout.write(`seeded in ${seeded.toFixed(1)} s: ${count?.messages} messages\n`);
+// The seed brings the per-message facts up to date (decision 049); with a kept data directory from before the
+// facts, the migration marks every day stale and this is the one-off whole-year computation.
+const factsStarted = performance.now();
+const refreshed = await summariseMessageFacts({ database });
+process.stdout.write(
+  `message facts brought up to date: ${refreshed.days} stale days in ${(performance.now() - factsStarted).toFixed(0)} ms\n`,
+);
 
 const now = new Date();
 const cases = [
@@ -51,28 +59,51 @@ const cases = [
     actor: { id: 'bench-official', role: 'government-official' as const },
     channel: 'whatsapp' as const,
   },
+  // The reference: computed from the messages as before the facts (not a page's path; timed in the same run).
+  {
+    label: 'admin, WhatsApp, from the messages (reference)',
+    actor: { id: 'bench-admin', role: 'admin' as const },
+    channel: 'whatsapp' as const,
+    source: 'messages' as const,
+  },
+  {
+    label: 'admin, SMS, from the messages (reference)',
+    actor: { id: 'bench-admin', role: 'admin' as const },
+    channel: 'sms' as const,
+    source: 'messages' as const,
+  },
 ];
 let worstMedian = 0;
 for (const entry of cases) {
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let outbound = 0;
   for (let run = 0; run < runs + 1; run += 1) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const page = await findWhatsappAnalysis({
       database,
       actor: entry.actor,
       filters: { channel: entry.channel, persona: null, productId: null },
       now,
+      source: 'source' in entry ? entry.source : 'facts',
     });
     const elapsed = performance.now() - started;
-    if (run > 0) times.push(elapsed); // the first run warms the plan cache
+    const cpu = process.cpuUsage(cpuStarted);
+    if (run > 0) {
+      times.push(elapsed); // the first run warms the plan cache
+      // PGlite runs in this process: its CPU time is the work done, less coloured by other processes' load.
+      cpuTimes.push((cpu.user + cpu.system) / 1000);
+    }
     if (page.status === 'ok' && page.analysis !== null && !page.analysis.replies.suppressed) outbound = page.analysis.replies.of;
   }
   times.sort((left, right) => left - right);
+  cpuTimes.sort((left, right) => left - right);
   const median = times[Math.floor(times.length / 2)]!;
-  worstMedian = Math.max(worstMedian, median);
+  const cpuMedian = cpuTimes[Math.floor(cpuTimes.length / 2)]!;
+  if (!('source' in entry)) worstMedian = Math.max(worstMedian, median);
   process.stdout.write(
-    `${entry.label}: median ${median.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)}) over ${outbound} outbound messages\n`,
+    `${entry.label}: median ${median.toFixed(0)} ms, CPU ${cpuMedian.toFixed(0)} ms (min ${times[0]!.toFixed(0)}, max ${times.at(-1)!.toFixed(0)}) over ${outbound} outbound messages\n`,
   );
 }
 process.stdout.write(`target < 500 ms: ${worstMedian < 500 ? 'met' : 'NOT met'}\n`);

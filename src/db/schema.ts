@@ -439,6 +439,10 @@ export const doseEvents = pgTable(
     index('dose_events_product_idx').on(table.productId),
     // The portal reads the days after its pre-aggregated dose slots directly (decision 039).
     index('dose_events_scheduled_idx').on(table.scheduledAt),
+    // The message facts find the first confirmation after a message (decision 049).
+    index('dose_events_taken_confirmed_idx')
+      .on(table.patientId, table.confirmedAt)
+      .where(sql`${table.status} = 'taken' and ${table.confirmedAt} is not null`),
   ],
 );
 
@@ -1176,5 +1180,51 @@ export const messageDayPatientSets = pgTable(
  * is written, changed or removed; the next summary read recomputes those days and removes them.
  */
 export const messageSummaryStaleDays = pgTable('message_summary_stale_days', {
+  day: integer('day').primaryKey(),
+});
+
+/**
+ * One narrow row per message (docs/decisions/049): what the WhatsApp analysis and the data-quality checks
+ * need to know about a message that depends on other rows — when it was answered (the reply rule), whether a
+ * reply was matched to a message, when it was first delivered, and the first dose confirmation after it — so
+ * a view reads these instead of sorting a year of messages and their patients' doses. Facts of a UTC day are
+ * recomputed whole when the day is stale (message_fact_stale_days); nothing else writes here. Nothing about
+ * the patient besides the id (persona, organisation and time zone are joined at read). No foreign key on
+ * purpose, as for message_summary_patients: the rows are derived and go with their day's next refresh; a key
+ * would make each refresh pay a reference check per message and stop an import's undo from removing a patient.
+ */
+export const messageFacts = pgTable(
+  'message_facts',
+  {
+    messageId: uuid('message_id').primaryKey(),
+    /** The UTC day of sent_at (days since 1970-01-01). */
+    day: integer('day').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    channel: text('channel').notNull(),
+    direction: text('direction').notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    templateId: text('template_id'),
+    /** Outbound: the status is final (delivered, read, failed, undelivered). */
+    finalStatus: boolean('final_status').notNull(),
+    /** Outbound: the status history holds a "delivered". */
+    delivered: boolean('delivered').notNull(),
+    /** Outbound: seconds from sending to the first "delivered" of the history. */
+    deliverySeconds: doublePrecision('delivery_seconds'),
+    /** Outbound: when the WhatsApp analysis's reply rule finds it answered. */
+    repliedAt: timestamp('replied_at', { withTimezone: true }),
+    /** Outbound with a template: the first 'taken' dose confirmation of the patient at or after sending, if within 24 h. */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** That dose's scheduled time (the least of doses confirmed at the same instant). */
+    confirmedScheduledAt: timestamp('confirmed_scheduled_at', { withTimezone: true }),
+    /** Inbound: answers a message we hold (the data-quality rule). */
+    matched: boolean('matched'),
+    /** Inbound: md5 of the text and the stored reading, the key its intent is read under. */
+    replyKey: text('reply_key'),
+  },
+  (table) => [index('message_facts_day_idx').on(table.day), index('message_facts_channel_sent_idx').on(table.channel, table.sentAt)],
+);
+
+/** UTC days whose message facts no longer match the messages or the dose confirmations (docs/decisions/049). */
+export const messageFactStaleDays = pgTable('message_fact_stale_days', {
   day: integer('day').primaryKey(),
 });

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authUsers, organisationMemberships, organisations, patients } from '@/db/schema';
 import { getPatientConsents, recordConsent } from '@/features/consent';
+import { prepareMessageSummaries } from './prepare-message-summaries';
 
 /** The demo accounts this links (created by the identity feature's demo seeding). */
 const demoPatientEmail = 'patient@medaptive.test';
@@ -84,6 +85,9 @@ export async function linkDemoAccounts(options: { database: Database }): Promise
     await giveDemoPhoneNumber(database, patientAccount.id);
   }
   if (linkedPatientId !== null) await prepareLiveMessaging(database, linkedPatientId);
+  // Moving patients into the clinic makes their messages' daily summaries stale (decision 045): summarised now,
+  // not by the first visitor of the messaging overview. Nothing stale (every later start): one probe.
+  await prepareMessageSummaries({ database });
   const [{ count: clinicPatients } = { count: 0 }] = await database
     .select({ count: sql<number>`count(*)::int` })
     .from(patients)

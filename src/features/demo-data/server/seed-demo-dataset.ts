@@ -29,6 +29,7 @@ import {
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
 import { type ConsentImportEntry, importConsents } from '@/features/consent';
 import { seedSurveyResponses } from '@/features/surveys';
+import { prepareMessageSummaries } from './prepare-message-summaries';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
 import { messageChannels } from '@/engine/policy/message-arms';
 import type { SimulatedPatient } from '@/engine/simulation/records';
@@ -478,6 +479,8 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
   // Planner statistics for the tables just filled: PGlite has no autovacuum to gather them, and without them
   // the pages' aggregate queries over messages and dose events chose plans up to 100× slower (decision 035).
   await options.database.execute(sql`analyze patients, regimens, dispensings, dose_events, messages, policy_decisions`);
+  // The message pages' summaries and facts of the whole year, computed now rather than by the first visitor.
+  await prepareMessageSummaries({ database: options.database });
   const programmes: Record<DemoProgramme, number> = { 'fixed-daily': 0, 'fixed-weekly': 0, none: 0 };
   for (const patient of cohort.patients) programmes[demoProgrammeOf(patient.id)] += 1;
   return {

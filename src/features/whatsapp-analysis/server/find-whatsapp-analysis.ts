@@ -23,10 +23,11 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { type Viewer } from '@/db/queries/cohort-scope';
 import { REPLY_WINDOW_HOURS } from '@/db/queries/message-replies';
-import { messageConditions, periodInstants, findMessageSelection } from '@/db/queries/message-scope';
+import { summariseMessageFacts } from '@/db/queries/message-facts';
+import { messageConditions, messagePatientConditions, periodInstants, findMessageSelection } from '@/db/queries/message-scope';
 import { type PeriodChoice, periodView } from '@/db/queries/reporting-period';
 import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
-import { messages, patients } from '@/db/schema';
+import { messageFacts, messages, patients } from '@/db/schema';
 import { replyTimeBins } from '@/engine/chat-export';
 import { wilsonInterval } from '@/engine/statistics/trial';
 import type { InboundReading } from '@/lib/domain/message-records';
@@ -65,8 +66,11 @@ export async function findWhatsappAnalysis(options: {
   choice?: PeriodChoice;
   filters: StoreAnalysisFilters;
   now: Date;
+  /** 'facts' (the page): the per-message facts, brought up to date first; 'messages': computed from the messages (the reference the facts are tested against). */
+  source?: 'facts' | 'messages';
 }): Promise<WhatsappAnalysisPage> {
   const { database, actor, filters } = options;
+  const source = options.source ?? 'facts';
   if (actor === null) throw new AppError('unauthenticated', noUserLoggedIn);
   const selection = await findMessageSelection({ database, actor, choice: options.choice, now: options.now });
   if (selection === 'no-company') return { status: 'no-company' };
@@ -88,10 +92,29 @@ export async function findWhatsappAnalysis(options: {
   const { from, to } = periodInstants({ start: period.start, end: period.end });
   const inPeriod = sql`${messages.sentAt} >= ${from.toISOString()}::timestamptz and ${messages.sentAt} < ${to.toISOString()}::timestamptz`;
 
-  // The distinct replies (the demo has a few dozen texts), each read once with the engine and joined back.
+  // The patient half of the selection, for the facts (not null: the scope holds someone, as widened is not null).
+  const ofPatients = messagePatientConditions(database, scope, messageFilters) ?? undefined;
+  if (source === 'facts') await summariseMessageFacts({ database });
+
+  // The distinct replies (the demo has a few dozen texts), each read once with the engine and joined back. From
+  // the facts: one message per distinct key, its text and reading read by id.
   const distinctReplies = await select<{ key: string; reply_text: string | null; inbound_reading: InboundReading | string | null }>(
     database,
-    sql`select ${replyKey} as key, ${messages.replyText} as reply_text, ${messages.inboundReading} as inbound_reading
+    source === 'facts'
+      ? sql`select k.reply_key as key, m.reply_text, m.inbound_reading
+        from (
+          select distinct on (${messageFacts.replyKey}) ${messageFacts.replyKey} as reply_key, ${messageFacts.messageId} as message_id
+          from ${messageFacts} inner join ${patients} on ${eq(messageFacts.patientId, patients.id)}
+          where ${and(
+            ofPatients,
+            eq(messageFacts.channel, filters.channel),
+            eq(messageFacts.direction, 'inbound'),
+            sql`${messageFacts.sentAt} >= ${from.toISOString()}::timestamptz and ${messageFacts.sentAt} < ${to.toISOString()}::timestamptz`,
+          )}
+          order by ${messageFacts.replyKey}, ${messageFacts.messageId}
+        ) k
+        inner join ${messages} m on m.id = k.message_id`
+      : sql`select ${replyKey} as key, ${messages.replyText} as reply_text, ${messages.inboundReading} as inbound_reading
       from ${messages} inner join ${patients} on ${eq(messages.patientId, patients.id)}
       where ${and(widened, eq(messages.direction, 'inbound'), inPeriod)}
       group by ${messages.replyText}, ${messages.inboundReading}`,
@@ -108,9 +131,51 @@ export async function findWhatsappAnalysis(options: {
   }
 
   const edges = replyTimeBins.slice(1).map((bin) => bin.fromMinutes);
-  const [row] = await select<Record<string, unknown>>(
-    database,
-    sql`with scoped as (
+  // The figures, over the CTEs scoped, outbound, inbound, template_rows and attributed (either source builds them).
+  const figures = sql`select
+        (select count(*) from (select distinct patient_id from scoped where sent_at < ${to.toISOString()}::timestamptz) d) as patients,
+        (select json_agg(r) from (
+          -- Per patient first (hash aggregates), so a group's patients are its rows: no count(distinct) sort.
+          select persona, grouping(persona) as overall, sum(messages) as messages, sum(replied) as replied, count(*) as patients
+          from (select persona, patient_id, count(*) as messages, count(replied_at) as replied from outbound group by persona, patient_id) pp
+          group by grouping sets ((persona), ())
+        ) r) as reply_rates,
+        (select json_build_object(
+            'count', count(*), 'patients', count(distinct patient_id),
+            'median', percentile_cont(0.5) within group (order by minutes),
+            'p90', percentile_cont(0.9) within group (order by minutes))
+          from (select patient_id, extract(epoch from replied_at - sent_at) / 60 as minutes from outbound where replied_at is not null) t
+        ) as reply_times,
+        (select json_agg(b) from (
+          select width_bucket(extract(epoch from replied_at - sent_at) / 60, ${sql.param(edges)}::float8[]) as bin,
+            count(*) as count, count(distinct patient_id) as patients
+          from outbound where replied_at is not null group by 1
+        ) b) as reply_bins,
+        (select json_agg(h) from (
+          select extract(isodow from sent_at at time zone coalesce(timezone, 'UTC'))::int - 1 as weekday,
+            extract(hour from sent_at at time zone coalesce(timezone, 'UTC'))::int as hour,
+            count(*) as count, count(distinct patient_id) as patients
+          from inbound group by 1, 2
+        ) h) as heat_map,
+        (select count(*) from inbound) as inbound,
+        (select count(*) from inbound where timezone is null) as utc_fallback,
+        (select json_agg(i) from (
+          select intent, reason, count(*) as count, count(distinct patient_id) as patients from inbound group by intent, reason
+        ) i) as intents,
+        (select json_agg(t) from (
+          select template_id, sum(messages) as messages, count(*) as patients, sum(replied) as replied,
+            count(*) filter (where replied > 0) as replied_patients, sum(confirmed) as confirmed,
+            count(*) filter (where confirmed > 0) as confirmed_patients
+          from (
+            select template_id, patient_id, count(*) as messages, count(replied_at) as replied,
+              count(*) filter (where confirmed) as confirmed
+            from template_rows group by template_id, patient_id
+          ) tp group by template_id
+        ) t) as templates,
+        (select json_agg(a) from (
+          select template_id, persona, count(*) as count, count(distinct patient_id) as patients from attributed group by template_id, persona
+        ) a) as opt_outs`;
+  const fromMessages = sql`with scoped as (
         select ${messages.id} as id, ${messages.patientId} as patient_id, ${messages.channel} as channel,
           ${messages.direction} as direction, ${messages.sentAt} as sent_at, ${messages.templateId} as template_id,
           ${messages.providerMessageId} as provider_message_id, ${messages.replyToProviderMessageId} as reply_to_provider_message_id,
@@ -185,51 +250,85 @@ export async function findWhatsappAnalysis(options: {
           order by m.sent_at desc limit 1
         ) as template_id
         from opt_outs x
+      ),
+      template_rows as (
+        select template_id, patient_id, replied_at, next_confirmation < sent_at + interval '24 hours' as confirmed
+        from confirmations where kind = 0
       )
-      select
-        (select count(*) from (select distinct patient_id from scoped where sent_at < ${to.toISOString()}::timestamptz) d) as patients,
-        (select json_agg(r) from (
-          -- Per patient first (hash aggregates), so a group's patients are its rows: no count(distinct) sort.
-          select persona, grouping(persona) as overall, sum(messages) as messages, sum(replied) as replied, count(*) as patients
-          from (select persona, patient_id, count(*) as messages, count(replied_at) as replied from outbound group by persona, patient_id) pp
-          group by grouping sets ((persona), ())
-        ) r) as reply_rates,
-        (select json_build_object(
-            'count', count(*), 'patients', count(distinct patient_id),
-            'median', percentile_cont(0.5) within group (order by minutes),
-            'p90', percentile_cont(0.9) within group (order by minutes))
-          from (select patient_id, extract(epoch from replied_at - sent_at) / 60 as minutes from outbound where replied_at is not null) t
-        ) as reply_times,
-        (select json_agg(b) from (
-          select width_bucket(extract(epoch from replied_at - sent_at) / 60, ${sql.param(edges)}::float8[]) as bin,
-            count(*) as count, count(distinct patient_id) as patients
-          from outbound where replied_at is not null group by 1
-        ) b) as reply_bins,
-        (select json_agg(h) from (
-          select extract(isodow from sent_at at time zone coalesce(timezone, 'UTC'))::int - 1 as weekday,
-            extract(hour from sent_at at time zone coalesce(timezone, 'UTC'))::int as hour,
-            count(*) as count, count(distinct patient_id) as patients
-          from inbound group by 1, 2
-        ) h) as heat_map,
-        (select count(*) from inbound) as inbound,
-        (select count(*) from inbound where timezone is null) as utc_fallback,
-        (select json_agg(i) from (
-          select intent, reason, count(*) as count, count(distinct patient_id) as patients from inbound group by intent, reason
-        ) i) as intents,
-        (select json_agg(t) from (
-          select template_id, sum(messages) as messages, count(*) as patients, sum(replied) as replied,
-            count(*) filter (where replied > 0) as replied_patients, sum(confirmed) as confirmed,
-            count(*) filter (where confirmed > 0) as confirmed_patients
-          from (
-            select template_id, patient_id, count(*) as messages, count(replied_at) as replied,
-              count(*) filter (where next_confirmation < sent_at + interval '24 hours') as confirmed
-            from confirmations where kind = 0 group by template_id, patient_id
-          ) tp group by template_id
-        ) t) as templates,
-        (select json_agg(a) from (
-          select template_id, persona, count(*) as count, count(distinct patient_id) as patients from attributed group by template_id, persona
-        ) a) as opt_outs`,
-  );
+      ${figures}`;
+
+  // From the per-message facts (docs/decisions/049): the reply time and the first dose confirmation are stored
+  // per message, so no window sort of the messages and the doses; the same CTEs, the same figures.
+  const fromFacts = (() => {
+    const f = messageFacts;
+    const widenedEnd = periodInstants({ start: period.start, end: period.end + 1 }).to;
+    const confirmationsFrom = sql`${from.toISOString()}::timestamptz - interval '48 hours'`;
+    const confirmationsTo = sql`${to.toISOString()}::timestamptz + interval '24 hours'`;
+    // The viewer's patients first (a few thousand rows, hashed), then one pass over the facts of the channel:
+    // one join to patients rather than an index probe per message.
+    return sql`with people as materialized (
+        select ${patients.id} as id, coalesce(${patients.persona}, ${personaNotAssigned}) as persona, ${patients.timezone} as timezone
+        from ${patients} where ${ofPatients ?? sql`true`}
+      ),
+      base as materialized (
+        select ${f.patientId} as patient_id, people.persona, people.timezone, ${f.direction} as direction, ${f.sentAt} as sent_at,
+          ${f.channel} as channel, ${f.templateId} as template_id, ${f.repliedAt} as replied_at, ${f.confirmedAt} as confirmed_at,
+          ${f.confirmedScheduledAt} as confirmed_scheduled_at, ${f.replyKey} as reply_key
+        from ${f} inner join people on people.id = ${f.patientId}
+        where ${f.channel} = ${filters.channel} and ${f.sentAt} >= ${from.toISOString()}::timestamptz
+          and ${f.sentAt} < ${widenedEnd.toISOString()}::timestamptz
+      ),
+      -- Read twice, so not copied: inlined into each reader.
+      scoped as not materialized (select patient_id, sent_at, persona from base),
+      outbound as (
+        select patient_id, persona, template_id, sent_at, replied_at,
+          -- The first confirmation within 24 hours counts when its dose was scheduled in the doses' window; when it
+          -- was not (rare), another confirmed in the same 24 hours may be: looked up.
+          case when confirmed_at is null then false
+            when confirmed_scheduled_at >= ${confirmationsFrom} and confirmed_scheduled_at < ${confirmationsTo} then true
+            else exists (select 1 from dose_events d where d.patient_id = base.patient_id and d.status = 'taken' and d.confirmed_at is not null
+              and d.confirmed_at >= base.sent_at and d.confirmed_at < base.sent_at + interval '24 hours'
+              and d.scheduled_at >= ${confirmationsFrom} and d.scheduled_at < ${confirmationsTo})
+          end as confirmed
+        from base where direction = 'outbound' and sent_at < ${to.toISOString()}::timestamptz
+      ),
+      inbound as (
+        select b.patient_id, b.persona, b.sent_at, b.channel, b.timezone, k.intent, k.reason
+        from base b
+        left join unnest(${sql.param(keys)}::text[], ${sql.param(intents)}::text[], ${sql.param(reasons)}::text[]) as k(key, intent, reason)
+          on k.key = b.reply_key
+        where b.direction = 'inbound' and b.sent_at < ${to.toISOString()}::timestamptz
+      ),
+      opt_outs as (
+        select s.patient_id, s.persona, s.sent_at as at, s.channel from inbound s where s.intent = 'stop'
+        union all
+        select c.patient_id, p.persona, c.effective_at as at, c.channel
+        from consent_events c
+        join (select distinct patient_id, persona from scoped) p on p.patient_id = c.patient_id
+        where not c.granted and c.source not like '%-keyword' and c.channel = ${filters.channel}
+          and c.effective_at >= ${from.toISOString()}::timestamptz and c.effective_at < ${to.toISOString()}::timestamptz
+      ),
+      attributed as (
+        select x.patient_id, x.persona, (
+          select m.template_id from ${messages} m
+          where m.patient_id = x.patient_id and m.channel = x.channel and m.direction = 'outbound' and m.sent_at <= x.at
+          order by m.sent_at desc limit 1
+        ) as template_id
+        from opt_outs x
+      ),
+      template_rows as (select template_id, patient_id, replied_at, confirmed from outbound where template_id is not null)
+      ${figures}`;
+  })();
+  // In a transaction of its own with room to hold a year's rows in memory (the default 4 MB spills them to disk);
+  // `set local` ends with it, so a pooled connection goes back unchanged.
+  const [row] =
+    source === 'facts'
+      ? await database.transaction(async (transaction) => {
+          await transaction.execute(sql`set local work_mem = '32MB'`);
+          await transaction.execute(sql`set local jit = off`);
+          return select<Record<string, unknown>>(transaction as unknown as Database, fromFacts);
+        })
+      : await select<Record<string, unknown>>(database, fromMessages);
 
   const patientCount = toNumber(row?.patients);
   const small = (count: number) => suppressed && count < MINIMUM_GROUP_SIZE;
