@@ -17,9 +17,22 @@ const SUMMARY_MONTHS = [0, 3, 6, 9, 12];
 /** Wide tables: cells keep apart (a column of counts never runs into the next header). */
 const TABLE_CLASS = 'w-full min-w-max text-left text-sm [&_td]:pr-4 [&_th]:pr-4';
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  belowFirstScreen = false,
+  children,
+}: {
+  id: string;
+  title: string;
+  belowFirstScreen?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <section className="flex flex-col gap-3 rounded-xl border border-separator bg-surface p-4" aria-labelledby={id}>
+    <section
+      className={`flex flex-col gap-3 rounded-xl border border-separator bg-surface p-4${belowFirstScreen ? ' render-when-near' : ''}`}
+      aria-labelledby={id}
+    >
       <h2 id={id} className="text-xl font-semibold">
         {title}
       </h2>
@@ -412,7 +425,7 @@ export function ComplianceJourneyView({
           </Section>
 
           {showPersonaBreakdown || showProductBreakdown ? (
-            <Section id="monthly-pdc-by-group" title="Monthly PDC by persona and product">
+            <Section belowFirstScreen id="monthly-pdc-by-group" title="Monthly PDC by persona and product">
               <p className="max-w-3xl text-muted">
                 The median monthly PDC and the share of patients with PDC 0.8 or more, month by month, for each persona and for each product
                 (the medicine of a patient’s first fill); n is the number of patients followed for the whole month.
@@ -428,7 +441,7 @@ export function ComplianceJourneyView({
             </Section>
           ) : null}
 
-          <Section id="persistence" title="Persistence (Kaplan–Meier)">
+          <Section belowFirstScreen id="persistence" title="Persistence (Kaplan–Meier)">
             <p className="max-w-3xl text-muted">
               The share of patients still on treatment, month by month from their first fill. A patient stops when more than 60 days pass
               without medicine; patients still on treatment at the end of the data count until then (censored).
@@ -462,7 +475,7 @@ export function ComplianceJourneyView({
       )}
 
       {journey.trajectories ? (
-        <Section id="trajectories" title="Individual trajectories">
+        <Section belowFirstScreen id="trajectories" title="Individual trajectories">
           <p className="max-w-3xl text-muted">
             Monthly PDC of each patient, by pseudonym
             {journey.trajectories.shown.length < journey.trajectories.total

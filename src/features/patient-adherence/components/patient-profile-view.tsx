@@ -11,9 +11,12 @@ import { formatDate, formatNumber, formatPercent, formatRatio } from '@/lib/form
 
 const PROFILE_PATH = `${patientEngagementPrefix}patient-profile`;
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, belowFirstScreen = false, children }: { title: string; belowFirstScreen?: boolean; children: ReactNode }) {
   return (
-    <section className="flex flex-col gap-3 rounded-xl border border-separator bg-surface p-4" aria-labelledby={sectionId(title)}>
+    <section
+      className={`flex flex-col gap-3 rounded-xl border border-separator bg-surface p-4${belowFirstScreen ? ' render-when-near' : ''}`}
+      aria-labelledby={sectionId(title)}
+    >
       <h2 id={sectionId(title)} className="text-xl font-semibold">
         {title}
       </h2>
@@ -184,7 +187,7 @@ export function PatientProfileView({ profile, periodProblem = null }: { profile:
         <DoseCalendar days={profile.calendar} label={`Doses from ${formatDate(period.start)} to ${formatDate(period.end)}`} />
       </Section>
 
-      <Section title="Adherence over time (CMA7 and CMA9)">
+      <Section belowFirstScreen title="Adherence over time (CMA7 and CMA9)">
         {profile.cmaWindows.length === 0 ? (
           <p>Not enough dispensing history for 90-day windows yet.</p>
         ) : (
@@ -226,7 +229,7 @@ export function PatientProfileView({ profile, periodProblem = null }: { profile:
         )}
       </Section>
 
-      <Section title="Refill gaps and treatment episodes">
+      <Section belowFirstScreen title="Refill gaps and treatment episodes">
         {profile.refillGaps.length === 0 ? (
           <p>No refill gaps in this period: every refill came before the previous supply ran out.</p>
         ) : (
@@ -258,7 +261,7 @@ export function PatientProfileView({ profile, periodProblem = null }: { profile:
         ) : null}
       </Section>
 
-      <Section title="Messages">
+      <Section belowFirstScreen title="Messages">
         {profile.messages.length === 0 ? (
           <p>No messages were sent or received in this period.</p>
         ) : (
