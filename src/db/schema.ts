@@ -12,6 +12,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -1049,6 +1050,65 @@ export const portalAggregateState = pgTable('portal_aggregate_state', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   refreshedVersion: bigint('refreshed_version', { mode: 'number' }).notNull().default(0),
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+});
+
+/**
+ * The periods the per-patient pre-aggregate is kept for (docs/decisions/050): a view of a period not built yet
+ * registers it here and is computed per request until the refresh job has built it; periods unused for a week
+ * are dropped by the job. `builtAt` null: registered, not built.
+ */
+export const portalSummaryPeriods = pgTable('portal_summary_periods', {
+  periodKey: text('period_key').primaryKey(),
+  start: date('start').notNull(),
+  end: date('end').notNull(),
+  builtAt: timestamp('built_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The per-patient pre-aggregate (docs/decisions/050): one row per period, product set and patient with what the
+ * engine makes of the patient's fills of that set (month indices of the period on therapy, adherent, starting,
+ * stopping; persistence subjects; refill-gap counts; the period cohort's PDC bin and products). A product set is
+ * every product (`*`), one company's (`c:<id>`) or one product (`p:<id>`), so a view is sums over rows, one per
+ * patient. Demographics are NOT copied: views join patients, so a region, sex or age change needs no refresh.
+ * No foreign key to patients (derived rows: an import's undo must not be blocked by them): patients whose fills
+ * changed are listed in portal_dirty_patients, computed on read, and their rows replaced by the next refresh.
+ */
+export const portalPatientSummaries = pgTable(
+  'portal_patient_summaries',
+  {
+    periodKey: text('period_key')
+      .notNull()
+      .references(() => portalSummaryPeriods.periodKey, { onDelete: 'cascade' }),
+    levelKey: text('level_key').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    member: boolean('member').notNull(),
+    adherent: boolean('adherent').notNull(),
+    pdcBin: smallint('pdc_bin').notNull(),
+    productIds: text('product_ids').array().notNull(),
+    onMonths: smallint('on_months').array().notNull(),
+    adherentMonths: smallint('adherent_months').array().notNull(),
+    startMonths: smallint('start_months').array().notNull(),
+    stopMonths: smallint('stop_months').array().notNull(),
+    gapCounts: integer('gap_counts').array().notNull(),
+    subjectTimes: integer('subject_times').array().notNull(),
+    subjectEvents: boolean('subject_events').array().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.periodKey, table.levelKey, table.patientId] }),
+    index('portal_patient_summaries_patient_idx').on(table.patientId),
+  ],
+);
+
+/**
+ * Patients whose dispensings changed since the per-patient pre-aggregate was last refreshed for them, written by
+ * triggers on dispensings (hand-written SQL in the migration) with a generation from a sequence. Views compute
+ * these patients per request; the refresh recomputes them and deletes only the entries whose generation it read,
+ * so a change committed while it runs stays listed (docs/decisions/050).
+ */
+export const portalDirtyPatients = pgTable('portal_dirty_patients', {
+  patientId: uuid('patient_id').primaryKey(),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
 });
 
 /**

@@ -1,0 +1,410 @@
+import 'server-only';
+/**
+ * The portal's per-patient pre-aggregate (docs/decisions/050): for each kept period and each product set (every
+ * product, one company's, one product) a row per patient with what the engine makes of their fills — the same
+ * summarisePatient the per-request path runs — so a whole-population view is a few GROUP BYs over one row per
+ * patient instead of every fill through the engine. Exact, not fresh by hope: patients whose dispensings changed
+ * since their rows were written are listed in portal_dirty_patients (triggers) and computed on read; a view of a
+ * period not built yet is computed per request and registers the period for the refresh job.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '@/db/client';
+import { lookbackStart, type ReportingPeriod } from '@/db/queries/reporting-period';
+import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
+import type { Period } from '@/engine/aggregation/reporting-period';
+import { enqueueJob } from '@/lib/server/jobs';
+import {
+  addGroupCount,
+  addPatientSummary,
+  emptyPortalTotals,
+  gapBins,
+  NOT_RECORDED,
+  type PatientSummary,
+  patientEvents,
+  pdcBins,
+  periodMonths,
+  type PortalDimensionId,
+  type PortalFill,
+  type PortalPatient,
+  type PortalProduct,
+  type PortalTotals,
+  summarisePatient,
+} from '../portal-tables';
+import { portalRefreshJobKind } from '../schemas';
+
+const DAY_MS = 86_400_000;
+/** A kept period nobody viewed for this long is dropped by the refresh. */
+const UNUSED_PERIOD_DAYS = 7;
+const INSERT_BATCH = 2_000;
+
+export const periodKeyOf = (period: Period) => `${isoFromDayNumber(period.start)}:${isoFromDayNumber(period.end)}`;
+
+type Rows<T> = { rows: T[] };
+const rowsOf = <T>(result: unknown): T[] => (result as Rows<T>).rows;
+
+/**
+ * The product set a view's chosen products are, as a row key of the pre-aggregate: every product (`*`), one
+ * company's (`c:<id>`), one product (`p:<id>`); null for any other set (e.g. a manufacturer of two companies
+ * with no filter), which is computed per request.
+ */
+export function levelKeyOf(chosen: readonly PortalProduct[], catalogue: readonly PortalProduct[]): string | null {
+  if (chosen.length === 0) return null;
+  const ids = new Set(chosen.map((product) => product.id));
+  if (chosen.length === 1) return `p:${chosen[0]!.id}`;
+  if (catalogue.length === ids.size && catalogue.every((product) => ids.has(product.id))) return '*';
+  const companyId = chosen[0]!.companyId;
+  if (companyId === null || chosen.some((product) => product.companyId !== companyId)) return null;
+  const ofCompany = catalogue.filter((product) => product.companyId === companyId);
+  return ofCompany.length === ids.size && ofCompany.every((product) => ids.has(product.id)) ? `c:${companyId}` : null;
+}
+
+async function loadCatalogue(database: Database): Promise<PortalProduct[]> {
+  return rowsOf<PortalProduct>(
+    await database.execute(sql`select id, name, company_id as "companyId", null as "companyName", atc_code as "atcCode" from products`),
+  );
+}
+
+type PatientFills = PortalPatient & { fills: Omit<PortalFill, 'patientId'>[] };
+
+/** Each patient's fills in [look-back start, period end) of the products (all when null), optionally only some patients. */
+export async function loadPatientFills(options: {
+  database: Database;
+  period: Period;
+  productIds: readonly string[] | null;
+  patientIds?: readonly string[];
+  region?: string | null;
+}): Promise<PatientFills[]> {
+  const { database, period, productIds, patientIds } = options;
+  if (productIds !== null && productIds.length === 0) return [];
+  if (patientIds !== undefined && patientIds.length === 0) return [];
+  const list = (values: readonly string[]) =>
+    sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    );
+  const conditions: SQL[] = [
+    sql`d.product_id is not null`,
+    sql`d.dispensed_on >= ${isoFromDayNumber(lookbackStart(period))}::date`,
+    sql`d.dispensed_on < ${isoFromDayNumber(period.end)}::date`,
+  ];
+  if (productIds !== null) conditions.push(sql`d.product_id in (${list(productIds)})`);
+  if (patientIds !== undefined) conditions.push(sql`d.patient_id in (${list(patientIds)})`);
+  const region = options.region ?? null;
+  if (region !== null) conditions.push(region === NOT_RECORDED ? sql`p.region is null` : sql`p.region = ${region}`);
+  const rows = rowsOf<{
+    id: string;
+    region: string | null;
+    ageBand: string | null;
+    sex: string | null;
+    conditions: string[];
+    productIds: string[];
+    days: string[];
+    supplies: number[];
+  }>(
+    await database.execute(sql`
+      select p.id, p.region, p.age_band as "ageBand", p.sex, p.conditions,
+        array_agg(d.product_id order by d.dispensed_on, d.product_id, d.days_supply) as "productIds",
+        array_agg(d.dispensed_on::text order by d.dispensed_on, d.product_id, d.days_supply) as days,
+        array_agg(d.days_supply order by d.dispensed_on, d.product_id, d.days_supply) as supplies
+      from dispensings d join patients p on p.id = d.patient_id
+      where ${sql.join(conditions, sql` and `)}
+      group by p.id`),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    region: row.region,
+    ageBand: row.ageBand,
+    sex: row.sex,
+    conditions: row.conditions,
+    fills: row.days.map((day, index) => ({
+      productId: row.productIds[index]!,
+      day: dayNumberFromIso(day),
+      daysSupply: Number(row.supplies[index]),
+    })),
+  }));
+}
+
+type SummaryRow = {
+  period_key: string;
+  level_key: string;
+  patient_id: string;
+  member: boolean;
+  adherent: boolean;
+  pdc_bin: number;
+  product_ids: string[];
+  on_months: number[];
+  adherent_months: number[];
+  start_months: number[];
+  stop_months: number[];
+  gap_counts: number[];
+  subject_times: number[];
+  subject_events: boolean[];
+};
+
+/** Every product-set row of one patient for one period. */
+function summaryRows(periodKey: string, period: Period, patient: PatientFills, catalogue: ReadonlyMap<string, PortalProduct>): SummaryRow[] {
+  const months = periodMonths(period);
+  const fills = patient.fills.filter((fill) => catalogue.has(fill.productId));
+  const sets = new Map<string, Omit<PortalFill, 'patientId'>[]>();
+  const add = (key: string, fill: Omit<PortalFill, 'patientId'>) => {
+    const own = sets.get(key);
+    if (own === undefined) sets.set(key, [fill]);
+    else own.push(fill);
+  };
+  for (const fill of fills) {
+    add('*', fill);
+    add(`p:${fill.productId}`, fill);
+    const companyId = catalogue.get(fill.productId)!.companyId;
+    if (companyId !== null) add(`c:${companyId}`, fill);
+  }
+  const rows: SummaryRow[] = [];
+  for (const [levelKey, own] of sets) {
+    const summary = summarisePatient(patientEvents(own), period, months);
+    if (summary !== null) rows.push(rowOf(periodKey, levelKey, patient.id, summary));
+  }
+  return rows;
+}
+
+function rowOf(periodKey: string, levelKey: string, patientId: string, summary: PatientSummary): SummaryRow {
+  return {
+    period_key: periodKey,
+    level_key: levelKey,
+    patient_id: patientId,
+    member: summary.member !== null,
+    adherent: summary.member?.adherent ?? false,
+    pdc_bin: summary.member?.pdcBin ?? -1,
+    product_ids: summary.member?.productIds ?? [],
+    on_months: summary.onMonths,
+    adherent_months: summary.adherentMonths,
+    start_months: summary.startMonths,
+    stop_months: summary.stopMonths,
+    gap_counts: summary.gapCounts,
+    subject_times: summary.subjects.map((subject) => subject.time),
+    subject_events: summary.subjects.map((subject) => subject.event),
+  };
+}
+
+async function insertRows(database: Database, rows: readonly SummaryRow[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    const batch = JSON.stringify(rows.slice(start, start + INSERT_BATCH));
+    await database.execute(sql`
+      insert into portal_patient_summaries (period_key, level_key, patient_id, member, adherent, pdc_bin, product_ids, on_months,
+        adherent_months, start_months, stop_months, gap_counts, subject_times, subject_events)
+      select period_key, level_key, patient_id, member, adherent, pdc_bin, product_ids, on_months, adherent_months, start_months,
+        stop_months, gap_counts, subject_times, subject_events
+      from jsonb_to_recordset(${batch}::jsonb) as r(period_key text, level_key text, patient_id uuid, member boolean, adherent boolean,
+        pdc_bin smallint, product_ids text[], on_months smallint[], adherent_months smallint[], start_months smallint[],
+        stop_months smallint[], gap_counts integer[], subject_times integer[], subject_events boolean[])`);
+  }
+}
+
+/** Rows of the given patients (all when null) for one period, written from their current fills. */
+async function writePeriodRows(
+  database: Database,
+  periodKey: string,
+  period: Period,
+  catalogue: ReadonlyMap<string, PortalProduct>,
+  patientIds: readonly string[] | null,
+): Promise<number> {
+  const patients = await loadPatientFills({ database, period, productIds: null, patientIds: patientIds ?? undefined });
+  const rows = patients.flatMap((patient) => summaryRows(periodKey, period, patient, catalogue));
+  await insertRows(database, rows);
+  return rows.length;
+}
+
+/**
+ * The refresh (job portal.refresh-aggregates, with the dose slots): drops periods unused for a week, builds the
+ * registered periods not built yet, rewrites the rows of the patients listed dirty in every built period, then
+ * deletes those list entries whose generation is the one it read — an entry rewritten by a change committed
+ * meanwhile has a newer generation and stays. One transaction: views see the old rows or the new ones.
+ */
+export async function refreshPortalPatientSummaries(options: {
+  database: Database;
+  now: Date;
+  /** Registered (and built) too, e.g. the default period of the whole data set after the demo seed. */
+  periods?: readonly ReportingPeriod[];
+  /** Tests: a write between reading the dirty list and clearing it (as if committed meanwhile). */
+  afterDirtyRead?: (transaction: Database) => Promise<void>;
+}): Promise<{ periods: number; built: number; rows: number; dirtyPatients: number }> {
+  const { now } = options;
+  return options.database.transaction(async (database) => {
+    for (const period of options.periods ?? []) await registerPeriod(database, period, now);
+    await database.execute(
+      sql`delete from portal_summary_periods where last_used_at < ${new Date(now.getTime() - UNUSED_PERIOD_DAYS * DAY_MS).toISOString()}::timestamptz`,
+    );
+    // Row locks: a second refresh waits for this one; views registering a new period do not.
+    const periods = rowsOf<{ key: string; start: string; end: string; built: boolean }>(
+      await database.execute(
+        sql`select period_key as key, start::text as start, "end"::text as "end", built_at is not null as built from portal_summary_periods order by 1 for update`,
+      ),
+    );
+    const dirty = rowsOf<{ id: string; generation: string | number }>(
+      await database.execute(sql`select patient_id as id, generation from portal_dirty_patients`),
+    );
+    const dirtyIds = dirty.map((row) => row.id);
+    await options.afterDirtyRead?.(database);
+    const catalogue = new Map((await loadCatalogue(database)).map((product) => [product.id, product]));
+    let rows = 0;
+    let built = 0;
+    for (const row of periods) {
+      const period = { start: dayNumberFromIso(row.start), end: dayNumberFromIso(row.end) };
+      if (!row.built) {
+        await database.execute(sql`delete from portal_patient_summaries where period_key = ${row.key}`);
+        rows += await writePeriodRows(database, row.key, period, catalogue, null);
+        await database.execute(sql`update portal_summary_periods set built_at = ${now.toISOString()}::timestamptz where period_key = ${row.key}`);
+        built += 1;
+      } else if (dirtyIds.length > 0) {
+        for (let start = 0; start < dirtyIds.length; start += INSERT_BATCH * 5) {
+          const ids = dirtyIds.slice(start, start + INSERT_BATCH * 5);
+          await database.execute(sql`delete from portal_patient_summaries where period_key = ${row.key}
+            and patient_id = any(${`{${ids.join(',')}}`}::uuid[])`);
+          rows += await writePeriodRows(database, row.key, period, catalogue, ids);
+        }
+      }
+    }
+    if (dirty.length > 0)
+      await database.execute(sql`
+        delete from portal_dirty_patients d
+        using jsonb_to_recordset(${JSON.stringify(dirty.map((entry) => ({ id: entry.id, generation: Number(entry.generation) })))}::jsonb)
+          as r(id uuid, generation bigint)
+        where d.patient_id = r.id and d.generation <= r.generation`);
+    return { periods: periods.length, built, rows, dirtyPatients: dirty.length };
+  });
+}
+
+async function registerPeriod(database: Database, period: Period, now: Date): Promise<void> {
+  await database.execute(sql`
+    insert into portal_summary_periods (period_key, start, "end", last_used_at)
+    values (${periodKeyOf(period)}, ${isoFromDayNumber(period.start)}::date, ${isoFromDayNumber(period.end)}::date, ${now.toISOString()}::timestamptz)
+    on conflict (period_key) do update set last_used_at = excluded.last_used_at
+    where portal_summary_periods.last_used_at < excluded.last_used_at - interval '1 hour'`);
+}
+
+/**
+ * The totals of a view from the pre-aggregate, or null when it cannot answer (the product set is not one it
+ * keeps, or the period is not built yet — then the period is registered and a refresh queued). Rows of patients
+ * listed dirty are left out and those patients computed from their fills now, in the same snapshot.
+ */
+export async function loadSummarisedTotals(options: {
+  database: Database;
+  period: Period;
+  chosen: readonly PortalProduct[];
+  region: string | null;
+  now: Date;
+}): Promise<PortalTotals | null> {
+  const { database, period, chosen, region, now } = options;
+  const levelKey = levelKeyOf(chosen, await loadCatalogue(database));
+  if (levelKey === null) return null;
+  const periodKey = periodKeyOf(period);
+  const [state] = rowsOf<{ built: boolean }>(
+    await database.execute(sql`select built_at is not null as built from portal_summary_periods where period_key = ${periodKey}`),
+  );
+  if (state === undefined || !state.built) {
+    await registerPeriod(database, period, now);
+    if (state === undefined)
+      await enqueueJob({ database, kind: portalRefreshJobKind, dedupeKey: `${portalRefreshJobKind}:period:${periodKey}`, payload: {} });
+    return null;
+  }
+  await registerPeriod(database, period, now);
+  // One snapshot for the rows, the dirty list and the dirty patients' fills: a refresh committing meanwhile cannot
+  // make a patient count twice or not at all.
+  return database.transaction(
+    async (transaction) => {
+      const months = periodMonths(period);
+      const totals = emptyPortalTotals(months.length);
+      const productById = new Map(chosen.map((product) => [product.id, product]));
+      const regionCondition = region === null ? sql`` : region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${region}`;
+      const summaries = sql`(select s.*, p.region, p.age_band, p.sex, p.conditions
+        from portal_patient_summaries s join patients p on p.id = s.patient_id
+        where s.period_key = ${periodKey} and s.level_key = ${levelKey} ${regionCondition}
+          and not exists (select 1 from portal_dirty_patients d where d.patient_id = s.patient_id))`;
+      const monthRows = rowsOf<{ kind: string; month: number; patients: number }>(
+        await transaction.execute(sql`
+          select kind, month, count(*)::int as patients from (
+            select 'on' as kind, unnest(on_months) as month from ${summaries} s
+            union all select 'adherent', unnest(adherent_months) from ${summaries} s
+            union all select 'start', unnest(start_months) from ${summaries} s
+            union all select 'stop', unnest(stop_months) from ${summaries} s) m
+          group by kind, month`),
+      );
+      for (const row of monthRows) {
+        const month = totals.months[Number(row.month)];
+        if (month === undefined) continue;
+        const count = Number(row.patients);
+        if (row.kind === 'on') month.onTherapy += count;
+        else if (row.kind === 'adherent') month.adherent += count;
+        else if (row.kind === 'start') month.newStarts += count;
+        else month.discontinuations += count;
+      }
+      const gapSums = gapBins.map((_, index) => sql`coalesce(sum(gap_counts[${sql.raw(String(index + 1))}]), 0)::int`);
+      const [sums] = rowsOf<{ gaps: number[] }>(
+        await transaction.execute(sql`select array[${sql.join(gapSums, sql`, `)}] as gaps from ${summaries} s`),
+      );
+      (sums?.gaps ?? []).forEach((count, index) => (totals.gapCounts[index] = Number(count)));
+      const subjects = rowsOf<{ time: number; event: boolean; subjects: number }>(
+        await transaction.execute(sql`
+          select t as time, e as event, count(*)::int as subjects from ${summaries} s, unnest(subject_times, subject_events) as u(t, e)
+          group by t, e`),
+      );
+      for (const row of subjects)
+        for (let index = 0; index < Number(row.subjects); index += 1) totals.subjects.push({ time: Number(row.time), event: row.event });
+      // The period's cohort and its breakdowns (members only).
+      const groups = rowsOf<{ dimension: string; key: string; size: number; adherent: number }>(
+        await transaction.execute(sql`
+          with m as (select * from ${summaries} s where member)
+          select 'pdc' as dimension, pdc_bin::text as key, count(*)::int as size, count(*) filter (where adherent)::int as adherent from m group by pdc_bin
+          union all select 'region', coalesce(region, ${NOT_RECORDED}), count(*)::int, count(*) filter (where adherent)::int from m group by 2
+          union all select 'age-band', coalesce(age_band, ${NOT_RECORDED}), count(*)::int, count(*) filter (where adherent)::int from m group by 2
+          union all select 'sex', coalesce(sex, ${NOT_RECORDED}), count(*)::int, count(*) filter (where adherent)::int from m group by 2
+          union all select 'product', k, count(*)::int, count(*) filter (where adherent)::int from m, unnest(product_ids) k group by 2
+          union all select 'condition', k, count(*)::int, count(*) filter (where adherent)::int
+            from m, unnest(case when cardinality(conditions) = 0 then array[${NOT_RECORDED}]::text[] else conditions end) k group by 2
+          union all select dimension, key, count(distinct patient_id)::int, count(distinct patient_id) filter (where adherent)::int from (
+            select 'company' as dimension, coalesce(pr.company_id, ${NOT_RECORDED}) as key, m.patient_id, m.adherent
+              from m, unnest(product_ids) k join products pr on pr.id = k
+            union all select 'product-class', coalesce(left(pr.atc_code, 4), ${NOT_RECORDED}), m.patient_id, m.adherent
+              from m, unnest(product_ids) k join products pr on pr.id = k) c
+          group by dimension, key`),
+      );
+      for (const row of groups) {
+        const size = Number(row.size);
+        const adherent = Number(row.adherent);
+        if (row.dimension === 'pdc') {
+          totals.cohort.size += size;
+          totals.cohort.adherent += adherent;
+          const bin = Number(row.key);
+          if (bin >= 0 && bin < pdcBins.length) totals.pdcBinCounts[bin]! += size;
+        } else addGroupCount(totals.groups[row.dimension as PortalDimensionId], row.key, size, adherent);
+      }
+      // Patients whose fills changed since their rows were written: through the engine now.
+      const dirty = rowsOf<{ id: string }>(await transaction.execute(sql`select patient_id as id from portal_dirty_patients`)).map(
+        (row) => row.id,
+      );
+      if (dirty.length > 0) {
+        const latest = rowsOf<{ generation: string | number }>(
+          await transaction.execute(sql`select max(generation) as generation from portal_dirty_patients`),
+        )[0]!;
+        const patients = await loadPatientFills({
+          database: transaction,
+          period,
+          productIds: chosen.map((product) => product.id),
+          patientIds: dirty,
+          region,
+        });
+        for (const patient of patients) {
+          const summary = summarisePatient(patientEvents(patient.fills), period, months);
+          if (summary !== null) addPatientSummary(totals, summary, patient, productById);
+        }
+        // Once per change: the refresh rewrites their rows.
+        await enqueueJob({
+          database: transaction,
+          kind: portalRefreshJobKind,
+          dedupeKey: `${portalRefreshJobKind}:g${Number(latest.generation)}`,
+          payload: {},
+        });
+      }
+      return totals;
+    },
+    { isolationLevel: 'repeatable read' },
+  );
+}
