@@ -129,7 +129,9 @@ describe.each(testDatabaseBackends())('portal per-patient pre-aggregate on $name
   }
   const refresh = () => refreshPortalPatientSummaries({ database: db, now });
   const dirtyCount = async () =>
-    Number(((await db.execute(sql`select count(*)::int as n from portal_dirty_patients`)) as unknown as { rows: { n: number }[] }).rows[0]!.n);
+    Number(
+      ((await db.execute(sql`select count(*)::int as n from portal_dirty_patients`)) as unknown as { rows: { n: number }[] }).rows[0]!.n,
+    );
   const somePatient = async (pseudonym: string) =>
     (await db.select({ id: patients.id }).from(patients).where(eq(patients.pseudonym, pseudonym)))[0]!.id;
 
@@ -194,7 +196,9 @@ describe.each(testDatabaseBackends())('portal per-patient pre-aggregate on $name
         subject: { reference: 'Patient/imp-1' },
         whenHandedOver: day,
         daysSupply: { value: 30, unit: 'days' },
-        medicationCodeableConcept: { coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '990001', display: 'Testamab' }] },
+        medicationCodeableConcept: {
+          coding: [{ system: 'http://www.nlm.nih.gov/research/umls/rxnorm', code: '990001', display: 'Testamab' }],
+        },
       })),
     ];
     await importFhir({ database: db, actor: admin, text: `${resources.map((resource) => JSON.stringify(resource)).join('\n')}\n` });

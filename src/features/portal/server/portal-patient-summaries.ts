@@ -142,7 +142,12 @@ type SummaryRow = {
 };
 
 /** Every product-set row of one patient for one period. */
-function summaryRows(periodKey: string, period: Period, patient: PatientFills, catalogue: ReadonlyMap<string, PortalProduct>): SummaryRow[] {
+function summaryRows(
+  periodKey: string,
+  period: Period,
+  patient: PatientFills,
+  catalogue: ReadonlyMap<string, PortalProduct>,
+): SummaryRow[] {
   const months = periodMonths(period);
   const fills = patient.fills.filter((fill) => catalogue.has(fill.productId));
   const sets = new Map<string, Omit<PortalFill, 'patientId'>[]>();
@@ -251,7 +256,9 @@ export async function refreshPortalPatientSummaries(options: {
       if (!row.built) {
         await database.execute(sql`delete from portal_patient_summaries where period_key = ${row.key}`);
         rows += await writePeriodRows(database, row.key, period, catalogue, null);
-        await database.execute(sql`update portal_summary_periods set built_at = ${now.toISOString()}::timestamptz where period_key = ${row.key}`);
+        await database.execute(
+          sql`update portal_summary_periods set built_at = ${now.toISOString()}::timestamptz where period_key = ${row.key}`,
+        );
         built += 1;
       } else if (dirtyIds.length > 0) {
         for (let start = 0; start < dirtyIds.length; start += INSERT_BATCH * 5) {
