@@ -17,7 +17,6 @@ import {
   addGroupCount,
   addPatientSummary,
   emptyPortalTotals,
-  gapBins,
   NOT_RECORDED,
   type PatientSummary,
   patientEvents,
@@ -313,105 +312,99 @@ export async function loadSummarisedTotals(options: {
     return null;
   }
   await registerPeriod(database, period, now);
-  // One snapshot for the rows, the dirty list and the dirty patients' fills: a refresh committing meanwhile cannot
-  // make a patient count twice or not at all.
-  return database.transaction(
-    async (transaction) => {
-      const months = periodMonths(period);
-      const totals = emptyPortalTotals(months.length);
-      const productById = new Map(chosen.map((product) => [product.id, product]));
-      const regionCondition = region === null ? sql`` : region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${region}`;
-      const summaries = sql`(select s.*, p.region, p.age_band, p.sex, p.conditions
+  const months = periodMonths(period);
+  const totals = emptyPortalTotals(months.length);
+  const productById = new Map(chosen.map((product) => [product.id, product]));
+  const regionCondition = region === null ? sql`` : region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${region}`;
+  const counted = (part: string, key: SQL) =>
+    sql`select ${part} as part, (${key})::text as key, count(*)::int as n, count(*) filter (where adherent)::int as a`;
+  // ONE statement, so one snapshot: the sums over the rows of patients not listed dirty, and that list. Each
+  // patient is counted once: from their row, or (listed) from their fills below.
+  const parts = rowsOf<{ part: string; key: string; n: number; a: number }>(
+    await database.execute(sql`
+      with s as materialized (
+        select s.member, s.adherent, s.pdc_bin, s.product_ids, s.on_months, s.adherent_months, s.start_months, s.stop_months,
+          s.gap_counts, s.subject_times, s.subject_events, s.patient_id, p.region, p.age_band, p.sex, p.conditions
         from portal_patient_summaries s join patients p on p.id = s.patient_id
         where s.period_key = ${periodKey} and s.level_key = ${levelKey} ${regionCondition}
-          and not exists (select 1 from portal_dirty_patients d where d.patient_id = s.patient_id))`;
-      const monthRows = rowsOf<{ kind: string; month: number; patients: number }>(
-        await transaction.execute(sql`
-          select kind, month, count(*)::int as patients from (
-            select 'on' as kind, unnest(on_months) as month from ${summaries} s
-            union all select 'adherent', unnest(adherent_months) from ${summaries} s
-            union all select 'start', unnest(start_months) from ${summaries} s
-            union all select 'stop', unnest(stop_months) from ${summaries} s) m
-          group by kind, month`),
-      );
-      for (const row of monthRows) {
-        const month = totals.months[Number(row.month)];
-        if (month === undefined) continue;
-        const count = Number(row.patients);
-        if (row.kind === 'on') month.onTherapy += count;
-        else if (row.kind === 'adherent') month.adherent += count;
-        else if (row.kind === 'start') month.newStarts += count;
-        else month.discontinuations += count;
-      }
-      const gapSums = gapBins.map((_, index) => sql`coalesce(sum(gap_counts[${sql.raw(String(index + 1))}]), 0)::int`);
-      const [sums] = rowsOf<{ gaps: number[] }>(
-        await transaction.execute(sql`select array[${sql.join(gapSums, sql`, `)}] as gaps from ${summaries} s`),
-      );
-      (sums?.gaps ?? []).forEach((count, index) => (totals.gapCounts[index] = Number(count)));
-      const subjects = rowsOf<{ time: number; event: boolean; subjects: number }>(
-        await transaction.execute(sql`
-          select t as time, e as event, count(*)::int as subjects from ${summaries} s, unnest(subject_times, subject_events) as u(t, e)
-          group by t, e`),
-      );
-      for (const row of subjects)
-        for (let index = 0; index < Number(row.subjects); index += 1) totals.subjects.push({ time: Number(row.time), event: row.event });
-      // The period's cohort and its breakdowns (members only).
-      const groups = rowsOf<{ dimension: string; key: string; size: number; adherent: number }>(
-        await transaction.execute(sql`
-          with m as (select * from ${summaries} s where member)
-          select 'pdc' as dimension, pdc_bin::text as key, count(*)::int as size, count(*) filter (where adherent)::int as adherent from m group by pdc_bin
-          union all select 'region', coalesce(region, ${NOT_RECORDED}), count(*)::int, count(*) filter (where adherent)::int from m group by 2
-          union all select 'age-band', coalesce(age_band, ${NOT_RECORDED}), count(*)::int, count(*) filter (where adherent)::int from m group by 2
-          union all select 'sex', coalesce(sex, ${NOT_RECORDED}), count(*)::int, count(*) filter (where adherent)::int from m group by 2
-          union all select 'product', k, count(*)::int, count(*) filter (where adherent)::int from m, unnest(product_ids) k group by 2
-          union all select 'condition', k, count(*)::int, count(*) filter (where adherent)::int
-            from m, unnest(case when cardinality(conditions) = 0 then array[${NOT_RECORDED}]::text[] else conditions end) k group by 2
-          union all select dimension, key, count(distinct patient_id)::int, count(distinct patient_id) filter (where adherent)::int from (
-            select 'company' as dimension, coalesce(pr.company_id, ${NOT_RECORDED}) as key, m.patient_id, m.adherent
-              from m, unnest(product_ids) k join products pr on pr.id = k
-            union all select 'product-class', coalesce(left(pr.atc_code, 4), ${NOT_RECORDED}), m.patient_id, m.adherent
-              from m, unnest(product_ids) k join products pr on pr.id = k) c
-          group by dimension, key`),
-      );
-      for (const row of groups) {
-        const size = Number(row.size);
-        const adherent = Number(row.adherent);
-        if (row.dimension === 'pdc') {
-          totals.cohort.size += size;
-          totals.cohort.adherent += adherent;
-          const bin = Number(row.key);
-          if (bin >= 0 && bin < pdcBins.length) totals.pdcBinCounts[bin]! += size;
-        } else addGroupCount(totals.groups[row.dimension as PortalDimensionId], row.key, size, adherent);
-      }
-      // Patients whose fills changed since their rows were written: through the engine now.
-      const dirty = rowsOf<{ id: string }>(await transaction.execute(sql`select patient_id as id from portal_dirty_patients`)).map(
-        (row) => row.id,
-      );
-      if (dirty.length > 0) {
-        const latest = rowsOf<{ generation: string | number }>(
-          await transaction.execute(sql`select max(generation) as generation from portal_dirty_patients`),
-        )[0]!;
-        const patients = await loadPatientFills({
-          database: transaction,
-          period,
-          productIds: chosen.map((product) => product.id),
-          patientIds: dirty,
-          region,
-        });
-        for (const patient of patients) {
-          const summary = summarisePatient(patientEvents(patient.fills), period, months);
-          if (summary !== null) addPatientSummary(totals, summary, patient, productById);
-        }
-        // Once per change: the refresh rewrites their rows.
-        await enqueueJob({
-          database: transaction,
-          kind: portalRefreshJobKind,
-          dedupeKey: `${portalRefreshJobKind}:g${Number(latest.generation)}`,
-          payload: {},
-        });
-      }
-      return totals;
-    },
-    { isolationLevel: 'repeatable read' },
+          and not exists (select 1 from portal_dirty_patients d where d.patient_id = s.patient_id)),
+      m as (select * from s where member)
+      select 'on' as part, k::text as key, count(*)::int as n, 0 as a from s, unnest(on_months) k group by k
+      union all select 'adherent', k::text, count(*)::int, 0 from s, unnest(adherent_months) k group by k
+      union all select 'start', k::text, count(*)::int, 0 from s, unnest(start_months) k group by k
+      union all select 'stop', k::text, count(*)::int, 0 from s, unnest(stop_months) k group by k
+      union all select 'gap', (i - 1)::text, sum(g)::int, 0 from s, unnest(gap_counts) with ordinality u(g, i) group by i
+      union all select 'subject', t::text, count(*) filter (where e)::int, count(*) filter (where not e)::int
+        from s, unnest(subject_times, subject_events) u(t, e) group by t
+      union all ${counted('pdc', sql`pdc_bin`)} from m group by pdc_bin
+      union all ${counted('region', sql`coalesce(region, ${NOT_RECORDED})`)} from m group by 2
+      union all ${counted('age-band', sql`coalesce(age_band, ${NOT_RECORDED})`)} from m group by 2
+      union all ${counted('sex', sql`coalesce(sex, ${NOT_RECORDED})`)} from m group by 2
+      union all ${counted('product', sql`k`)} from m, unnest(product_ids) k group by 2
+      union all ${counted('condition', sql`k`)}
+        from m, unnest(case when cardinality(conditions) = 0 then array[${NOT_RECORDED}]::text[] else conditions end) k group by 2
+      union all select part, key, count(distinct patient_id)::int, count(distinct patient_id) filter (where adherent)::int from (
+        select 'company' as part, coalesce(pr.company_id, ${NOT_RECORDED}) as key, m.patient_id, m.adherent
+          from m, unnest(product_ids) k join products pr on pr.id = k
+        union all select 'product-class', coalesce(left(pr.atc_code, 4), ${NOT_RECORDED}), m.patient_id, m.adherent
+          from m, unnest(product_ids) k join products pr on pr.id = k) c
+        group by part, key
+      union all select 'dirty', patient_id::text, (generation % 1000000000)::int, 0 from portal_dirty_patients`),
   );
+  const dirty: string[] = [];
+  let latestGeneration = 0;
+  for (const row of parts) {
+    const n = Number(row.n);
+    const a = Number(row.a);
+    const index = Number(row.key);
+    switch (row.part) {
+      case 'on':
+      case 'adherent':
+      case 'start':
+      case 'stop': {
+        const month = totals.months[index];
+        if (month === undefined) break;
+        if (row.part === 'on') month.onTherapy += n;
+        else if (row.part === 'adherent') month.adherent += n;
+        else if (row.part === 'start') month.newStarts += n;
+        else month.discontinuations += n;
+        break;
+      }
+      case 'gap':
+        if (index < totals.gapCounts.length) totals.gapCounts[index]! += n;
+        break;
+      case 'subject':
+        for (let subject = 0; subject < n; subject += 1) totals.subjects.push({ time: index, event: true });
+        for (let subject = 0; subject < a; subject += 1) totals.subjects.push({ time: index, event: false });
+        break;
+      case 'pdc':
+        totals.cohort.size += n;
+        totals.cohort.adherent += a;
+        if (index >= 0 && index < pdcBins.length) totals.pdcBinCounts[index]! += n;
+        break;
+      case 'dirty':
+        dirty.push(row.key);
+        latestGeneration = Math.max(latestGeneration, n);
+        break;
+      default:
+        addGroupCount(totals.groups[row.part as PortalDimensionId], row.key, n, a);
+    }
+  }
+  if (dirty.length > 0) {
+    // Patients whose fills changed since their rows were written: through the engine now, from their fills.
+    const patients = await loadPatientFills({
+      database,
+      period,
+      productIds: chosen.map((product) => product.id),
+      patientIds: dirty,
+      region,
+    });
+    for (const patient of patients) {
+      const summary = summarisePatient(patientEvents(patient.fills), period, months);
+      if (summary !== null) addPatientSummary(totals, summary, patient, productById);
+    }
+    // Once per change: the refresh rewrites their rows.
+    await enqueueJob({ database, kind: portalRefreshJobKind, dedupeKey: `${portalRefreshJobKind}:g${latestGeneration}`, payload: {} });
+  }
+  return totals;
 }

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openPgliteConnection } from '@/db/client';
+import { migrateDatabase } from '@/db/migrate';
+import { findCohortScope } from '@/db/queries/cohort-scope';
+import { findReportingPeriod } from '@/db/queries/reporting-period';
+import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
+import { refreshPortalAggregates } from '@/features/portal/server/portal-dose-slots';
+import { refreshPortalPatientSummaries, loadSummarisedTotals } from '@/features/portal/server/portal-patient-summaries';
+import { findPortalRegions, findScopeProducts, loadPortalPageInput } from '@/features/portal/server/load-portal-input';
+import { describePortalPageFromTotals, noPortalFilters } from '@/features/portal/portal-tables';
+import { loadDoseSlots } from '@/features/portal/server/portal-dose-slots';
+
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-prof-'));
+const connection = openPgliteConnection(directory);
+await migrateDatabase(connection);
+const database = connection.database;
+await seedDemoDataset({ database });
+const now = new Date();
+await refreshPortalAggregates({ database, now });
+const actor = { id: 'x', role: 'government-official' as const };
+const scope = await findCohortScope({ database, actor });
+const period = await findReportingPeriod({ database, scope, now });
+await refreshPortalPatientSummaries({ database, now, periods: [period] });
+for (let run = 0; run < 4; run++) {
+  const t: Record<string, number> = {};
+  let s = performance.now();
+  const lap = (name: string) => { const n = performance.now(); t[name] = Math.round(n - s); s = n; };
+  const sc = await findCohortScope({ database, actor }); lap('scope');
+  const p = await findReportingPeriod({ database, scope: sc, now }); lap('period');
+  const products = await findScopeProducts(database, sc); lap('products');
+  await findPortalRegions(database, products.map((x) => x.id)); lap('regions');
+  await loadSummarisedTotals({ database, period: p, chosen: products, region: null, now }); lap('totals');
+  await loadDoseSlots({ database, productIds: products.map((x) => x.id), region: null, period: p }); lap('doses');
+  const input = await loadPortalPageInput({ database, audience: 'government', period: p, scopeProducts: products, filters: noPortalFilters, now }); lap('page-input');
+  describePortalPageFromTotals(input); lap('describe');
+  console.log(JSON.stringify(t), input.source, os.loadavg()[0]);
+}
+await connection.close();
+fs.rmSync(directory, { recursive: true, force: true });
