@@ -1070,7 +1070,7 @@ export const portalSummaryPeriods = pgTable('portal_summary_periods', {
  * engine makes of the patient's fills of that set (month indices of the period on therapy, adherent, starting,
  * stopping; persistence subjects; refill-gap counts; the period cohort's PDC bin and products). A product set is
  * every product (`*`), one company's (`c:<id>`) or one product (`p:<id>`), so a view is sums over rows, one per
- * patient. Demographics are NOT copied: views join patients, so a region, sex or age change needs no refresh.
+ * patient, summed per region into portal_summary_cells.
  * No foreign key to patients (derived rows: an import's undo must not be blocked by them): patients whose fills
  * changed are listed in portal_dirty_patients, computed on read, and their rows replaced by the next refresh.
  */
@@ -1093,6 +1093,15 @@ export const portalPatientSummaries = pgTable(
     gapCounts: integer('gap_counts').array().notNull(),
     subjectTimes: integer('subject_times').array().notNull(),
     subjectEvents: boolean('subject_events').array().notNull(),
+    // The patient's demographics when the row was written: the cells below are grouped by them, and a listed
+    // (dirty) patient's row is taken out of the cells under these, then added back under the current ones.
+    region: text('region').notNull(),
+    ageBand: text('age_band'),
+    sex: text('sex'),
+    conditions: text('conditions').array().notNull(),
+    // The company and ATC-class keys of the cohort member's products when written (a removed product leaves no row to join).
+    companyKeys: text('company_keys').array().notNull(),
+    classKeys: text('class_keys').array().notNull(),
   },
   (table) => [
     primaryKey({ columns: [table.periodKey, table.levelKey, table.patientId] }),
@@ -1101,8 +1110,30 @@ export const portalPatientSummaries = pgTable(
 );
 
 /**
- * Patients whose dispensings changed since the per-patient pre-aggregate was last refreshed for them, written by
- * triggers on dispensings (hand-written SQL in the migration) with a generation from a sequence. Views compute
+ * The per-patient rows summed per period, product set and region (docs/decisions/050), rewritten with them by
+ * the refresh: `part` names the figure (on, adherent, start, stop by month index; gap by bin; subject by time;
+ * pdc by bin; a breakdown by its key), `n` the patients (refills, subjects with an event) and `a` the adherent
+ * ones (subjects censored). A view sums a few thousand of these instead of a row per patient.
+ */
+export const portalSummaryCells = pgTable(
+  'portal_summary_cells',
+  {
+    periodKey: text('period_key')
+      .notNull()
+      .references(() => portalSummaryPeriods.periodKey, { onDelete: 'cascade' }),
+    levelKey: text('level_key').notNull(),
+    region: text('region').notNull(),
+    part: text('part').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+    a: integer('a').notNull(),
+  },
+  (table) => [index('portal_summary_cells_level_idx').on(table.periodKey, table.levelKey, table.region)],
+);
+
+/**
+ * Patients whose dispensings (or region, age band, sex or conditions) changed since the per-patient pre-aggregate
+ * was last refreshed for them, written by triggers on dispensings and patients (hand-written SQL in the migration) with a generation from a sequence. Views compute
  * these patients per request; the refresh recomputes them and deletes only the entries whose generation it read,
  * so a change committed while it runs stays listed (docs/decisions/050).
  */

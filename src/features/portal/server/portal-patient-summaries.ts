@@ -15,6 +15,7 @@ import type { Period } from '@/engine/aggregation/reporting-period';
 import { enqueueJob } from '@/lib/server/jobs';
 import {
   addGroupCount,
+  dimensionKeys,
   addPatientSummary,
   emptyPortalTotals,
   NOT_RECORDED,
@@ -138,6 +139,12 @@ type SummaryRow = {
   gap_counts: number[];
   subject_times: number[];
   subject_events: boolean[];
+  region: string;
+  age_band: string | null;
+  sex: string | null;
+  conditions: string[];
+  company_keys: string[];
+  class_keys: string[];
 };
 
 /** Every product-set row of one patient for one period. */
@@ -164,16 +171,29 @@ function summaryRows(
   const rows: SummaryRow[] = [];
   for (const [levelKey, own] of sets) {
     const summary = summarisePatient(patientEvents(own), period, months);
-    if (summary !== null) rows.push(rowOf(periodKey, levelKey, patient.id, summary));
+    if (summary !== null) rows.push(rowOf(periodKey, levelKey, patient, summary, catalogue));
   }
   return rows;
 }
 
-function rowOf(periodKey: string, levelKey: string, patientId: string, summary: PatientSummary): SummaryRow {
+function rowOf(
+  periodKey: string,
+  levelKey: string,
+  patient: PortalPatient,
+  summary: PatientSummary,
+  catalogue: ReadonlyMap<string, PortalProduct>,
+): SummaryRow {
+  const productIds = summary.member?.productIds ?? [];
   return {
+    company_keys: dimensionKeys('company', patient, productIds, catalogue),
+    class_keys: dimensionKeys('product-class', patient, productIds, catalogue),
     period_key: periodKey,
     level_key: levelKey,
-    patient_id: patientId,
+    patient_id: patient.id,
+    region: patient.region ?? NOT_RECORDED,
+    age_band: patient.ageBand,
+    sex: patient.sex,
+    conditions: [...patient.conditions],
     member: summary.member !== null,
     adherent: summary.member?.adherent ?? false,
     pdc_bin: summary.member?.pdcBin ?? -1,
@@ -193,12 +213,14 @@ async function insertRows(database: Database, rows: readonly SummaryRow[]): Prom
     const batch = JSON.stringify(rows.slice(start, start + INSERT_BATCH));
     await database.execute(sql`
       insert into portal_patient_summaries (period_key, level_key, patient_id, member, adherent, pdc_bin, product_ids, on_months,
-        adherent_months, start_months, stop_months, gap_counts, subject_times, subject_events)
+        adherent_months, start_months, stop_months, gap_counts, subject_times, subject_events, region, age_band, sex, conditions,
+        company_keys, class_keys)
       select period_key, level_key, patient_id, member, adherent, pdc_bin, product_ids, on_months, adherent_months, start_months,
-        stop_months, gap_counts, subject_times, subject_events
+        stop_months, gap_counts, subject_times, subject_events, region, age_band, sex, conditions, company_keys, class_keys
       from jsonb_to_recordset(${batch}::jsonb) as r(period_key text, level_key text, patient_id uuid, member boolean, adherent boolean,
         pdc_bin smallint, product_ids text[], on_months smallint[], adherent_months smallint[], start_months smallint[],
-        stop_months smallint[], gap_counts integer[], subject_times integer[], subject_events boolean[])`);
+        stop_months smallint[], gap_counts integer[], subject_times integer[], subject_events boolean[], region text, age_band text,
+        sex text, conditions text[], company_keys text[], class_keys text[])`);
   }
 }
 
@@ -214,6 +236,51 @@ async function writePeriodRows(
   const rows = patients.flatMap((patient) => summaryRows(periodKey, period, patient, catalogue));
   await insertRows(database, rows);
   return rows.length;
+}
+
+/**
+ * Every figure of the page summed over per-patient rows (`source`, with the rows' own demographics), as
+ * (part, key, n, a) — grouped further by `by` (e.g. level and region, for the cells). The view sums these; the
+ * company and ATC breakdowns read the keys stored with the row (distinct per patient, as the page counts them).
+ */
+function partsOver(source: SQL, by: readonly string[]): SQL {
+  const extra = sql.raw(by.map((column) => `${column}, `).join(''));
+  const grouped = (keys: string) => sql.raw(`group by ${[...by, keys].join(', ')}`);
+  // Keys as literal SQL (a constant, not a parameter), so each select's key is the expression it groups by.
+  const notRecorded = `'${NOT_RECORDED}'`;
+  const counted = (part: string, key: string, from: string) =>
+    sql.raw(
+      `select ${by.map((column) => `${column}, `).join('')}'${part}'::text as part, (${key})::text as key, count(*)::int as n, ` +
+        `count(*) filter (where adherent)::int as a from ${from} group by ${[...by, key].join(', ')}`,
+    );
+  return sql`
+    with s as materialized (${source}), m as (select * from s where member)
+    select ${extra}'on'::text as part, k::text as key, count(*)::int as n, 0 as a from s, unnest(on_months) k ${grouped('k')}
+    union all select ${extra}'adherent', k::text, count(*)::int, 0 from s, unnest(adherent_months) k ${grouped('k')}
+    union all select ${extra}'start', k::text, count(*)::int, 0 from s, unnest(start_months) k ${grouped('k')}
+    union all select ${extra}'stop', k::text, count(*)::int, 0 from s, unnest(stop_months) k ${grouped('k')}
+    union all select ${extra}'gap', (i - 1)::text, sum(g)::int, 0 from s, unnest(gap_counts) with ordinality u(g, i) ${grouped('i')}
+    union all select ${extra}'subject', t::text, count(*) filter (where e)::int, count(*) filter (where not e)::int
+      from s, unnest(subject_times, subject_events) u(t, e) ${grouped('t')}
+    union all ${counted('pdc', 'pdc_bin', 'm')}
+    union all ${counted('region', 'region', 'm')}
+    union all ${counted('age-band', `coalesce(age_band, ${notRecorded})`, 'm')}
+    union all ${counted('sex', `coalesce(sex, ${notRecorded})`, 'm')}
+    union all ${counted('product', 'k', 'm, unnest(product_ids) k')}
+    union all ${counted('condition', 'k', `m, unnest(case when cardinality(conditions) = 0 then array[${notRecorded}]::text[] else conditions end) k`)}
+    union all ${counted('company', 'k', 'm, unnest(company_keys) k')}
+    union all ${counted('product-class', 'k', 'm, unnest(class_keys) k')}`;
+}
+
+/** The period's cells rewritten from its rows (in the refresh's transaction, so cells and rows always agree). */
+async function writePeriodCells(database: Database, periodKey: string): Promise<void> {
+  await database.execute(sql`delete from portal_summary_cells where period_key = ${periodKey}`);
+  await database.execute(sql`
+    insert into portal_summary_cells (period_key, level_key, region, part, key, n, a)
+    select ${periodKey}, level_key, region, part, key, n, a from (${partsOver(
+      sql`select * from portal_patient_summaries where period_key = ${periodKey}`,
+      ['level_key', 'region'],
+    )}) cells`);
 }
 
 /**
@@ -255,6 +322,7 @@ export async function refreshPortalPatientSummaries(options: {
       if (!row.built) {
         await database.execute(sql`delete from portal_patient_summaries where period_key = ${row.key}`);
         rows += await writePeriodRows(database, row.key, period, catalogue, null);
+        await writePeriodCells(database, row.key);
         await database.execute(
           sql`update portal_summary_periods set built_at = ${now.toISOString()}::timestamptz where period_key = ${row.key}`,
         );
@@ -266,6 +334,7 @@ export async function refreshPortalPatientSummaries(options: {
             and patient_id = any(${`{${ids.join(',')}}`}::uuid[])`);
           rows += await writePeriodRows(database, row.key, period, catalogue, ids);
         }
+        await writePeriodCells(database, row.key);
       }
     }
     if (dirty.length > 0)
@@ -315,47 +384,28 @@ export async function loadSummarisedTotals(options: {
   const months = periodMonths(period);
   const totals = emptyPortalTotals(months.length);
   const productById = new Map(chosen.map((product) => [product.id, product]));
-  const regionCondition = region === null ? sql`` : region === NOT_RECORDED ? sql`and p.region is null` : sql`and p.region = ${region}`;
-  const counted = (part: string, key: SQL) =>
-    sql`select ${part} as part, (${key})::text as key, count(*)::int as n, count(*) filter (where adherent)::int as a`;
-  // ONE statement, so one snapshot: the sums over the rows of patients not listed dirty, and that list. Each
-  // patient is counted once: from their row, or (listed) from their fills below.
-  const parts = rowsOf<{ part: string; key: string; n: number; a: number }>(
+  const inRegion = region === null ? sql`` : sql`and region = ${region}`;
+  // ONE statement, so one snapshot: the cells, minus the rows of the patients listed dirty (under the
+  // demographics they were written with), and that list. The listed patients are then added from their fills,
+  // so each patient counts once whatever a refresh commits meanwhile.
+  const parts = rowsOf<{ part: string; key: string; n: number; a: number; sign: number }>(
     await database.execute(sql`
-      with s as materialized (
-        select s.member, s.adherent, s.pdc_bin, s.product_ids, s.on_months, s.adherent_months, s.start_months, s.stop_months,
-          s.gap_counts, s.subject_times, s.subject_events, s.patient_id, p.region, p.age_band, p.sex, p.conditions
-        from portal_patient_summaries s join patients p on p.id = s.patient_id
-        where s.period_key = ${periodKey} and s.level_key = ${levelKey} ${regionCondition}
-          and not exists (select 1 from portal_dirty_patients d where d.patient_id = s.patient_id)),
-      m as (select * from s where member)
-      select 'on' as part, k::text as key, count(*)::int as n, 0 as a from s, unnest(on_months) k group by k
-      union all select 'adherent', k::text, count(*)::int, 0 from s, unnest(adherent_months) k group by k
-      union all select 'start', k::text, count(*)::int, 0 from s, unnest(start_months) k group by k
-      union all select 'stop', k::text, count(*)::int, 0 from s, unnest(stop_months) k group by k
-      union all select 'gap', (i - 1)::text, sum(g)::int, 0 from s, unnest(gap_counts) with ordinality u(g, i) group by i
-      union all select 'subject', t::text, count(*) filter (where e)::int, count(*) filter (where not e)::int
-        from s, unnest(subject_times, subject_events) u(t, e) group by t
-      union all ${counted('pdc', sql`pdc_bin`)} from m group by pdc_bin
-      union all ${counted('region', sql`coalesce(region, ${NOT_RECORDED})`)} from m group by 2
-      union all ${counted('age-band', sql`coalesce(age_band, ${NOT_RECORDED})`)} from m group by 2
-      union all ${counted('sex', sql`coalesce(sex, ${NOT_RECORDED})`)} from m group by 2
-      union all ${counted('product', sql`k`)} from m, unnest(product_ids) k group by 2
-      union all ${counted('condition', sql`k`)}
-        from m, unnest(case when cardinality(conditions) = 0 then array[${NOT_RECORDED}]::text[] else conditions end) k group by 2
-      union all select part, key, count(distinct patient_id)::int, count(distinct patient_id) filter (where adherent)::int from (
-        select 'company' as part, coalesce(pr.company_id, ${NOT_RECORDED}) as key, m.patient_id, m.adherent
-          from m, unnest(product_ids) k join products pr on pr.id = k
-        union all select 'product-class', coalesce(left(pr.atc_code, 4), ${NOT_RECORDED}), m.patient_id, m.adherent
-          from m, unnest(product_ids) k join products pr on pr.id = k) c
-        group by part, key
-      union all select 'dirty', patient_id::text, (generation % 1000000000)::int, 0 from portal_dirty_patients`),
+      select part, key, sum(n)::int as n, sum(a)::int as a, 1 as sign from portal_summary_cells
+        where period_key = ${periodKey} and level_key = ${levelKey} ${inRegion} group by part, key
+      union all select part, key, n, a, -1 from (${partsOver(
+        sql`select * from portal_patient_summaries where period_key = ${periodKey} and level_key = ${levelKey} ${inRegion}
+          and patient_id in (select patient_id from portal_dirty_patients)`,
+        [],
+      )}) listed
+      union all select 'dirty', patient_id::text, (generation % 1000000000)::int, 0, 0 from portal_dirty_patients`),
   );
   const dirty: string[] = [];
   let latestGeneration = 0;
+  const subjects = new Map<number, { events: number; censored: number }>();
   for (const row of parts) {
-    const n = Number(row.n);
-    const a = Number(row.a);
+    const sign = Number(row.sign);
+    const n = Number(row.n) * sign;
+    const a = Number(row.a) * sign;
     const index = Number(row.key);
     switch (row.part) {
       case 'on':
@@ -373,10 +423,11 @@ export async function loadSummarisedTotals(options: {
       case 'gap':
         if (index < totals.gapCounts.length) totals.gapCounts[index]! += n;
         break;
-      case 'subject':
-        for (let subject = 0; subject < n; subject += 1) totals.subjects.push({ time: index, event: true });
-        for (let subject = 0; subject < a; subject += 1) totals.subjects.push({ time: index, event: false });
+      case 'subject': {
+        const seen = subjects.get(index) ?? { events: 0, censored: 0 };
+        subjects.set(index, { events: seen.events + n, censored: seen.censored + a });
         break;
+      }
       case 'pdc':
         totals.cohort.size += n;
         totals.cohort.adherent += a;
@@ -384,12 +435,18 @@ export async function loadSummarisedTotals(options: {
         break;
       case 'dirty':
         dirty.push(row.key);
-        latestGeneration = Math.max(latestGeneration, n);
+        latestGeneration = Math.max(latestGeneration, Number(row.n));
         break;
       default:
         addGroupCount(totals.groups[row.part as PortalDimensionId], row.key, n, a);
     }
   }
+  for (const [time, count] of subjects) {
+    for (let subject = 0; subject < count.events; subject += 1) totals.subjects.push({ time, event: true });
+    for (let subject = 0; subject < count.censored; subject += 1) totals.subjects.push({ time, event: false });
+  }
+  // A group all of whose patients were listed is gone, as it would be computed per request.
+  for (const groups of Object.values(totals.groups)) for (const [key, count] of groups) if (count.size === 0) groups.delete(key);
   if (dirty.length > 0) {
     // Patients whose fills changed since their rows were written: through the engine now, from their fills.
     const patients = await loadPatientFills({
