@@ -186,11 +186,13 @@ async function runScale(db: Database, execute: (text: string) => Promise<unknown
       array[(array['hypertension', 'type-2-diabetes', 'hyperlipidaemia'])[1 + g % 3]], true
     from generate_series(1, ${scalePatients}) g`);
   // Therapies: every patient one product, three in ten a second; each starts on a random day of two years,
-  // refills every 28–35 days and stops after 1–30 fills.
+  // refills every 28–35 days and stops after 1–30 fills. (The three-in-ten test hashes the patient: a random() there
+  // may be evaluated once per query when the planner pushes it onto the series, giving everyone two therapies or one.)
   await execute(`create unlogged table scale_therapies as
     select p.id as patient_id, 'scale-p' || (1 + (random() * 11)::int) as product_id,
       date '2024-11-24' + (random() * 700)::int as start, 28 + (random() * 7)::int as step, 1 + (random() * 29)::int as fills
-    from patients p cross join generate_series(1, 2) n where p.source = 'bench' and (n = 1 or random() < 0.3)`);
+    from patients p cross join generate_series(1, 2) n
+    where p.source = 'bench' and (n = 1 or (hashtext(p.id::text) & 1023) < 307)`);
   await execute(`insert into dispensings (patient_id, product_id, dispensed_on, days_supply, quantity, source, source_record_id)
     select t.patient_id, t.product_id, t.start + k * t.step, 30, 30, 'bench', t.patient_id || '-' || t.product_id || '-' || k
     from scale_therapies t, generate_series(0, 29) k
