@@ -371,16 +371,25 @@ export async function loadSummarisedTotals(options: {
   const levelKey = levelKeyOf(chosen, await loadCatalogue(database));
   if (levelKey === null) return null;
   const periodKey = periodKeyOf(period);
-  const [state] = rowsOf<{ built: boolean }>(
-    await database.execute(sql`select built_at is not null as built from portal_summary_periods where period_key = ${periodKey}`),
+  const hourAgo = new Date(now.getTime() - DAY_MS / 24).toISOString();
+  const [state] = rowsOf<{ built: boolean; stale: boolean }>(
+    await database.execute(sql`select built_at is not null as built, last_used_at < ${hourAgo}::timestamptz as stale
+      from portal_summary_periods where period_key = ${periodKey}`),
   );
-  if (state === undefined || !state.built) {
-    await registerPeriod(database, period, now);
-    if (state === undefined)
-      await enqueueJob({ database, kind: portalRefreshJobKind, dedupeKey: `${portalRefreshJobKind}:period:${periodKey}`, payload: {} });
+  // A view never waits for a refresh: the refresh holds its periods' rows locked while it builds, so a new
+  // period is inserted (its own row) and a known one's last use noted at most hourly, skipping a locked row.
+  if (state === undefined) {
+    await database.execute(sql`
+      insert into portal_summary_periods (period_key, start, "end", last_used_at)
+      values (${periodKey}, ${isoFromDayNumber(period.start)}::date, ${isoFromDayNumber(period.end)}::date, ${now.toISOString()}::timestamptz)
+      on conflict (period_key) do nothing`);
+    await enqueueJob({ database, kind: portalRefreshJobKind, dedupeKey: `${portalRefreshJobKind}:period:${periodKey}`, payload: {} });
     return null;
   }
-  await registerPeriod(database, period, now);
+  if (state.stale)
+    await database.execute(sql`update portal_summary_periods set last_used_at = ${now.toISOString()}::timestamptz
+      where period_key in (select period_key from portal_summary_periods where period_key = ${periodKey} for update skip locked)`);
+  if (!state.built) return null;
   const months = periodMonths(period);
   const totals = emptyPortalTotals(months.length);
   const productById = new Map(chosen.map((product) => [product.id, product]));
