@@ -70,18 +70,16 @@ export function filterOptionsOf(scopeProducts: readonly PortalProduct[], regions
 /** Regions of the patients ever dispensed one of the products (the region filter's choices). */
 export async function findPortalRegions(database: Database, productIds: readonly string[]): Promise<string[]> {
   if (productIds.length === 0) return [];
-  const rows = await database
-    .selectDistinct({ region: sql<string>`coalesce(${patients.region}, ${NOT_RECORDED})` })
-    .from(patients)
-    .where(
-      exists(
-        database
-          .select({ one: sql`1` })
-          .from(dispensings)
-          .where(and(eq(dispensings.patientId, patients.id), inArray(dispensings.productId, [...productIds]))),
-      ),
-    );
-  return rows.map((row) => row.region).sort((left, right) => left.localeCompare(right));
+  // Per region (a handful) whether any of its patients has such a dispensing: each test stops at the first one,
+  // where testing every patient took over a second at 100,000 patients.
+  const rows = (await database.execute(sql`
+    select coalesce(r.region, ${NOT_RECORDED}) as region from (select distinct ${patients.region} as region from ${patients}) r
+    where exists (select 1 from ${patients} p join ${dispensings} d on d.patient_id = p.id
+      where p.region is not distinct from r.region and d.product_id in (${sql.join(
+        productIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}))`)) as unknown as { rows: { region: string }[] };
+  return rows.rows.map((row) => row.region).sort((left, right) => left.localeCompare(right));
 }
 
 const regionCondition = (region: string | null) =>
