@@ -12,6 +12,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -1099,6 +1100,96 @@ export const portalAggregateState = pgTable('portal_aggregate_state', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   refreshedVersion: bigint('refreshed_version', { mode: 'number' }).notNull().default(0),
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+});
+
+/**
+ * The periods the per-patient pre-aggregate is kept for (docs/decisions/050): a view of a period not built yet
+ * registers it here and is computed per request until the refresh job has built it; periods unused for a week
+ * are dropped by the job. `builtAt` null: registered, not built.
+ */
+export const portalSummaryPeriods = pgTable('portal_summary_periods', {
+  periodKey: text('period_key').primaryKey(),
+  start: date('start').notNull(),
+  end: date('end').notNull(),
+  builtAt: timestamp('built_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The per-patient pre-aggregate (docs/decisions/050): one row per period, product set and patient with what the
+ * engine makes of the patient's fills of that set (month indices of the period on therapy, adherent, starting,
+ * stopping; persistence subjects; refill-gap counts; the period cohort's PDC bin and products). A product set is
+ * every product (`*`), one company's (`c:<id>`) or one product (`p:<id>`), so a view is sums over rows, one per
+ * patient, summed per region into portal_summary_cells.
+ * No foreign key to patients (derived rows: an import's undo must not be blocked by them): patients whose fills
+ * changed are listed in portal_dirty_patients, computed on read, and their rows replaced by the next refresh.
+ */
+export const portalPatientSummaries = pgTable(
+  'portal_patient_summaries',
+  {
+    periodKey: text('period_key')
+      .notNull()
+      .references(() => portalSummaryPeriods.periodKey, { onDelete: 'cascade' }),
+    levelKey: text('level_key').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    member: boolean('member').notNull(),
+    adherent: boolean('adherent').notNull(),
+    pdcBin: smallint('pdc_bin').notNull(),
+    productIds: text('product_ids').array().notNull(),
+    onMonths: smallint('on_months').array().notNull(),
+    adherentMonths: smallint('adherent_months').array().notNull(),
+    startMonths: smallint('start_months').array().notNull(),
+    stopMonths: smallint('stop_months').array().notNull(),
+    gapCounts: integer('gap_counts').array().notNull(),
+    subjectTimes: integer('subject_times').array().notNull(),
+    subjectEvents: boolean('subject_events').array().notNull(),
+    // The patient's demographics when the row was written: the cells below are grouped by them, and a listed
+    // (dirty) patient's row is taken out of the cells under these, then added back under the current ones.
+    region: text('region').notNull(),
+    ageBand: text('age_band'),
+    sex: text('sex'),
+    conditions: text('conditions').array().notNull(),
+    // The company and ATC-class keys of the cohort member's products when written (a removed product leaves no row to join).
+    companyKeys: text('company_keys').array().notNull(),
+    classKeys: text('class_keys').array().notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.periodKey, table.levelKey, table.patientId] }),
+    index('portal_patient_summaries_patient_idx').on(table.patientId),
+  ],
+);
+
+/**
+ * The per-patient rows summed per period, product set and region (docs/decisions/050), rewritten with them by
+ * the refresh: `part` names the figure (on, adherent, start, stop by month index; gap by bin; subject by time;
+ * pdc by bin; a breakdown by its key), `n` the patients (refills, subjects with an event) and `a` the adherent
+ * ones (subjects censored). A view sums a few thousand of these instead of a row per patient.
+ */
+export const portalSummaryCells = pgTable(
+  'portal_summary_cells',
+  {
+    periodKey: text('period_key')
+      .notNull()
+      .references(() => portalSummaryPeriods.periodKey, { onDelete: 'cascade' }),
+    levelKey: text('level_key').notNull(),
+    region: text('region').notNull(),
+    part: text('part').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+    a: integer('a').notNull(),
+  },
+  (table) => [index('portal_summary_cells_level_idx').on(table.periodKey, table.levelKey, table.region)],
+);
+
+/**
+ * Patients whose dispensings (or region, age band, sex or conditions) changed since the per-patient pre-aggregate
+ * was last refreshed for them, written by triggers on dispensings and patients (hand-written SQL in the migration) with a generation from a sequence. Views compute
+ * these patients per request; the refresh recomputes them and deletes only the entries whose generation it read,
+ * so a change committed while it runs stays listed (docs/decisions/050).
+ */
+export const portalDirtyPatients = pgTable('portal_dirty_patients', {
+  patientId: uuid('patient_id').primaryKey(),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
 });
 
 /**

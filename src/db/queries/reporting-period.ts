@@ -45,20 +45,8 @@ export async function findLatestDataDay(options: { database: Database; scope: Co
   const productIds = scopeProductIds(scope);
   const endOfToday = new Date((today + 1) * MS_PER_DAY);
 
-  const lastDose = database
-    .select({ at: doseEvents.scheduledAt })
-    .from(doseEvents)
-    .where(
-      and(
-        eq(doseEvents.patientId, patients.id),
-        lt(doseEvents.scheduledAt, endOfToday),
-        ne(doseEvents.status, 'unknown'),
-        productIds === null ? undefined : inArray(doseEvents.productId, productIds),
-      ),
-    )
-    .orderBy(desc(doseEvents.scheduledAt))
-    .limit(1)
-    .as('last_dose');
+  // The scope's latest dose by a backward walk of the scheduled_at index that stops at the first one in scope
+  // (a per-patient lateral look-up took seconds at 100,000 patients).
   const [[fill], [dose]] = await Promise.all([
     database
       .select({ last: sql<string | null>`max(${dispensings.dispensedOn})::text` })
@@ -66,10 +54,19 @@ export async function findLatestDataDay(options: { database: Database; scope: Co
       .innerJoin(patients, eq(patients.id, dispensings.patientId))
       .where(and(conditions.dispensings, lte(dispensings.dispensedOn, isoFromDayNumber(today)))),
     database
-      .select({ last: sql<Date | string | null>`max(${lastDose.at})` })
-      .from(patients)
-      .innerJoinLateral(lastDose, sql`true`)
-      .where(conditions.patients),
+      .select({ last: doseEvents.scheduledAt })
+      .from(doseEvents)
+      .innerJoin(patients, eq(patients.id, doseEvents.patientId))
+      .where(
+        and(
+          lt(doseEvents.scheduledAt, endOfToday),
+          ne(doseEvents.status, 'unknown'),
+          productIds === null ? undefined : inArray(doseEvents.productId, productIds),
+          conditions.patients,
+        ),
+      )
+      .orderBy(desc(doseEvents.scheduledAt))
+      .limit(1),
   ]);
   const days = [fill?.last ? dayNumberFromIso(fill.last) : null, dose?.last ? utcDayNumber(new Date(dose.last)) : null].filter(
     (day): day is number => day !== null,

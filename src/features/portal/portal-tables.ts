@@ -10,7 +10,7 @@ import { civilFromDayNumber, dayNumberFromCivil } from '@/engine/adherence/day-n
 import type { MedicationEvent } from '@/engine/adherence/medication-event';
 import { PQA_ADHERENT_THRESHOLD } from '@/engine/adherence/pqa-pdc';
 import { runGapModel, POOLED_CARRY_OVER } from '@/engine/adherence/gap-model';
-import { computeKaplanMeierWithIntervals } from '@/engine/aggregation/kaplan-meier';
+import { computeKaplanMeierWithIntervals, type SurvivalSubject } from '@/engine/aggregation/kaplan-meier';
 import {
   type HiddenReason,
   type OrderRelation,
@@ -128,7 +128,7 @@ export function applyPortalFilters(
   return { ...input, products, patients, fills };
 }
 
-type Month = { key: string; label: string; start: number; end: number };
+export type Month = { key: string; label: string; start: number; end: number };
 
 /** Calendar months of the period, each clipped to it. */
 export function periodMonths(period: Period): Month[] {
@@ -148,14 +148,6 @@ export function periodMonths(period: Period): Month[] {
   }
   return months;
 }
-
-/** One patient's figures: their events of the filtered products, episodes, per-month state, period PDC. */
-type Member = {
-  patient: PortalPatient;
-  productIds: Set<string>;
-  adherent: boolean;
-  pdc: number;
-};
 
 type Spec =
   | { cell: string }
@@ -193,94 +185,267 @@ export function describePortalPage(input: PortalInput): {
   page: PageDescription;
   hidden: ReadonlyMap<string, HiddenReason>;
 } {
-  const { period, audience } = input;
-  const page = new PageBuilder();
-  const tables: TableSpec[] = [];
-  const productById = new Map(input.products.map((product) => [product.id, product]));
+  return describePortalPageFromTotals({ ...input, totals: portalTotalsOf(input) });
+}
+
+/** What one patient adds to the page: month indices (of periodMonths), persistence subjects, refill gaps, cohort membership. */
+export type PatientSummary = {
+  onMonths: number[];
+  adherentMonths: number[];
+  /** Months with a treatment start, among onMonths. */
+  startMonths: number[];
+  /** Months with a discontinuation, among onMonths. */
+  stopMonths: number[];
+  subjects: SurvivalSubject[];
+  /** Refills in the period per gap bin (gapBins). */
+  gapCounts: number[];
+  /** In the period's cohort (a fill in the period): adherent at PDC ≥ 0.8, PDC bin index (−1: none), products. */
+  member: { adherent: boolean; pdcBin: number; productIds: string[] } | null;
+};
+
+/** Events of one patient's fills, sorted by day then product (the order every computation below assumes). */
+export function patientEvents(fills: readonly Pick<PortalFill, 'productId' | 'day' | 'daysSupply'>[]): MedicationEvent[] {
+  return fills
+    .map((fill) => ({ day: fill.day, duration: fill.daysSupply, dose: 1, medicationClass: fill.productId }))
+    .sort((left, right) => left.day - right.day || left.medicationClass.localeCompare(right.medicationClass));
+}
+
+/**
+ * One patient's contribution through the engine (episodes, PQA PDC, gap model): the unit both the page computed
+ * per request and the per-patient pre-aggregate (portal_patient_summaries, docs/decisions/050) are made of.
+ * `events` are the patient's fills of the products shown, from the look-back start, before period.end, sorted.
+ */
+export function summarisePatient(events: readonly MedicationEvent[], period: Period, months: readonly Month[]): PatientSummary | null {
+  if (events.length === 0) return null;
+  const monthOf = (day: number) => months.findIndex((month) => day >= month.start && day < month.end);
+  const onMonths = new Set<number>();
+  const startMonths = new Set<number>();
+  const stopMonths = new Set<number>();
+  const subjects: SurvivalSubject[] = [];
+  const gapCounts = gapBins.map(() => 0);
+  for (const productId of new Set(events.map((event) => event.medicationClass))) {
+    const own = events.filter((event) => event.medicationClass === productId);
+    // Treatment episodes: a gap of more than 60 days ends one (the engine's definition).
+    const episodes = treatmentEpisodes(own, period);
+    let followed = false;
+    for (const episode of episodes) {
+      // Discontinued: no new supply within the permissible gap after the episode ends, seen before the data ends.
+      const discontinued = episode.end + PERMISSIBLE_GAP_DAYS <= period.end;
+      months.forEach((month, index) => {
+        if (episode.start < month.end && episode.end > month.start) onMonths.add(index);
+      });
+      const startMonth = monthOf(episode.start);
+      if (startMonth >= 0) {
+        startMonths.add(startMonth);
+        // Persistence: each patient's first episode of a product that starts in the period, followed to discontinuation or the data's end.
+        if (!followed) {
+          followed = true;
+          subjects.push(
+            discontinued ? { time: episode.end - episode.start, event: true } : { time: period.end - episode.start, event: false },
+          );
+        }
+      }
+      const stopMonth = discontinued ? monthOf(episode.end - 1) : -1;
+      if (stopMonth >= 0) stopMonths.add(stopMonth);
+    }
+    // Refill gaps: days without supply before each next fill of the same product (early refills carry over).
+    const model = runGapModel(own, 0, own.length, period.end, POOLED_CARRY_OVER);
+    own.forEach((event, index) => {
+      const next = own[index + 1];
+      if (next === undefined || next.day < period.start || next.day >= period.end) return;
+      const gap = Math.round(model.gaps[index]!);
+      const bin = gapBins.findIndex((candidate) => gap >= candidate.from && gap <= candidate.to);
+      gapCounts[bin < 0 ? 0 : bin]! += 1;
+    });
+  }
+  const coverage = pqaCoverage(events);
+  const firstDay = events[0]!.day;
+  const adherentMonths: number[] = [];
+  const sortedOn = [...onMonths].sort((left, right) => left - right);
+  for (const index of sortedOn) {
+    const month = months[index]!;
+    const start = Math.max(month.start, firstDay);
+    if (start < month.end && coveredDaysIn(coverage, start, month.end) / (month.end - start) >= PQA_ADHERENT_THRESHOLD)
+      adherentMonths.push(index);
+  }
+  // The period's cohort: patients with a fill in the period, adherent at PDC ≥ 0.8 over it (PQA: from the first fill).
+  let member: PatientSummary['member'] = null;
+  if (events.some((event) => event.day >= period.start)) {
+    const pdc = periodPdc(events, period);
+    if (pdc !== null)
+      member = {
+        adherent: pdc.value >= PQA_ADHERENT_THRESHOLD,
+        pdcBin: pdcBins.findIndex((bin) => pdc.value >= bin.from && pdc.value < bin.to),
+        productIds: [...new Set(events.map((event) => event.medicationClass))],
+      };
+  }
+  return {
+    onMonths: sortedOn,
+    adherentMonths,
+    // A start or a stop is counted in a month the patient was on therapy in (so neither can exceed it).
+    startMonths: [...startMonths].filter((index) => onMonths.has(index)).sort((left, right) => left - right),
+    stopMonths: [...stopMonths].filter((index) => onMonths.has(index)).sort((left, right) => left - right),
+    subjects,
+    gapCounts,
+    member,
+  };
+}
+
+export type GroupCount = { size: number; adherent: number };
+/** Breakdown dimensions: the first three add up to the cohort; the others overlap (a patient in several rows). */
+export const portalDimensionIds = ['region', 'age-band', 'sex', 'product', 'condition', 'product-class', 'company'] as const;
+export type PortalDimensionId = (typeof portalDimensionIds)[number];
+
+/** Every count the page shows, before suppression: sums over patients (in SQL from the pre-aggregate, or here). */
+export type PortalTotals = {
+  months: { onTherapy: number; adherent: number; newStarts: number; discontinuations: number }[];
+  subjects: SurvivalSubject[];
+  gapCounts: number[];
+  cohort: GroupCount;
+  pdcBinCounts: number[];
+  groups: Record<PortalDimensionId, Map<string, GroupCount>>;
+};
+
+export function emptyPortalTotals(monthCount: number): PortalTotals {
+  return {
+    months: Array.from({ length: monthCount }, () => ({ onTherapy: 0, adherent: 0, newStarts: 0, discontinuations: 0 })),
+    subjects: [],
+    gapCounts: gapBins.map(() => 0),
+    cohort: { size: 0, adherent: 0 },
+    pdcBinCounts: pdcBins.map(() => 0),
+    groups: Object.fromEntries(portalDimensionIds.map((id) => [id, new Map()])) as PortalTotals['groups'],
+  };
+}
+
+/** The keys a cohort member counts under in one dimension (the SQL of the pre-aggregate read follows the same rules). */
+export function dimensionKeys(
+  dimension: PortalDimensionId,
+  patient: PortalPatient,
+  productIds: readonly string[],
+  productById: ReadonlyMap<string, PortalProduct>,
+): string[] {
+  switch (dimension) {
+    case 'region':
+      return [patient.region ?? NOT_RECORDED];
+    case 'age-band':
+      return [patient.ageBand ?? NOT_RECORDED];
+    case 'sex':
+      return [patient.sex ?? NOT_RECORDED];
+    case 'product':
+      return [...productIds];
+    case 'condition':
+      return patient.conditions.length === 0 ? [NOT_RECORDED] : [...new Set(patient.conditions)];
+    case 'product-class':
+      return [...new Set(productIds.map((id) => productById.get(id)?.atcCode?.slice(0, 4) ?? NOT_RECORDED))];
+    case 'company':
+      return [...new Set(productIds.map((id) => productById.get(id)?.companyId ?? NOT_RECORDED))];
+  }
+}
+
+export function addGroupCount(groups: Map<string, GroupCount>, key: string, size: number, adherent: number): void {
+  const seen = groups.get(key);
+  if (seen === undefined) groups.set(key, { size, adherent });
+  else {
+    seen.size += size;
+    seen.adherent += adherent;
+  }
+}
+
+/** Adds one patient's summary to the totals. */
+export function addPatientSummary(
+  totals: PortalTotals,
+  summary: PatientSummary,
+  patient: PortalPatient,
+  productById: ReadonlyMap<string, PortalProduct>,
+): void {
+  for (const index of summary.onMonths) totals.months[index]!.onTherapy += 1;
+  for (const index of summary.adherentMonths) totals.months[index]!.adherent += 1;
+  for (const index of summary.startMonths) totals.months[index]!.newStarts += 1;
+  for (const index of summary.stopMonths) totals.months[index]!.discontinuations += 1;
+  totals.subjects.push(...summary.subjects);
+  summary.gapCounts.forEach((count, index) => (totals.gapCounts[index]! += count));
+  const member = summary.member;
+  if (member === null) return;
+  const adherent = member.adherent ? 1 : 0;
+  totals.cohort.size += 1;
+  totals.cohort.adherent += adherent;
+  if (member.pdcBin >= 0) totals.pdcBinCounts[member.pdcBin]! += 1;
+  for (const dimension of portalDimensionIds)
+    for (const key of dimensionKeys(dimension, patient, member.productIds, productById))
+      addGroupCount(totals.groups[dimension], key, 1, adherent);
+}
+
+/** Adds `other` into `totals` (the pre-aggregate's sums and the patients computed on read). */
+export function mergePortalTotals(totals: PortalTotals, other: PortalTotals): PortalTotals {
+  other.months.forEach((month, index) => {
+    const into = totals.months[index]!;
+    into.onTherapy += month.onTherapy;
+    into.adherent += month.adherent;
+    into.newStarts += month.newStarts;
+    into.discontinuations += month.discontinuations;
+  });
+  totals.subjects.push(...other.subjects);
+  other.gapCounts.forEach((count, index) => (totals.gapCounts[index]! += count));
+  totals.cohort.size += other.cohort.size;
+  totals.cohort.adherent += other.cohort.adherent;
+  other.pdcBinCounts.forEach((count, index) => (totals.pdcBinCounts[index]! += count));
+  for (const dimension of portalDimensionIds)
+    for (const [key, count] of other.groups[dimension]) addGroupCount(totals.groups[dimension], key, count.size, count.adherent);
+  return totals;
+}
+
+/** The fills of each patient of the (filtered) input, as sorted engine events; fills on or after period.end are left out. */
+export function eventsByPatient(input: Pick<PortalInput, 'period' | 'products' | 'fills'>): Map<string, MedicationEvent[]> {
+  const productIds = new Set(input.products.map((product) => product.id));
   const fillsByPatient = new Map<string, PortalFill[]>();
   for (const fill of input.fills) {
-    if (!productById.has(fill.productId) || fill.day >= period.end) continue;
+    if (!productIds.has(fill.productId) || fill.day >= input.period.end) continue;
     const own = fillsByPatient.get(fill.patientId);
     if (own === undefined) fillsByPatient.set(fill.patientId, [fill]);
     else own.push(fill);
   }
-  const months = periodMonths(period);
-  const onTherapy = months.map(() => 0);
-  const adherentInMonth = months.map(() => 0);
-  const newStarts = months.map(() => 0);
-  const discontinuations = months.map(() => 0);
-  const monthOf = (day: number) => months.findIndex((month) => day >= month.start && day < month.end);
-  const subjects: { time: number; event: boolean }[] = [];
-  const gapCounts = gapBins.map(() => 0);
-  const members: Member[] = [];
+  return new Map([...fillsByPatient].map(([patientId, fills]) => [patientId, patientEvents(fills)]));
+}
 
+/** The totals computed per request through the engine, patient by patient (the reference the pre-aggregate equals). */
+export function portalTotalsOf(input: Pick<PortalInput, 'period' | 'products' | 'patients' | 'fills'>): PortalTotals {
+  const months = periodMonths(input.period);
+  const totals = emptyPortalTotals(months.length);
+  const productById = new Map(input.products.map((product) => [product.id, product]));
+  const events = eventsByPatient(input);
   for (const patient of input.patients) {
-    const fills = fillsByPatient.get(patient.id);
-    if (fills === undefined) continue;
-    const events: MedicationEvent[] = fills
-      .map((fill) => ({ day: fill.day, duration: fill.daysSupply, dose: 1, medicationClass: fill.productId }))
-      .sort((left, right) => left.day - right.day || left.medicationClass.localeCompare(right.medicationClass));
-    const onMonths = new Set<number>();
-    const startMonths = new Set<number>();
-    const stopMonths = new Set<number>();
-    for (const productId of new Set(events.map((event) => event.medicationClass))) {
-      const own = events.filter((event) => event.medicationClass === productId);
-      // Treatment episodes: a gap of more than 60 days ends one (the engine's definition).
-      const episodes = treatmentEpisodes(own, period);
-      let followed = false;
-      for (const episode of episodes) {
-        // Discontinued: no new supply within the permissible gap after the episode ends, seen before the data ends.
-        const discontinued = episode.end + PERMISSIBLE_GAP_DAYS <= period.end;
-        months.forEach((month, index) => {
-          if (episode.start < month.end && episode.end > month.start) onMonths.add(index);
-        });
-        const startMonth = monthOf(episode.start);
-        if (startMonth >= 0) {
-          startMonths.add(startMonth);
-          // Persistence: each patient's first episode of a product that starts in the period, followed to discontinuation or the data's end.
-          if (!followed) {
-            followed = true;
-            subjects.push(
-              discontinued ? { time: episode.end - episode.start, event: true } : { time: period.end - episode.start, event: false },
-            );
-          }
-        }
-        const stopMonth = discontinued ? monthOf(episode.end - 1) : -1;
-        if (stopMonth >= 0) stopMonths.add(stopMonth);
-      }
-      // Refill gaps: days without supply before each next fill of the same product (early refills carry over).
-      const model = runGapModel(own, 0, own.length, period.end, POOLED_CARRY_OVER);
-      own.forEach((event, index) => {
-        const next = own[index + 1];
-        if (next === undefined || next.day < period.start || next.day >= period.end) return;
-        const gap = Math.round(model.gaps[index]!);
-        const bin = gapBins.findIndex((candidate) => gap >= candidate.from && gap <= candidate.to);
-        gapCounts[bin < 0 ? 0 : bin]! += 1;
-      });
-    }
-    const coverage = pqaCoverage(events);
-    const firstDay = events[0]!.day;
-    for (const index of onMonths) {
-      onTherapy[index]! += 1;
-      const month = months[index]!;
-      const start = Math.max(month.start, firstDay);
-      if (start < month.end && coveredDaysIn(coverage, start, month.end) / (month.end - start) >= PQA_ADHERENT_THRESHOLD)
-        adherentInMonth[index]! += 1;
-    }
-    // A start or a stop is counted in a month the patient was on therapy in (so neither can exceed it).
-    for (const index of startMonths) if (onMonths.has(index)) newStarts[index]! += 1;
-    for (const index of stopMonths) if (onMonths.has(index)) discontinuations[index]! += 1;
-    // The period's cohort: patients with a fill in the period, adherent at PDC ≥ 0.8 over it (PQA: from the first fill).
-    if (!events.some((event) => event.day >= period.start)) continue;
-    const pdc = periodPdc(events, period);
-    if (pdc === null) continue;
-    members.push({
-      patient,
-      productIds: new Set(events.map((event) => event.medicationClass)),
-      adherent: pdc.value >= PQA_ADHERENT_THRESHOLD,
-      pdc: pdc.value,
-    });
+    const own = events.get(patient.id);
+    if (own === undefined) continue;
+    const summary = summarisePatient(own, input.period, months);
+    if (summary !== null) addPatientSummary(totals, summary, patient, productById);
   }
+  return totals;
+}
+
+/** The page from its totals: every table, through one whole-page suppression. */
+export function describePortalPageFromTotals(input: {
+  audience: PortalAudience;
+  period: Period;
+  products: readonly PortalProduct[];
+  totals: PortalTotals;
+  doses: readonly DoseSlot[];
+  reasons: readonly ReasonCount[];
+}): {
+  figures: PortalFigures;
+  page: PageDescription;
+  hidden: ReadonlyMap<string, HiddenReason>;
+} {
+  const { period, audience, totals } = input;
+  const page = new PageBuilder();
+  const tables: TableSpec[] = [];
+  const productById = new Map(input.products.map((product) => [product.id, product]));
+  const months = periodMonths(period);
+  const onTherapy = totals.months.map((month) => month.onTherapy);
+  const adherentInMonth = totals.months.map((month) => month.adherent);
+  const newStarts = totals.months.map((month) => month.newStarts);
+  const discontinuations = totals.months.map((month) => month.discontinuations);
+  const subjects = totals.subjects;
+  const gapCounts = totals.gapCounts;
 
   // Patients on therapy, starts and stops by month.
   months.forEach((month, index) => {
@@ -311,9 +476,8 @@ export function describePortalPage(input: PortalInput): {
   });
 
   // PDC distribution over the period: the cohort, split into bins; the top bin is the adherent group.
-  const adherentCount = members.filter((member) => member.adherent).length;
-  page.addGroup('cohort', members.length, adherentCount);
-  const binCounts = pdcBins.map((bin) => members.filter((member) => member.pdc >= bin.from && member.pdc < bin.to).length);
+  page.addGroup('cohort', totals.cohort.size, totals.cohort.adherent);
+  const binCounts = totals.pdcBinCounts;
   pdcBins.forEach((bin, index) => {
     if (index < pdcBins.length - 1) page.add(`pdc:${bin.key}`, binCounts[index]!);
   });
@@ -436,21 +600,19 @@ export function describePortalPage(input: PortalInput): {
   });
 
   // Breakdowns of the period's cohort (size and share adherent); region, age band and sex each add up to it.
-  type Dimension = { id: string; title: string; keysOf: (member: Member) => string[]; labelOf: (key: string) => string; additive: boolean };
+  type Dimension = { id: PortalDimensionId; title: string; labelOf: (key: string) => string; additive: boolean };
   const dimensions: Dimension[] = [
-    { id: 'region', title: 'By region', keysOf: (member) => [member.patient.region ?? NOT_RECORDED], labelOf: titleCase, additive: true },
+    { id: 'region', title: 'By region', labelOf: titleCase, additive: true },
     {
       id: 'age-band',
       title: 'By age band',
-      keysOf: (member) => [member.patient.ageBand ?? NOT_RECORDED],
       labelOf: (key) => (key === NOT_RECORDED ? 'Not recorded' : key.replace('-', '–')),
       additive: true,
     },
-    { id: 'sex', title: 'By sex', keysOf: (member) => [member.patient.sex ?? NOT_RECORDED], labelOf: titleCase, additive: true },
+    { id: 'sex', title: 'By sex', labelOf: titleCase, additive: true },
     {
       id: 'product',
       title: 'By product',
-      keysOf: (member) => [...member.productIds],
       labelOf: (key) => {
         const product = productById.get(key);
         return product === undefined ? key : `${product.name}${product.companyName === null ? '' : ` (${product.companyName})`}`;
@@ -463,38 +625,29 @@ export function describePortalPage(input: PortalInput): {
       {
         id: 'condition',
         title: 'By condition',
-        keysOf: (member) => (member.patient.conditions.length === 0 ? [NOT_RECORDED] : [...new Set(member.patient.conditions)]),
         labelOf: (key) => (conditionLabels as Record<string, string>)[key] ?? titleCase(key),
         additive: false,
       },
       {
         id: 'product-class',
         title: 'By product class (ATC)',
-        keysOf: (member) => [...new Set([...member.productIds].map((id) => productById.get(id)?.atcCode?.slice(0, 4) ?? NOT_RECORDED))],
         labelOf: (key) => (key === NOT_RECORDED ? 'No ATC code' : `ATC ${key}`),
         additive: false,
       },
       {
         id: 'company',
         title: 'By company',
-        keysOf: (member) => [...new Set([...member.productIds].map((id) => productById.get(id)?.companyId ?? NOT_RECORDED))],
         labelOf: (key) => input.products.find((product) => product.companyId === key)?.companyName ?? 'No company',
         additive: false,
       },
     );
   for (const dimension of dimensions) {
-    const groups = new Map<string, Member[]>();
-    for (const member of members)
-      for (const key of dimension.keysOf(member)) {
-        const list = groups.get(key);
-        if (list === undefined) groups.set(key, [member]);
-        else list.push(member);
-      }
+    const groups = totals.groups[dimension.id];
     const keys = [...groups.keys()].sort((left, right) => left.localeCompare(right));
     const ids = keys.map((key) => {
-      const list = groups.get(key)!;
+      const group = groups.get(key)!;
       const id = `${dimension.id}:${key}`;
-      page.addGroup(id, list.length, list.filter((member) => member.adherent).length);
+      page.addGroup(id, group.size, group.adherent);
       return id;
     });
     if (dimension.additive && ids.length > 0) {

@@ -13,8 +13,8 @@ import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
-import { buildPortalFigures, type PortalAudience, type PortalFigures, type PortalFilters } from '../portal-tables';
-import { filterOptionsOf, findPortalRegions, findScopeProducts, loadPortalInput, type PortalFilterOptions } from './load-portal-input';
+import { describePortalPageFromTotals, type PortalAudience, type PortalFigures, type PortalFilters } from '../portal-tables';
+import { filterOptionsOf, findPortalRegions, findScopeProducts, loadPortalPageInput, type PortalFilterOptions } from './load-portal-input';
 
 export const portalRefusal =
   'The manufacturing portal is for drug manufacturers, government officials and admins. Patients and clinicians see their own figures on the other pages.';
@@ -45,6 +45,8 @@ export async function getPortalView(options: {
   purpose?: { kind: 'page' } | { kind: 'csv'; table: string };
   request?: RequestContext;
   now: Date;
+  /** 'direct': every figure computed per request from the records (the reference the pre-aggregates are tested against). */
+  source?: 'aggregate' | 'direct';
 }): Promise<PortalView> {
   const { database, request } = options;
   const purpose = options.purpose ?? { kind: 'page' };
@@ -91,8 +93,8 @@ export async function getPortalView(options: {
     problems.push('region: no patient of these products lives there');
     filters.region = null;
   }
-  const input = await loadPortalInput({ database, audience, period, scopeProducts, filters });
-  const figures = buildPortalFigures(input);
+  const input = await loadPortalPageInput({ database, audience, period, scopeProducts, filters, now: options.now, source: options.source });
+  const { figures } = describePortalPageFromTotals(input);
   const view = periodView(period);
   await recordAuditEvent(database, {
     action,
