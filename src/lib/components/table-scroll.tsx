@@ -33,7 +33,8 @@ export function TableScroll({
       const right = hidden && element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
       setOverflow((current) => (current.left === left && current.right === right ? current : { left, right }));
     };
-    measure();
+    // The observer reports each element's size once when it starts observing, after the browser's own layout:
+    // measuring here as well would force a layout of the whole page while it hydrates (decision 054).
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     if (element.firstElementChild) observer.observe(element.firstElementChild);
