@@ -693,11 +693,14 @@ export function describePortalPageFromTotals(input: {
     if ('share' in spec) {
       const [numerator, denominator] = spec.share;
       // Rates only over denominators of at least 11, and only when both counts are known to the reader.
-      if (count(denominator) < SMALL_CELL_THRESHOLD) return { kind: 'none', label: `n ${SUPPRESSED_LABEL}` };
+      // A rate over a group of 1–10 is "hidden" with it (the page's one suppression vocabulary); over none, no rate.
+      if (count(denominator) === 0) return { kind: 'none', label: '–' };
+      if (count(denominator) < SMALL_CELL_THRESHOLD) return { kind: 'none', label: 'hidden' };
       if (!isKnown(numerator) || !isKnown(denominator)) return { kind: 'none', label: 'hidden' };
       return { kind: 'share', value: count(numerator) / count(denominator) };
     }
-    if (spec.rests.some((id) => count(id) < SMALL_CELL_THRESHOLD)) return { kind: 'none', label: `n ${SUPPRESSED_LABEL}` };
+    if (spec.rests.some((id) => count(id) === 0)) return { kind: 'none', label: '–' };
+    if (spec.rests.some((id) => count(id) < SMALL_CELL_THRESHOLD)) return { kind: 'none', label: 'hidden' };
     if (spec.rests.some((id) => !isKnown(id)) || spec.figure === null)
       return { kind: 'none', label: spec.figure === null ? '–' : 'hidden' };
     return { kind: spec.kind, value: spec.figure };

@@ -18,7 +18,9 @@ describe('MessagingProgrammeForm', () => {
   it('offers every programme and "not enrolled" in a labelled select, the current one chosen, with Save', () => {
     const save = vi.fn();
     const html = renderToStaticMarkup(<MessagingProgrammeForm patientId={patientId} programme="fixed-weekly" save={save} />);
-    expect(html).toMatch(/<label[^>]*>Programme<select/);
+    // A HeroUI select: its label, the current choice on its button, and the options in its hidden native select.
+    expect(html).toMatch(/data-slot="label"[^>]*>Programme</);
+    expect(html).toMatch(/data-slot="select-value"[^>]*>Fixed weekly check-in</);
     for (const label of Object.values(messagingProgrammeLabels)) expect(html).toContain(`>${label}</option>`);
     expect(html).toContain('Not enrolled (no live messages)');
     expect(html).toMatch(/<option value="fixed-weekly" selected="">/);

@@ -1,6 +1,6 @@
 'use client';
 
-import { Button, Form } from '@heroui/react';
+import { Button, Form, Label, ListBox, Select } from '@heroui/react';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { type MessagingProgramme, messagingProgrammeLabels, messagingProgrammes } from '@/lib/domain/messaging-programmes';
@@ -61,22 +61,30 @@ export function MessagingProgrammeForm({ patientId, programme, save }: Props) {
         Messaging programme
       </h2>
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Change the messaging programme">
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          Programme
-          <select
-            name="programme"
-            value={choice}
-            onChange={(event) => setChoice(event.target.value)}
-            className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
-          >
-            <option value={notEnrolled}>{labelOf(null)}</option>
-            {messagingProgrammes.map((value) => (
-              <option key={value} value={value}>
-                {messagingProgrammeLabels[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Select
+          className="w-80"
+          variant="secondary"
+          value={choice}
+          onChange={(key) => {
+            if (key !== null) setChoice(String(key));
+          }}
+        >
+          <Label>Programme</Label>
+          <Select.Trigger>
+            <Select.Value />
+            <Select.Indicator />
+          </Select.Trigger>
+          <Select.Popover>
+            <ListBox>
+              {[notEnrolled, ...messagingProgrammes].map((value) => (
+                <ListBox.Item key={value} id={value} textValue={labelOf(value === notEnrolled ? null : (value as MessagingProgramme))}>
+                  {labelOf(value === notEnrolled ? null : (value as MessagingProgramme))}
+                  <ListBox.ItemIndicator />
+                </ListBox.Item>
+              ))}
+            </ListBox>
+          </Select.Popover>
+        </Select>
         <Button type="submit" variant="secondary" isDisabled={busy}>
           Save programme
         </Button>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FormSelect } from '@/components/form-select';
 import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
 import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
 import { formatCount, formatPercent } from '@/lib/format';
@@ -25,7 +26,8 @@ function valueText(value: PortalValue): ReactNode {
       // The same words as the CSV export: "<11" or "suppressed".
       return <SuppressedCell reason={value.label === SUPPRESSED_LABEL ? 'small' : 'complementary'} />;
     case 'none':
-      return value.label;
+      // A rate over a hidden group: the same words and look as any hidden figure.
+      return value.label === 'hidden' ? <SuppressedCell reason="derived" /> : value.label;
     case 'text':
       return value.value;
   }
@@ -145,55 +147,35 @@ export function PortalViewPanel({
           {view.companies.length === 0 ? 'none' : view.companies.join(', ')}.
         </p>
         <SuppressionNote className="text-sm text-muted">
-          Counts of refills, replies and doses are treated the same way, and a share is shown only over at least 11 (“n &lt;11” otherwise).
+          Counts of refills, replies and doses are treated the same way, and a share is shown only over at least 11.
         </SuppressionNote>
         <form method="get" action={path} className="flex flex-wrap items-end gap-3">
-          <label className="flex flex-col gap-1 text-sm">
-            Product
-            <select
-              name="product"
-              defaultValue={filters.productId ?? ''}
-              className="rounded-lg border border-separator bg-background px-2 py-1.5"
-            >
-              <option value="">All products</option>
-              {options.products.map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.name}
-                  {product.companyName === null ? '' : ` (${product.companyName})`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-sm">
-            Company
-            <select
-              name="company"
-              defaultValue={filters.companyId ?? ''}
-              className="rounded-lg border border-separator bg-background px-2 py-1.5"
-            >
-              <option value="">All companies</option>
-              {options.companies.map((company) => (
-                <option key={company.id} value={company.id}>
-                  {company.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-1 text-sm">
-            Region
-            <select
-              name="region"
-              defaultValue={filters.region ?? ''}
-              className="rounded-lg border border-separator bg-background px-2 py-1.5"
-            >
-              <option value="">All regions</option>
-              {options.regions.map((region) => (
-                <option key={region} value={region}>
-                  {region === 'not-recorded' ? 'Not recorded' : region}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FormSelect
+            name="product"
+            label="Product"
+            defaultValue={filters.productId ?? ''}
+            options={[
+              ['', 'All products'],
+              ...options.products.map(
+                (product) => [product.id, `${product.name}${product.companyName === null ? '' : ` (${product.companyName})`}`] as const,
+              ),
+            ]}
+          />
+          <FormSelect
+            name="company"
+            label="Company"
+            defaultValue={filters.companyId ?? ''}
+            options={[['', 'All companies'], ...options.companies.map((company) => [company.id, company.name] as const)]}
+          />
+          <FormSelect
+            name="region"
+            label="Region"
+            defaultValue={filters.region ?? ''}
+            options={[
+              ['', 'All regions'],
+              ...options.regions.map((region) => [region, region === 'not-recorded' ? 'Not recorded' : region] as const),
+            ]}
+          />
           <PeriodFields choice={period.choice} />
           <button type="submit" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-accent-foreground">
             Show
