@@ -1,10 +1,7 @@
 'use client';
 
-import { Description, Label, ListBox, Select } from '@heroui/react';
 import { useState } from 'react';
-
-/** A list entry's key cannot be empty: this one stands for "no value" and is sent as an empty field. */
-const EMPTY_KEY = '__empty__';
+import { ChoiceSelect } from './choice-select';
 
 /**
  * A HeroUI select that submits with a plain form under `name`, as a native select would: the choice travels in
@@ -26,7 +23,6 @@ export function FormSelect({
   description?: string;
   className?: string;
 }) {
-  const toKey = (value: string) => (value === '' ? EMPTY_KEY : value);
   // Like a native select: a default that is not among the options shows (and sends) the first option.
   const [value, setValue] = useState(
     options.some(([optionValue]) => optionValue === defaultValue) ? defaultValue : (options[0]?.[0] ?? ''),
@@ -34,31 +30,7 @@ export function FormSelect({
   return (
     <>
       <input type="hidden" name={name} value={value} />
-      <Select
-        className={className}
-        variant="secondary"
-        value={toKey(value)}
-        onChange={(key) => {
-          if (key !== null) setValue(key === EMPTY_KEY ? '' : String(key));
-        }}
-      >
-        <Label>{label}</Label>
-        <Select.Trigger>
-          <Select.Value />
-          <Select.Indicator />
-        </Select.Trigger>
-        {description === undefined ? null : <Description>{description}</Description>}
-        <Select.Popover>
-          <ListBox>
-            {options.map(([optionValue, text]) => (
-              <ListBox.Item key={toKey(optionValue)} id={toKey(optionValue)} textValue={text}>
-                {text}
-                <ListBox.ItemIndicator />
-              </ListBox.Item>
-            ))}
-          </ListBox>
-        </Select.Popover>
-      </Select>
+      <ChoiceSelect label={label} value={value} onChange={setValue} options={options} description={description} className={className} />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { type Page } from '@playwright/test';
-import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { type MessagingProgramme, messagingProgrammeLabels } from '../../src/lib/domain/messaging-programmes';
+import { chooseInSelect, expect, seriousAccessibilityViolations, test } from './fixtures';
 import { patientIdInPicker } from './patient-picker';
 
 // Enrolment in the learning policy from the screens: /dev/phone makes a test patient in the personalised
@@ -10,10 +11,10 @@ const profilePath = '/algorithms/patient-engagement/patient-profile';
 const flowPath = '/algorithms/patient-engagement/personalised-message-flow';
 
 /** Makes a new test patient in `programme` on /dev/phone and opens their phone; returns the pseudonym. */
-async function openNewTestPatient(page: Page, programme: string): Promise<string> {
+async function openNewTestPatient(page: Page, programme: MessagingProgramme): Promise<string> {
   await page.goto('/dev/phone');
   const form = page.getByRole('form', { name: 'Create a test patient' });
-  await form.getByRole('combobox', { name: 'Messaging programme' }).selectOption(programme);
+  await chooseInSelect(form, 'Messaging programme', messagingProgrammeLabels[programme]);
   await form.getByRole('button', { name: 'Create a test patient' }).click();
   await expect(page).toHaveURL(/\/dev\/phone\?patient=T-[0-9a-f]{8}$/);
   const pseudonym = decodeURIComponent(new URL(page.url()).searchParams.get('patient') ?? '');

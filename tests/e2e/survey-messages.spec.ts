@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { chooseInSelect, expect, seriousAccessibilityViolations, test } from './fixtures';
+import { patientIdInPicker } from './patient-picker';
 
 // A survey by message (decision 051), played on /dev/phone: a test patient of its own (verified test number,
 // WhatsApp and SMS opt-ins to reminders and surveys, in the demo clinic), the demo clinician sends the survey from
@@ -38,18 +39,14 @@ async function openProfileAsClinician(
   await signIn('clinician', context);
   const clinician = await context.newPage();
   await clinician.goto(profilePath);
-  const patientId = await clinician
-    .getByRole('combobox', { name: 'Patient of your organisation' })
-    .locator('option', { hasText: new RegExp(`^${pseudonym}( \\(synthetic demo data\\))?$`) })
-    .getAttribute('value');
-  expect(patientId).toBeTruthy();
+  const patientId = await patientIdInPicker(clinician, pseudonym);
   await clinician.goto(`${profilePath}?patient=${patientId}`);
   return { clinician, context, url: `${profilePath}?patient=${patientId}` };
 }
 
 async function sendSurvey(clinician: Page, title: string) {
   const form = clinician.getByRole('form', { name: 'Send a survey by message' });
-  await form.getByRole('combobox', { name: 'Survey' }).selectOption({ label: title });
+  await chooseInSelect(form, 'Survey', title);
   await form.getByRole('button', { name: 'Send survey' }).click();
   await expect(form.getByRole('status')).toContainText('Queued');
 }

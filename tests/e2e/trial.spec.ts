@@ -1,5 +1,6 @@
 import { type Browser, type Locator, type Page } from '@playwright/test';
-import { expect, seriousAccessibilityViolations, test } from './fixtures';
+import { messagingProgrammeLabels } from '../../src/lib/domain/messaging-programmes';
+import { chooseInSelect, expect, seriousAccessibilityViolations, test } from './fixtures';
 
 // The 12-week trial page (issue 14): the demo's complete cohort A as a clinician and as a patient, the
 // sample-size calculator, and a trial of the test's own (cohort A is complete, so no one can join it) that an
@@ -26,7 +27,7 @@ async function newTestPatient(browser: Browser): Promise<string> {
     const page = await context.newPage();
     await page.goto('/dev/phone');
     const form = page.getByRole('form', { name: 'Create a test patient' });
-    await form.getByRole('combobox', { name: 'Messaging programme' }).selectOption('fixed-daily');
+    await chooseInSelect(form, 'Messaging programme', messagingProgrammeLabels['fixed-daily']);
     await form.getByRole('button', { name: 'Create a test patient' }).click();
     await expect(page).toHaveURL(/\/dev\/phone\?patient=T-[0-9a-f]{8}$/);
     return decodeURIComponent(new URL(page.url()).searchParams.get('patient') ?? '');

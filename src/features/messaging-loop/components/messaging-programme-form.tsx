@@ -1,6 +1,7 @@
 'use client';
 
-import { Button, Form, Label, ListBox, Select } from '@heroui/react';
+import { Button, Form } from '@heroui/react';
+import { ChoiceSelect } from '@/components/choice-select';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { type MessagingProgramme, messagingProgrammeLabels, messagingProgrammes } from '@/lib/domain/messaging-programmes';
@@ -61,30 +62,13 @@ export function MessagingProgrammeForm({ patientId, programme, save }: Props) {
         Messaging programme
       </h2>
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Change the messaging programme">
-        <Select
+        <ChoiceSelect
+          label="Programme"
           className="w-80"
-          variant="secondary"
           value={choice}
-          onChange={(key) => {
-            if (key !== null) setChoice(String(key));
-          }}
-        >
-          <Label>Programme</Label>
-          <Select.Trigger>
-            <Select.Value />
-            <Select.Indicator />
-          </Select.Trigger>
-          <Select.Popover>
-            <ListBox>
-              {[notEnrolled, ...messagingProgrammes].map((value) => (
-                <ListBox.Item key={value} id={value} textValue={labelOf(value === notEnrolled ? null : (value as MessagingProgramme))}>
-                  {labelOf(value === notEnrolled ? null : (value as MessagingProgramme))}
-                  <ListBox.ItemIndicator />
-                </ListBox.Item>
-              ))}
-            </ListBox>
-          </Select.Popover>
-        </Select>
+          onChange={setChoice}
+          options={[[notEnrolled, labelOf(null)], ...messagingProgrammes.map((value) => [value, labelOf(value)] as const)]}
+        />
         <Button type="submit" variant="secondary" isDisabled={busy}>
           Save programme
         </Button>

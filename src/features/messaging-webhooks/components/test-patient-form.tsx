@@ -2,6 +2,7 @@
 
 import { Button, Form, Input, Label, TextField } from '@heroui/react';
 import { useRouter } from 'next/navigation';
+import { ChoiceSelect } from '@/components/choice-select';
 import { type FormEvent, useState } from 'react';
 import { type MessagingProgramme, messagingProgrammeLabels, messagingProgrammes } from '@/lib/domain/messaging-programmes';
 import type { ActionResult } from '@/lib/server/action-result';
@@ -37,32 +38,23 @@ export function TestPatientForm({ create }: Props) {
   };
   return (
     <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Create a test patient">
-      <label className="flex flex-col gap-1 text-sm font-medium">
-        Language
-        <select
-          value={language}
-          onChange={(event) => setLanguage(event.target.value)}
-          className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
-        >
-          <option value="en">English</option>
-          <option value="es">Spanish</option>
-        </select>
-      </label>
-      <label className="flex flex-col gap-1 text-sm font-medium">
-        Messaging programme
-        <select
-          name="programme"
-          value={programme}
-          onChange={(event) => setProgramme(messagingProgrammes.find((value) => value === event.target.value) ?? 'fixed-daily')}
-          className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
-        >
-          {messagingProgrammes.map((value) => (
-            <option key={value} value={value}>
-              {messagingProgrammeLabels[value]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect
+        label="Language"
+        className="w-40"
+        value={language}
+        onChange={setLanguage}
+        options={[
+          ['en', 'English'],
+          ['es', 'Spanish'],
+        ]}
+      />
+      <ChoiceSelect
+        label="Messaging programme"
+        className="w-64"
+        value={programme}
+        onChange={(value) => setProgramme(messagingProgrammes.find((candidate) => candidate === value) ?? 'fixed-daily')}
+        options={messagingProgrammes.map((value) => [value, messagingProgrammeLabels[value]] as const)}
+      />
       <TextField name="timezone" value={timezone} onChange={setTimezone} isRequired maxLength={64}>
         <Label>Time zone</Label>
         <Input />

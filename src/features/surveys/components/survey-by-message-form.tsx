@@ -1,6 +1,7 @@
 'use client';
 
 import { Button, Form } from '@heroui/react';
+import { ChoiceSelect } from '@/components/choice-select';
 import { type FormEvent, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { OfferSurveyByMessageResult, SurveyKey } from '../schemas';
@@ -49,21 +50,13 @@ export function SurveyByMessageForm({ patientId, send }: Props) {
         to surveys on, at most 3 questions a message. An unfinished survey continues where it stopped, in the browser or by message.
       </p>
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Send a survey by message">
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          Survey
-          <select
-            name="surveyKey"
-            value={surveyKey}
-            onChange={(event) => setSurveyKey(surveyKeys.find((key) => key === event.target.value) ?? 'adherence-barriers')}
-            className="rounded-lg border border-separator bg-surface px-3 py-2 font-normal"
-          >
-            {surveyKeys.map((key) => (
-              <option key={key} value={key}>
-                {surveyTitles[key] ?? key}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect
+          label="Survey"
+          className="w-80"
+          value={surveyKey}
+          onChange={(key) => setSurveyKey(surveyKeys.find((candidate) => candidate === key) ?? 'adherence-barriers')}
+          options={surveyKeys.map((key) => [key, surveyTitles[key] ?? key] as const)}
+        />
         <Button type="submit" variant="secondary" isDisabled={busy}>
           Send survey
         </Button>
