@@ -33,13 +33,15 @@ export function TableScroll({
       const right = hidden && element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
       setOverflow((current) => (current.left === left && current.right === right ? current : { left, right }));
     };
-    // The observer reports each element's size once when it starts observing, after the browser's own layout:
-    // measuring here as well would force a layout of the whole page while it hydrates (decision 054).
+    // Measured in the next frame, where the browser lays the page out anyway: measuring here would force a layout
+    // of the whole page in the middle of hydration (decision 054). The observer then follows size changes.
+    const frame = requestAnimationFrame(measure);
     const observer = new ResizeObserver(measure);
     observer.observe(element);
     if (element.firstElementChild) observer.observe(element.firstElementChild);
     element.addEventListener('scroll', measure, { passive: true });
     return () => {
+      cancelAnimationFrame(frame);
       observer.disconnect();
       element.removeEventListener('scroll', measure);
     };
