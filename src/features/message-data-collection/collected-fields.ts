@@ -5,8 +5,8 @@
  * of these tables without a row here, so the page cannot silently fall behind the schema.
  *
  * Legal basis: a message is sent for one consent purpose (src/lib/domain/consent.ts; decision 019: reminder,
- * refill and check-in → "reminders"; education and encouragement → "education"; surveys and research have
- * no message category yet). What the provider reports about delivering it (statuses, error codes, ids)
+ * refill and check-in → "reminders"; education and encouragement → "education"; survey questions sent by
+ * message (decision 051) → "surveys"). What the provider reports about delivering it (statuses, error codes, ids)
  * is kept to perform the service the patient consented to and to account for it.
  *
  * Retention (docs/decisions/037): messages and policy decisions are part of the patient's record and are not
@@ -128,6 +128,17 @@ export const collectedFields: readonly CollectedField[] = [
     appliesTo: 'outbound',
     purpose: 'The template version sent (decision 017), for the same reason',
     legalBasis: consentedPurpose,
+    retention: kept,
+    sensitive: false,
+  },
+  {
+    table: 'messages',
+    key: 'replyChoices',
+    column: 'reply_choices',
+    appliesTo: 'outbound',
+    purpose:
+      'The answers an interactive WhatsApp message offered (reply buttons or list rows, e.g. a survey question; decision 051), so a tap is read as the answer it names',
+    legalBasis: "Consent for the message's purpose on its channel (surveys for a survey question)",
     retention: kept,
     sensitive: false,
   },
