@@ -6,7 +6,7 @@ import 'server-only';
  * and what takes a JSON read — whether and when it was first delivered, the reply's intent key. Part of the
  * shared read layer: two features read them, and reading brings them up to date first.
  *
- * Freshness: triggers (hand-written SQL in migration 0020) mark the UTC days a message or a dose confirmation
+ * Freshness: triggers (hand-written SQL in migration 0021) mark the UTC days a message or a dose confirmation
  * write may have changed (message_fact_stale_days); summariseMessageFacts recomputes those days whole from the
  * messages and the dose events, by the same rules the direct computations use, and unmarks them. Called before
  * the facts are read, so a view always reads facts that match the messages; in steady state it recomputes today.
@@ -18,6 +18,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { REPLY_WINDOW_HOURS } from './message-replies';
+import { hasStaleDays, takeStaleDays } from './stale-days';
 
 /** Statuses after which nothing more is expected (Twilio says "undelivered" where WhatsApp says "failed"). */
 export const finalStatuses = ['delivered', 'read', 'failed', 'undelivered'] as const;
@@ -33,23 +34,13 @@ const replyWindow = sql.raw(`interval '${REPLY_WINDOW_HOURS} hours'`);
 /** Brings message_facts up to date: recomputes every stale day. Returns how many days it recomputed. */
 export async function summariseMessageFacts(options: { database: Database }): Promise<{ days: number }> {
   const { database } = options;
-  // Most views find nothing stale: one indexed probe, no transaction.
-  const pending = (await database.execute(sql`select 1 from message_fact_stale_days limit 1`)) as unknown as { rows: unknown[] };
-  if (pending.rows.length === 0) return { days: 0 };
+  if (!(await hasStaleDays(database, 'message_fact_stale_days'))) return { days: 0 };
   return database.transaction(async (transaction) => {
     await transaction.execute(sql`select pg_advisory_xact_lock(${refreshLock})`);
-    const taken = (await transaction.execute(sql`delete from message_fact_stale_days returning day`)) as unknown as {
-      rows: { day: number }[];
-    };
-    const days = taken.rows.map((row) => Number(row.day));
-    if (days.length === 0) return { days: 0 };
-    await transaction.execute(sql`set local work_mem = '32MB'`);
-    await transaction.execute(sql`set local jit = off`);
+    const taken = await takeStaleDays(transaction, 'message_fact_stale_days');
+    if (taken === null) return { days: 0 };
     // The reply rule's "next message" is at most a day later: the window reads the stale days and the days after.
-    const windowDays = [...new Set(days.flatMap((day) => [day, day + 1]))];
-    const from = new Date(Math.min(...days) * 86_400_000).toISOString();
-    const to = new Date((Math.max(...days) + 2) * 86_400_000).toISOString();
-    const stale = sql`${sql.param(days)}::int[]`;
+    const { days, stale, windowDays, from, to } = taken;
     const finals = sql.join(
       finalStatuses.map((status) => sql`${status}`),
       sql`, `,

@@ -14,6 +14,7 @@ import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { REPLY_WINDOW_HOURS } from '@/db/queries/message-replies';
+import { hasStaleDays, takeStaleDays } from '@/db/queries/stale-days';
 import { messages, patients } from '@/db/schema';
 import { firstMessageError } from './count-message-outcomes';
 import { demoReplyText, isDelivered, isFailed, isLiveStop, isRead, messageDay, noCategory } from './count-message-volumes';
@@ -31,8 +32,7 @@ const refreshLock = 45_045;
 export async function summariseMessageDays(options: { database: Database }): Promise<{ days: number }> {
   const { database } = options;
   // Most views find nothing stale: one indexed probe, no transaction.
-  const pending = (await database.execute(sql`select 1 from message_summary_stale_days limit 1`)) as unknown as { rows: unknown[] };
-  if (pending.rows.length === 0) return { days: 0 };
+  if (!(await hasStaleDays(database, 'message_summary_stale_days'))) return { days: 0 };
   return database.transaction(async (transaction) => {
     await transaction.execute(sql`select pg_advisory_xact_lock(${refreshLock})`);
     // Every patient gets a bit; when the bitmaps must grow, every day's are rebuilt at the new length.
@@ -49,18 +49,10 @@ export async function summariseMessageDays(options: { database: Database }): Pro
         select distinct ${messageDay} from ${messages} on conflict do nothing`);
       await transaction.execute(sql`delete from message_day_patient_sets`);
     }
-    const taken = (await transaction.execute(sql`delete from message_summary_stale_days returning day`)) as unknown as {
-      rows: { day: number }[];
-    };
-    const days = taken.rows.map((row) => Number(row.day));
-    if (days.length === 0) return { days: 0 };
-    await transaction.execute(sql`set local work_mem = '32MB'`);
-    await transaction.execute(sql`set local jit = off`);
+    const taken = await takeStaleDays(transaction, 'message_summary_stale_days');
+    if (taken === null) return { days: 0 };
     // The reply rule looks up to a day past a message: the window reads the stale days and the days after them.
-    const windowDays = [...new Set(days.flatMap((day) => [day, day + 1]))];
-    const from = new Date(Math.min(...days) * 86_400_000).toISOString();
-    const to = new Date((Math.max(...days) + 2) * 86_400_000).toISOString();
-    const stale = sql`${sql.param(days)}::int[]`;
+    const { days, stale, windowDays, from, to } = taken;
     await transaction.execute(sql`delete from message_day_summaries where day = any(${stale})`);
     await transaction.execute(sql`delete from message_day_failure_reasons where day = any(${stale})`);
     await transaction.execute(sql`delete from message_day_patient_sets where day = any(${stale})`);
