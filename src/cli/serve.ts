@@ -76,7 +76,10 @@ async function main(): Promise<void> {
 
   // Demo dataset (synthetic patients, their year of history, trial cohort A): same condition; loaded once.
   if (connection.kind === 'pglite' || environment.SEED_DEMO) {
-    const dataset = await withAdvisoryLock(connection, demoDatasetLockId, () => seedDemoDataset({ database: connection.database }));
+    // Summarised once, by the linking below (which changes the demo clinic's patients), not also here.
+    const dataset = await withAdvisoryLock(connection, demoDatasetLockId, () =>
+      seedDemoDataset({ database: connection.database, prepareSummaries: false }),
+    );
     if (dataset.seeded) log(describeDemoDataset(dataset));
     // The portal's pre-aggregates are built from it by the worker (decision 039).
     if (dataset.seeded) await queuePortalRefresh({ database: connection.database });

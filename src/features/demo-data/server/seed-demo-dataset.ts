@@ -105,6 +105,12 @@ export type SeedDemoDatasetOptions = {
   historyStart?: string;
   /** Load even if synthetic patients exist (records already there stay as they are). */
   force?: boolean;
+  /**
+   * Summarise the year for the message pages after loading (default true). The server passes false: it links the
+   * demo accounts next, which moves patients into the demo clinic and would make the summaries stale again, and
+   * linking summarises once itself.
+   */
+  prepareSummaries?: boolean;
 };
 
 function parseHistoryStart(value: string): number {
@@ -480,7 +486,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
   // the pages' aggregate queries over messages and dose events chose plans up to 100× slower (decision 035).
   await options.database.execute(sql`analyze patients, regimens, dispensings, dose_events, messages, policy_decisions`);
   // The message pages' summaries and facts of the whole year, computed now rather than by the first visitor.
-  await prepareMessageSummaries({ database: options.database });
+  if (options.prepareSummaries ?? true) await prepareMessageSummaries({ database: options.database });
   const programmes: Record<DemoProgramme, number> = { 'fixed-daily': 0, 'fixed-weekly': 0, none: 0 };
   for (const patient of cohort.patients) programmes[demoProgrammeOf(patient.id)] += 1;
   return {

@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import { comparisonDefaults } from '../schemas';
-import { simulateInWorker } from './register-comparison-job';
+import { simulateInWorker } from './simulate-in-worker';
 import { cachedSimulations, rememberSimulations } from './simulation-cache';
 
 /** Returns how long it took, in milliseconds (0 when the simulation was already cached). */
