@@ -25,6 +25,7 @@ import { startJobWorker } from '@/lib/server/jobs';
 import { createNonce, securityHeaders } from '@/lib/server/security-headers';
 import { registerJobHandlers } from './server/register-job-handlers';
 import { buildIfNeeded } from './server/build-if-needed';
+import { createPrecompressedStatic } from './server/precompressed-static';
 import { ensureRecordsPrune } from './server/prune-operational-records';
 import { warmDefaultComparison } from '@/features/policy-comparison/server/warm-default-comparison';
 
@@ -92,6 +93,13 @@ async function main(): Promise<void> {
   const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });
   await application.prepare();
   const handle = application.getRequestHandler();
+  // The build's scripts and styles in brotli, compressed in the background once per build (decision 059).
+  const precompressed = development ? null : createPrecompressedStatic({ projectDirectory });
+  precompressed?.ready.then(
+    ({ files, compressed }) => log(`Static files served in brotli: ${files} (${compressed} compressed now)`),
+    (error: unknown) =>
+      log(`Static files stay in gzip: compressing them failed (${error instanceof Error ? error.message : String(error)})`),
+  );
 
   const https = servedOverHttps(environment);
   const server = http.createServer((request, response) => {
@@ -115,6 +123,7 @@ async function main(): Promise<void> {
     const headers = securityHeaders({ nonce: createNonce(), https, development });
     request.headers['content-security-policy'] = headers['Content-Security-Policy'];
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+    if (precompressed?.serve(request, response)) return;
     void handle(request, response);
   });
   // Node closes an idle keep-alive connection after 5 s; a client that reuses it at that moment gets ECONNRESET
