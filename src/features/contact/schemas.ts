@@ -1,23 +1,8 @@
 import { z } from 'zod';
 
-/** Bounds shared by the form (maxLength attributes) and the server's validation. */
-export const contactFieldLimits = {
-  contactName: 120,
-  contactEmail: 254,
-  contactNumber: 32,
-  subject: 200,
-  message: 5000,
-} as const;
+import { type ContactField, contactFieldLabels, contactFieldLimits } from './contact-fields';
 
-export const contactFieldLabels = {
-  contactName: 'Your Name',
-  contactEmail: 'Email',
-  contactNumber: 'Phone Number',
-  subject: 'Subject',
-  message: 'Message',
-} as const;
-
-export type ContactField = keyof typeof contactFieldLabels;
+export { type ContactField, type ContactResponse, contactFieldLabels, contactFieldLimits } from './contact-fields';
 
 function requiredText(field: ContactField) {
   const label = contactFieldLabels[field];
@@ -53,7 +38,3 @@ export const contactMessageSchema = z.object({
 });
 
 export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
-
-/** What GET /api/contact-us answers (seed-spec §7: the client reads `success`). */
-export type ContactResponse =
-  { success: true } | { success: false; error: { code: string; message: string; fieldErrors?: Record<string, string> } };

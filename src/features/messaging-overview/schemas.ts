@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { type Channel, channels } from '@/lib/domain/channels';
+import { ALL_FILTER_VALUE } from '@/lib/filter-values';
 import type { PeriodView } from '@/lib/period-query';
 
 /** A count, or null when it is hidden (fewer patients than the threshold). */
@@ -98,7 +99,7 @@ export type MessagingOverview =
     };
 
 /** The page's filters in the address: `?channel=sms&persona=…&product=…` ('all' or nothing: no filter). */
-export const ALL_FILTER_VALUE = 'all';
+export { ALL_FILTER_VALUE };
 
 const optionalText = (field: string) =>
   z

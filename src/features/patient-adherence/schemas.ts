@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-/** The value of a filter's "All …" choice; the same as leaving the filter out of the address. */
-export const ALL_FILTER_VALUE = 'all';
+import { ALL_FILTER_VALUE } from '@/lib/filter-values';
+
+export { ALL_FILTER_VALUE };
 
 /** A persona or product key: letters, digits and a few separators (product ids come from imports: `rxnorm-…`, `ndc-…`). */
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;

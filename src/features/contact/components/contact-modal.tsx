@@ -2,7 +2,7 @@
 
 import { Button, FieldError, Form, Input, Label, Modal, Spinner, TextArea, TextField } from '@heroui/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { type ContactField, type ContactResponse, contactFieldLabels, contactFieldLimits } from '../schemas';
+import { type ContactField, type ContactResponse, contactFieldLabels, contactFieldLimits } from '../contact-fields';
 
 export const contactSuccessText = "Your message has been delivered! Thanks, we'll get in touch soon.";
 export const contactFailureText = 'Failed to send message. Please try again later.';

@@ -6,7 +6,8 @@ import { authClient } from '@/lib/auth-client';
 import { setClientPreferences } from '@/lib/client-preferences';
 import type { ActionResult } from '@/lib/server/action-result';
 import { performLogout } from '../logout';
-import { noUserLoggedIn, type ProfileDocument } from '../schemas';
+import { noUserLoggedIn } from '@/lib/errors';
+import type { ProfileDocument } from '../schemas';
 
 export type AuthUser = { id: string; email: string; name: string; phoneNumber?: string | null; twoFactorEnabled?: boolean | null };
 

@@ -3,7 +3,7 @@
 import { Button, buttonVariants, Label, ListBox, Select } from '@heroui/react';
 import Link from 'next/link';
 import type { PeriodQuery } from '@/lib/period-query';
-import { ALL_FILTER_VALUE } from '../schemas';
+import { ALL_FILTER_VALUE } from '@/lib/filter-values';
 
 type Option = { value: string; label: string };
 

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import type { PeriodQuery } from '@/lib/period-query';
 import { patientEngagementPrefix } from '@/lib/routes';
 import type { FilterOption } from '../server/get-compliance-journey';
-import { ALL_FILTER_VALUE } from '../schemas';
+import { ALL_FILTER_VALUE } from '@/lib/filter-values';
 
 const JOURNEY_PATH = `${patientEngagementPrefix}compliance-journey`;
 
