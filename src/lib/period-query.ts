@@ -4,7 +4,7 @@
  * `?period=custom&from=2025-01-01&to=2025-06-30`. No `period` means the default (the last 12 months).
  * Bad input is named field by field, and the default is used instead (the page says so).
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { dayNumberFromIso, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
 import { DEFAULT_PERIOD_CHOICE, MAX_PERIOD_DAYS, type PeriodChoice, type ReportingPeriod } from '@/engine/aggregation/reporting-period';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { deleteChatExport, getChatExport, saveChatExport } from '@/features/whatsapp-analysis';
 import { authedAction } from '@/lib/server/authed-action';
 

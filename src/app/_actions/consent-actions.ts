@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { updateOwnConsents } from '@/features/consent';
 import { authedAction } from '@/lib/server/authed-action';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { createDoseEventSource } from '@/features/dose-events/server/create-dose-event-source';
 import { revokeDoseEventSource } from '@/features/dose-events/server/revoke-dose-event-source';
 import { authedAction } from '@/lib/server/authed-action';

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { getImportBatch, undoImportBatch } from '@/features/data-import';
 import { authedAction } from '@/lib/server/authed-action';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { setMessagingProgramme } from '@/features/messaging-loop';
 import { authedAction } from '@/lib/server/authed-action';
 

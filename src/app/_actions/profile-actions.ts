@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { grantRole } from '@/features/identity/server/grant-role';
 import { setCompanyMembership } from '@/features/identity/server/set-company-membership';
 import { updateProfile } from '@/features/identity/server/update-profile';

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { markReplyRead } from '@/features/message-replies';
 import { authedAction } from '@/lib/server/authed-action';
 

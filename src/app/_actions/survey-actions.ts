@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { answerSurveyQuestion, offerSurveyByMessage, saveSurveyDefinition, startSurveyResponse } from '@/features/surveys';
 import { authedAction } from '@/lib/server/authed-action';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { createTrial, enrolTrialParticipant, recordTrialExclusion, recordTrialExit, updateTrialAnalysisPlan } from '@/features/trials';
 import { authedAction } from '@/lib/server/authed-action';
 

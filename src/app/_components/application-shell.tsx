@@ -1,7 +1,5 @@
 'use client';
 
-// First: configures zod in the browser before any component parses with it.
-import '@/lib/browser-zod-config';
 import { buttonVariants, RouterProvider } from '@heroui/react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';

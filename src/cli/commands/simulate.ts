@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { dayNumberFromCivil, isoFromDayNumber, isValidCivil } from '@/engine/adherence/day-number';
 import { arms, runPolicyResults } from '@/engine/policy/personalised';
 import {

@@ -9,7 +9,7 @@ import 'server-only';
  * webhook log of messaging-webhooks) and no page reads it (decision 008: composition happens above features).
  */
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { jobs, webhookEvents } from '@/db/schema';
 import { retentionDays } from '@/lib/domain/retention';

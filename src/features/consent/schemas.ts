@@ -1,7 +1,7 @@
 /**
  * The consent feature's shapes (browser-safe): the DTOs the pages read and the input /profile saves.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { type ConsentChannel, type ConsentPurpose, consentPurposes, type ConsentSource } from '@/lib/domain/consent';
 
 export { consentChannels, consentPurposes, consentSources } from '@/lib/domain/consent';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { dateFormats, medicationCodesOptions } from '@/engine/ingestion';
 
 /** Largest upload accepted over HTTP (FHIR, and CSV from the data-sources page). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { doseStatuses } from '@/lib/domain/dose-statuses';
 
 export const maximumEventsPerBatch = 1000;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { type CountryId, countryIds } from './presets';
 
 export const DEFAULT_COUNTRY: CountryId = 'united-kingdom';

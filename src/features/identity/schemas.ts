@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { type Role, roles } from '@/lib/domain/roles';
 import { isE164PhoneNumber } from '@/lib/phone-number';
 

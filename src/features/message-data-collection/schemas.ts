@@ -2,7 +2,7 @@
  * The message data collection page's shapes (browser-safe): the filters in its address, the live feed's
  * items and the data-quality figures.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { type Channel, channels } from '@/lib/domain/channels';
 
 /** `?channel=&persona=&product=` beside the period (src/lib/period-query.ts): the page, the feed and the export read the same. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Channel } from '@/lib/domain/channels';
 
 export const serviceReplyKinds = ['help', 'stop-confirmation', 'start-confirmation'] as const;

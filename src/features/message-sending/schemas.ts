@@ -1,7 +1,7 @@
 /**
  * The send path's job kinds, their payloads and the shapes it exchanges with other features (browser-safe).
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { StoredTemplate } from '@/features/message-templates';
 
 export const messageSendPayloadSchema = z.object({ decisionId: z.uuid('decisionId must be a UUID') });

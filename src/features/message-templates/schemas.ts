@@ -2,7 +2,7 @@
  * The template library's shapes (decision 017): a stored template is one version of one template in one
  * language; every edit adds a version. Shared by the server, the page and its edit form (no server code here).
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import {
   templateApprovalStatuses,
   templateLanguages,

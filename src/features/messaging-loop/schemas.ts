@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { messagingProgrammes, type MessagingProgramme } from '@/lib/domain/messaging-programmes';
 
 /** Enrol (a programme), switch, or take out of live messaging (null). */

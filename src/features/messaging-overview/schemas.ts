@@ -3,7 +3,7 @@
  * A figure computed over fewer patients than the suppression threshold is null for a viewer whose aggregates
  * are suppressed: the page shows "<11 patients" in its place.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { type Channel, channels } from '@/lib/domain/channels';
 import { ALL_FILTER_VALUE } from '@/lib/filter-values';
 import type { PeriodView } from '@/lib/period-query';

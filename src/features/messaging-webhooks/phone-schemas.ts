@@ -2,7 +2,7 @@
  * /dev/phone (the local channel's phone, development and tests only): what the page shows and what a tap or
  * a typed reply sends. Browser-safe: the component imports these types.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { messagingProgrammes } from '@/lib/domain/messaging-programmes';
 import { replyActions } from '@/engine/messaging/reply-options';
 

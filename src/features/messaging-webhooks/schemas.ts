@@ -2,7 +2,7 @@
  * What the webhook providers send, as far as we act on it. Tolerant by design: fields we do not model are
  * dropped, not refused, because WhatsApp and Twilio add fields without notice and a refused webhook is retried.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /** Largest webhook body read; a real one is a few KB (WhatsApp batches at most a few hundred events). */
 export const maximumWebhookBodyBytes = 256 * 1024;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 import { ALL_FILTER_VALUE } from '@/lib/filter-values';
 

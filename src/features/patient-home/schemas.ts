@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { appDoseAnswers } from './dose-answer-rules';
 
 /** A patient's answer about one of today's doses, as the home page sends it. */

@@ -2,7 +2,7 @@
  * What the comparison page sends and receives. Shared by the browser and the server, so it imports no
  * server code.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { formatCount } from '@/lib/format';
 
 export const comparisonLimits = {

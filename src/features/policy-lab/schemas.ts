@@ -3,7 +3,7 @@
  * (the lab summary, stored as the background job's result) and how a page sees a run. Shared by the browser
  * and the server, so it imports no server code (the engine imports are pure, and types only where possible).
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { armCount, armIndex, messageCategories, messageFramings } from '@/engine/policy/message-arms';
 import { defaultPersonalisedSettings, type PersonalisedSettings } from '@/engine/policy/personalised';
 import type { Persona } from '@/engine/simulation/personas';

@@ -2,7 +2,7 @@
  * The portal's filters as they stand in the address (`?product=…&company=…&region=…`, with the shared period
  * parameters), so a view is shareable and its CSV exports ask for the same thing. Browser-safe.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { PortalFilters } from './portal-tables';
 
 export const portalFilterParams = ['product', 'company', 'region'] as const;

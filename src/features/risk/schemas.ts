@@ -2,7 +2,7 @@
  * The risk model feature: what a training run is asked and what a page sees of a stored model version.
  * Shared by the browser and the server (no server imports; engine types only).
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { RiskEvaluation, TargetingEffect } from '@/engine/risk';
 
 export const riskTrainJobKind = 'risk-train';

@@ -1,8 +1,9 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { personas } from '@/engine/simulation/personas';
 
-export const surveyKeys = ['lifestyle', 'adherence-barriers'] as const;
-export type SurveyKey = (typeof surveyKeys)[number];
+import { surveyKeys } from './survey-keys';
+
+export { type SurveyKey, surveyKeys } from './survey-keys';
 
 const identifier = z
   .string()

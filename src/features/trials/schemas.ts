@@ -2,7 +2,7 @@
  * The inputs of the trial's mutating use cases (browser-safe: the enrolment form checks with the same
  * schemas before sending). Every message names its field.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { clinicianCriterionIds, trialExclusionReasonValues, trialExitKindValues } from './protocol';
 
 const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;

@@ -2,7 +2,7 @@
  * The WhatsApp analysis page's DTOs and inputs (browser-safe): the message store's figures, and the chat
  * exports a user saves (docs/decisions/033).
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { ChatExportProblem, ChatMessage, DateOrder, HourWeekdayCounts } from '@/engine/chat-export';
 import type { MissReason } from '@/engine/messaging';
 import type { PeriodView } from '@/lib/period-query';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { ActionResult } from '@/lib/server/action-result';
 import { submitChecked } from './submit-checked';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { clearSlidingHits, consumeSlidingRateLimit, countSlidingHits } from './rate-limit';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { recordRiskContact } from '@/features/risk/server/record-risk-contact';
 import { authedAction } from '@/lib/server/authed-action';
 

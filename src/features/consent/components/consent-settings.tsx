@@ -5,15 +5,9 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { consentChannelLabels, consentPurposeLabels } from '@/lib/domain/consent';
 import type { ActionResult } from '@/lib/server/action-result';
-import {
-  type ConsentChannel,
-  consentChannels,
-  type ConsentPurpose,
-  consentPurposes,
-  type ConsentStateDto,
-  type OwnConsentsUpdate,
-  type PatientConsentsDto,
-} from '../schemas';
+// The lists from the domain module, not ../schemas, whose zod schemas would come to the browser with them.
+import { type ConsentChannel, consentChannels, type ConsentPurpose, consentPurposes } from '@/lib/domain/consent';
+import type { ConsentStateDto, OwnConsentsUpdate, PatientConsentsDto } from '../schemas';
 
 type Props = {
   current: ConsentStateDto[];

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { patients } from '@/db/schema';
 import { FhirImportPlanner, FhirInputError, type ImportReport, readFhirInput } from '@/engine/ingestion';

@@ -7,7 +7,7 @@
  */
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { type Database, getDatabase } from '@/db/client';
 import { userProfiles } from '@/db/schema';
 import { AppError } from '@/lib/errors';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { type DispensingCsvPreview, previewDispensingCsv } from '@/engine/ingestion';
 import { parseInput } from '@/lib/parse-input';

@@ -3,7 +3,7 @@
  * of a known patient). Importing this module registers it; src/cli/server/register-job-handlers.ts imports it.
  */
 import 'server-only';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { getDatabase } from '@/db/client';
 import { inboundMessageJobKind } from '@/lib/messaging-job-kinds';
 import { parseInput } from '@/lib/parse-input';

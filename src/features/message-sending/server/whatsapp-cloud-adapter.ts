@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { ChannelAdapter, WhatsAppContent } from './channel-adapter';
 import { ChannelSendError, mayHaveArrived } from './channel-send-error';
 

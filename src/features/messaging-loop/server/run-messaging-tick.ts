@@ -6,7 +6,7 @@ import 'server-only';
  * key per hour, so however many instances run it, one tick exists per hour. It is a jobs row, so it survives
  * restarts; ensureMessagingTick (at start-up) puts this hour's tick back if it is missing.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { parseInput } from '@/lib/parse-input';
 import { enqueueJob, type JobHandler } from '@/lib/server/jobs';

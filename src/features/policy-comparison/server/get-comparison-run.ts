@@ -5,7 +5,7 @@
  * answered exactly as for an id that does not exist (whether it exists is not theirs to know), and audited.
  */
 import 'server-only';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { parseInput } from '@/lib/parse-input';
 import { requireActor } from '@/lib/server/authorization';

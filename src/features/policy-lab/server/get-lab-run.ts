@@ -3,7 +3,7 @@
  * settings and summary are synthetic (a simulated cohort), with nothing about a real patient or who asked.
  */
 import 'server-only';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';

@@ -5,7 +5,7 @@ import 'server-only';
  * (updateLivePolicy). ensurePolicyUpdate (at start-up) puts tonight's back if missing; it runs at once when its
  * time has passed, so a server that was down at 03:00 still learns that day.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { parseInput } from '@/lib/parse-input';
 import { enqueueJob, type JobContext, type JobHandler } from '@/lib/server/jobs';

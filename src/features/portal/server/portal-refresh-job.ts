@@ -7,7 +7,7 @@ import 'server-only';
  * Since decision 050 it also keeps the per-patient pre-aggregate (portal-patient-summaries.ts): it builds the
  * periods views registered and rewrites the rows of patients whose dispensings changed.
  */
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { parseInput } from '@/lib/parse-input';
 import { enqueueJob, type JobHandler } from '@/lib/server/jobs';

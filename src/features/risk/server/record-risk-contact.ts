@@ -4,7 +4,7 @@ import 'server-only';
  * event, in one transaction. Only for a patient the clinician's worklist may show.
  */
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import { patients, riskContacts } from '@/db/schema';

@@ -4,8 +4,8 @@ import { Button, Form } from '@heroui/react';
 import { ChoiceSelect } from '@/components/choice-select';
 import { type FormEvent, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
-import type { OfferSurveyByMessageResult, SurveyKey } from '../schemas';
-import { surveyKeys } from '../schemas';
+import type { OfferSurveyByMessageResult } from '../schemas';
+import { type SurveyKey, surveyKeys } from '../survey-keys';
 import { surveyTitles } from './labels';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { startPolicyComparison } from '@/features/policy-comparison/server/start-policy-comparison';
 import { authedAction } from '@/lib/server/authed-action';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { startWhatIfRun } from '@/features/policy-lab/server/start-what-if-run';
 import { authedAction } from '@/lib/server/authed-action';
 

@@ -1,6 +1,6 @@
 'use server';
 
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { startRiskTraining } from '@/features/risk/server/start-risk-training';
 import { authedAction } from '@/lib/server/authed-action';
 
