@@ -491,7 +491,12 @@ function fromWeights(weights: readonly number[]): number[] {
 const ageBand = circumstance(
   'age-band',
   'Which age group are you in?',
-  ageBands.map((band) => ({ value: band, label: band === '75+' ? '75 or over' : band.replace('-', ' to '), meaning: `Aged ${band}.` })),
+  // Answer values are identifiers (lower case, digits, hyphens: the admin editor's rule), so 75+ is 75-plus.
+  ageBands.map((band) =>
+    band === '75+'
+      ? { value: '75-plus', label: '75 or over', meaning: 'Aged 75 or over.' }
+      : { value: band, label: band.replace('-', ' to '), meaning: `Aged ${band.replace('-', ' to ')}.` },
+  ),
   // Straight from `ageBandWeights` (the simulator draws each patient's age band from them), floored at 0.01.
   Object.fromEntries(personas.map((persona) => [persona, fromWeights(personaParameters[persona].ageBandWeights)])) as Record<
     Persona,
