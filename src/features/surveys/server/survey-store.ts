@@ -1,7 +1,7 @@
 import 'server-only';
 /**
- * Shared by the survey use cases: the current version of a survey (seeding version 1 from the built-in
- * definitions the first time it is asked for), the patient record of a signed-in patient, and a response as
+ * Shared by the survey use cases: the current version of a survey (bringing in the built-in versions the first
+ * time a process asks, docs/decisions/055), the patient record of a signed-in patient, and a response as
  * the browser sees it (questions without their likelihoods).
  */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -65,8 +65,8 @@ export async function ensureBuiltInSurveys(database: Database): Promise<void> {
         .insert(surveyDefinitions)
         .values({ surveyKey: key, version: entry.version, definition: entry.definition, changeNote: entry.changeNote })
         .onConflictDoNothing();
-      // Whoever won a concurrent insert wrote the same row, or an admin saved this number first: either way
-      // the next built-in version waits for the next call, which reads the rows again.
+      // Read back what holds this number now: this built-in row (ours, or another instance's that won the race),
+      // or an admin's if they saved it first — then the check above stops the chain there.
       const [row] = await database
         .select({ version: surveyDefinitions.version, changeNote: surveyDefinitions.changeNote, createdBy: surveyDefinitions.createdBy })
         .from(surveyDefinitions)
