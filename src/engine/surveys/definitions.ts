@@ -1,6 +1,7 @@
 /**
- * The survey definitions shipped with the product: version 1 of each survey in the database is seeded from
- * here (docs/decisions/041). Admins edit later versions in the database; this file is not changed by them.
+ * The survey definitions shipped with the product: the built-in versions of each survey reach the database
+ * from here (docs/decisions/041, 055). Admins edit later versions in the database; this file is not changed by
+ * them.
  *
  * Likelihoods P(answer | persona) are modelling judgements written from each persona's description in
  * src/engine/simulation/personas.ts (the forgetful older adult forgets, the sceptic doubts the need and fears
@@ -8,7 +9,7 @@
  * is unsure and doubtful, the engaged self-manager reports few barriers). Lifestyle items are not used to
  * infer the persona: their likelihoods are equal across personas on purpose (information gain 0).
  */
-import { type Persona, personas } from '@/engine/simulation/personas';
+import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
 import type { ChoiceOption, ChoiceQuestion, NumberQuestion, PersonaLikelihoods, SurveyDefinition } from './types';
 
 /** The same probability under every persona: an answer that says nothing about the persona. */
@@ -187,8 +188,36 @@ function barrier(id: string, label: string, text: string, table: Readonly<Record
   };
 }
 
+type Answer = { value: string; label: string; meaning: string };
+
+/**
+ * A question about the patient's circumstances rather than a barrier scale (version 2, docs/decisions/055):
+ * its own answers, with P(answer | persona) per persona in the answers' order. Its topic is not `barrier:`,
+ * so results summarise it by the answer given.
+ */
+function circumstance(
+  id: string,
+  text: string,
+  answers: readonly Answer[],
+  table: Readonly<Record<Persona, readonly number[]>>,
+  help?: string,
+): ChoiceQuestion {
+  return {
+    kind: 'choice',
+    id,
+    topic: `about:${id}`,
+    text,
+    ...(help === undefined ? {} : { help }),
+    options: answers.map((answer, index) => ({
+      ...answer,
+      likelihoods: Object.fromEntries(personas.map((persona) => [persona, table[persona][index]!])) as Record<Persona, number>,
+    })),
+  };
+}
+
+/** Version 1 of the barrier survey, as first shipped (kept: existing databases hold it as version 1). */
 // Columns: often, sometimes, never. Persona order as in personas.ts.
-export const adherenceBarriersSurvey: SurveyDefinition = {
+export const adherenceBarriersSurveyVersion1: SurveyDefinition = {
   key: 'adherence-barriers',
   title: 'What gets in the way of your medicines',
   description:
@@ -269,4 +298,392 @@ export const adherenceBarriersSurvey: SurveyDefinition = {
   ],
 };
 
+/** A version 1 barrier question, reused unchanged in version 2. */
+function versionOneQuestion(id: string): ChoiceQuestion {
+  const question = adherenceBarriersSurveyVersion1.questions.find((candidate) => candidate.id === id);
+  if (question?.kind !== 'choice') throw new Error(`No barrier question ${id} in version 1`);
+  return question;
+}
+
+const mostSomeRarely = (what: string): Answer[] => [
+  { value: 'most-days', label: 'Most days', meaning: `${what} most days.` },
+  { value: 'some-days', label: 'Some days', meaning: `${what} on some days.` },
+  { value: 'rarely', label: 'Rarely or never', meaning: `${what} rarely or never.` },
+];
+
+/*
+ * Version 2 (docs/decisions/055): the eight version 1 questions unchanged and in the same order among
+ * themselves, and fourteen questions about the patient's circumstances that separate the personas whose barrier
+ * answers overlap (the busy professional, the forgetful older adult, the newly diagnosed and the
+ * cost-constrained all forget, run out or doubt). Each table row is P(answer | persona) in the answers' order.
+ * Where a number is read off a persona parameter (personas.ts) the comment says which and how; the rest are
+ * judgements from the persona's description, ordered by the parameter named. Written by us; no licensed
+ * instrument (decision 041).
+ *
+ * Authored (fixed) order, section by section as a designer would write it: about you and the treatment (age
+ * group, time on treatment); remembering (forgetting, everyday memory, help); the day's routine (routine, work
+ * and travel, weekend timing); beliefs (concerns, need, managing without medicines, stopping and why); cost and
+ * supply (cost, choosing between essentials, running out, refill timing, supply length); knowing how to take it
+ * (understanding); the week (missed days); self-care (checking readings); and how we contact you (channel,
+ * helpful messages). Version 1's questions keep their order among themselves.
+ */
+const treatmentTime = circumstance(
+  'treatment-time',
+  'How long have you been taking the medicine these questions are about?',
+  [
+    { value: 'under-6-months', label: 'Less than 6 months', meaning: 'You started this medicine recently.' },
+    { value: '6-24-months', label: '6 months to 2 years', meaning: 'You have taken this medicine for a while.' },
+    { value: 'over-2-years', label: 'More than 2 years', meaning: 'You have taken this medicine for a long time.' },
+  ],
+  {
+    // Newly diagnosed: the simulator treats them as new users (newUserStopWindowDays 90, ninetyDayShare 0.05:
+    // still on first 30-day supplies). Most started within 6 months; some within 2 years (judgement).
+    'newly-diagnosed': [0.75, 0.2, 0.05],
+    // The rest are established users; a longer history the older the persona (ageBandWeights). Judgement.
+    'busy-professional': [0.1, 0.35, 0.55],
+    'forgetful-older-adult': [0.05, 0.15, 0.8],
+    // The sceptic stops often (monthlyStopProbability 0.5) and restarts rarely: those on it may have restarted.
+    'medication-sceptic': [0.15, 0.35, 0.5],
+    'cost-constrained': [0.1, 0.3, 0.6],
+    // Established routine: ninetyDayShare 0.55, calendarRefillShare 0.85.
+    'engaged-self-manager': [0.05, 0.2, 0.75],
+  },
+);
+
+const everydayMemory = circumstance(
+  'everyday-memory',
+  'How often do you forget everyday things, such as an appointment, where you put something, or whether you have already done something?',
+  [
+    { value: 'often', label: 'Often', meaning: 'You often forget everyday things: a reminder or a routine can help with doses too.' },
+    { value: 'sometimes', label: 'Sometimes', meaning: 'You sometimes forget everyday things.' },
+    { value: 'rarely', label: 'Rarely or never', meaning: 'You rarely forget everyday things.' },
+  ],
+  {
+    // The persona whose forgetting is memory (forgetProbability 0.12, the highest; 65 and over: ageBandWeights).
+    'forgetful-older-adult': [0.55, 0.35, 0.1],
+    // Forgets doses (0.08) through a busy, shifting day (weekendShiftMinutes 90), not memory: judgement.
+    'busy-professional': [0.15, 0.45, 0.4],
+    // forgetProbability 0.06, 0.07, 0.03, 0.08: occasional everyday lapses, ordered by it (judgement).
+    'medication-sceptic': [0.08, 0.37, 0.55],
+    'cost-constrained': [0.1, 0.38, 0.52],
+    'engaged-self-manager': [0.04, 0.26, 0.7],
+    'newly-diagnosed': [0.1, 0.4, 0.5],
+  },
+);
+
+const medicineHelp = circumstance(
+  'medicine-help',
+  'Does someone help you remember or organise your medicines, such as family, a carer or your pharmacist?',
+  [
+    { value: 'most-days', label: 'Yes, most days', meaning: 'Someone helps you with your medicines most days.' },
+    { value: 'sometimes', label: 'Sometimes', meaning: 'Someone helps you with your medicines now and then.' },
+    { value: 'no', label: 'No', meaning: 'You manage your medicines on your own.' },
+  ],
+  {
+    // Older (ageBandWeights: 76% are 65 or over), forgets most, responds to reminders (0.65) and to social framing
+    // (1.1): the persona most likely to have help. Judgement.
+    'forgetful-older-adult': [0.4, 0.3, 0.3],
+    // Younger personas managing alone; the newly diagnosed may be helped while learning (judgement).
+    'busy-professional': [0.04, 0.11, 0.85],
+    'medication-sceptic': [0.04, 0.11, 0.85],
+    'cost-constrained': [0.07, 0.18, 0.75],
+    // Manages for themselves (appLoggingProbability 0.9).
+    'engaged-self-manager': [0.03, 0.12, 0.85],
+    'newly-diagnosed': [0.1, 0.25, 0.65],
+  },
+);
+
+const workAndTravel = circumstance(
+  'work-travel',
+  'In a usual week, how often do long or irregular working hours, shifts or travel keep you away from home when a dose is due?',
+  mostSomeRarely('Work or travel keeps you away when a dose is due'),
+  {
+    // Working age (ageBandWeights 18–54), the largest weekend shift (90 minutes) and the most life events a year
+    // (4, travel among them): judgement from the description.
+    'busy-professional': [0.5, 0.35, 0.15],
+    // 65 and over, weekendShiftMinutes 15, 2 life events a year.
+    'forgetful-older-adult': [0.03, 0.12, 0.85],
+    // Weekend shifts 45, 45, 30 and 60 minutes, ages spread: ordered by the shift (judgement).
+    'medication-sceptic': [0.12, 0.33, 0.55],
+    'cost-constrained': [0.12, 0.33, 0.55],
+    'engaged-self-manager': [0.08, 0.27, 0.65],
+    'newly-diagnosed': [0.15, 0.35, 0.5],
+  },
+);
+
+const withoutMedicines = circumstance(
+  'without-medicines',
+  'If it were up to you, would you rather manage your health without medicines, for example with diet, exercise or natural remedies?',
+  [
+    {
+      value: 'yes',
+      label: 'Yes, much rather',
+      meaning: 'You would much rather manage without medicines: worth talking over with your care team.',
+    },
+    { value: 'maybe', label: 'Maybe', meaning: 'You would perhaps rather manage without medicines.' },
+    { value: 'no', label: 'No', meaning: 'You see medicines as part of managing your health.' },
+  ],
+  {
+    // Ordered by the necessity–concerns balance (`concerns`): sceptic 0.75, newly diagnosed 0.45,
+    // cost-constrained 0.35, busy professional 0.3, forgetful older adult 0.2, engaged self-manager 0.1.
+    // "Yes" ≈ concerns² and "No" ≈ (1 − concerns)², the rest "Maybe" — a judgement of the shape.
+    'medication-sceptic': [0.56, 0.38, 0.06],
+    'newly-diagnosed': [0.2, 0.5, 0.3],
+    'cost-constrained': [0.12, 0.46, 0.42],
+    'busy-professional': [0.09, 0.42, 0.49],
+    'forgetful-older-adult': [0.04, 0.32, 0.64],
+    'engaged-self-manager': [0.01, 0.18, 0.81],
+  },
+);
+
+const costTradeOff = circumstance(
+  'cost-trade-off',
+  'In the last 12 months, have you had to choose between paying for your medicines and paying for other essentials such as food, rent or heating?',
+  [
+    {
+      value: 'more-than-once',
+      label: 'More than once',
+      meaning: 'Paying for medicines has competed with essentials: your care team can look at cheaper options and help.',
+    },
+    { value: 'once', label: 'Once', meaning: 'Paying for medicines competed with essentials once.' },
+    { value: 'no', label: 'No', meaning: 'Paying for medicines has not competed with essentials.' },
+  ],
+  {
+    // From `costBarrier` c (0 none, 1 every refill a struggle): more than once 0.8c, once 0.3c, no 1 − 1.1c.
+    // The coefficients are a judgement; the ordering is the parameter's.
+    'cost-constrained': [0.56, 0.21, 0.23], // c 0.7
+    'newly-diagnosed': [0.16, 0.06, 0.78], // c 0.2
+    'forgetful-older-adult': [0.12, 0.045, 0.835], // c 0.15
+    'medication-sceptic': [0.12, 0.045, 0.835], // c 0.15
+    'busy-professional': [0.08, 0.03, 0.89], // c 0.1
+    'engaged-self-manager': [0.04, 0.015, 0.945], // c 0.05
+  },
+);
+
+const selfMonitoring = circumstance(
+  'self-monitoring',
+  'How often do you check your own readings (such as blood pressure, blood sugar or weight) or note down the doses you take?',
+  mostSomeRarely('You check your readings or note your doses'),
+  {
+    // From `appLoggingProbability` a (the chance of logging a taken dose): Binomial(2, a) — most days a²,
+    // some days 2a(1 − a), rarely (1 − a)² — as if two chances to check; the shape is a judgement.
+    'engaged-self-manager': [0.81, 0.18, 0.01], // a 0.9
+    'newly-diagnosed': [0.49, 0.42, 0.09], // a 0.7
+    'busy-professional': [0.3025, 0.495, 0.2025], // a 0.55
+    'forgetful-older-adult': [0.2025, 0.495, 0.3025], // a 0.45
+    'cost-constrained': [0.2025, 0.495, 0.3025], // a 0.45
+    'medication-sceptic': [0.1225, 0.455, 0.4225], // a 0.35
+  },
+);
+
+/** A persona parameter's relative weights as probabilities, with a floor so no answer rules a persona out. */
+function fromWeights(weights: readonly number[]): number[] {
+  // An answer with probability 0 would make one contrary (or mistaken) answer exclude a persona for good; 0.01
+  // is the floor (judgement), taken from the other answers in proportion.
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const floor = 0.01;
+  const raw = weights.map((weight) => weight / total);
+  const lifted = raw.filter((p) => p < floor).length;
+  const rest = raw.filter((p) => p >= floor).reduce((sum, p) => sum + p, 0);
+  return raw.map((p) => (p < floor ? floor : (p * (1 - lifted * floor)) / rest));
+}
+
+const ageBand = circumstance(
+  'age-band',
+  'Which age group are you in?',
+  // Answer values are identifiers (lower case, digits, hyphens: the admin editor's rule), so 75+ is 75-plus.
+  ageBands.map((band) =>
+    band === '75+'
+      ? { value: '75-plus', label: '75 or over', meaning: 'Aged 75 or over.' }
+      : { value: band, label: band.replace('-', ' to '), meaning: `Aged ${band.replace('-', ' to ')}.` },
+  ),
+  // Straight from `ageBandWeights` (the simulator draws each patient's age band from them), floored at 0.01.
+  Object.fromEntries(personas.map((persona) => [persona, fromWeights(personaParameters[persona].ageBandWeights)])) as Record<
+    Persona,
+    number[]
+  >,
+);
+
+const contactChannel = circumstance(
+  'contact-channel',
+  'How would you most like your care team to send you messages?',
+  [
+    { value: 'sms', label: 'Text message (SMS)', meaning: 'You prefer text messages.' },
+    { value: 'whatsapp', label: 'WhatsApp', meaning: 'You prefer WhatsApp.' },
+    { value: 'app', label: 'The app', meaning: 'You prefer the app.' },
+  ],
+  // Straight from `channelWeights` (the simulator draws each patient's preferred channel from them).
+  Object.fromEntries(
+    personas.map((persona) => {
+      const weights = personaParameters[persona].channelWeights;
+      return [persona, fromWeights([weights.sms, weights.whatsapp, weights.app])];
+    }),
+  ) as Record<Persona, number[]>,
+);
+
+const refillTiming = circumstance(
+  'refill-timing',
+  'When do you usually order or collect your next supply?',
+  [
+    { value: 'set-date', label: 'On a set date', meaning: 'You refill on a set date or when reminded.' },
+    { value: 'running-low', label: 'When running low', meaning: 'You refill when your pills run low.' },
+    { value: 'after-out', label: 'After running out', meaning: 'You often refill only after running out: ordering earlier avoids gaps.' },
+  ],
+  {
+    // "On a set date" is `calendarRefillShare` (refill by the calendar or pharmacy reminders). The rest refill
+    // by their pills: `refillAheadDays` < 0 (sceptic, cost-constrained: only after running out) puts most of
+    // it after running out (0.6 of the rest, judgement); ≥ 0 puts most of it before (0.85 of the rest).
+    'busy-professional': [0.65, 0.2975, 0.0525],
+    'forgetful-older-adult': [0.8, 0.17, 0.03],
+    'medication-sceptic': [0.2, 0.32, 0.48],
+    'cost-constrained': [0.2, 0.32, 0.48],
+    'engaged-self-manager': [0.85, 0.1275, 0.0225],
+    'newly-diagnosed': [0.6, 0.34, 0.06],
+  },
+);
+
+const stopReason = circumstance(
+  'stop-reason',
+  'Have you ever stopped taking this medicine for a week or more on your own? If so, what was the main reason?',
+  [
+    { value: 'not-stopped', label: 'I have not stopped', meaning: 'You have not stopped your medicine on your own.' },
+    {
+      value: 'worries',
+      label: 'Worries about harm',
+      meaning: 'You stopped because of worries about the medicine: your care team can talk them through.',
+    },
+    { value: 'cost', label: 'The cost', meaning: 'You stopped because of the cost: your care team can look at cheaper options.' },
+    {
+      value: 'unsure-needed',
+      label: 'Unsure I needed it',
+      meaning: 'You stopped because you were unsure you needed it: ask your care team what it does for you.',
+    },
+    { value: 'life-busy', label: 'Life got in the way', meaning: 'You stopped when life got busy and the supply lapsed.' },
+  ],
+  {
+    // `monthlyStopProbability` and its comment give each persona's reason: concerns (sceptic, 0.5 a month),
+    // cost (cost-constrained, 0.35), early doubts (newly diagnosed, 0.2), a busy life that lets refills lapse
+    // (busy professional, 0.04); the engaged self-manager and the forgetful older adult stop only with a life
+    // event. Share who ever stopped (0.7, 0.6, 0.45, 0.3, 0.05, 0.05) is a judgement ordered by that chance; a
+    // stopper gives the persona's own reason 0.7 of the time (the sceptic's split between worries and doubts
+    // about need), the rest spread evenly (judgement).
+    'medication-sceptic': [0.3, 0.42, 0.035, 0.21, 0.035],
+    'cost-constrained': [0.4, 0.045, 0.42, 0.045, 0.09],
+    'newly-diagnosed': [0.55, 0.0675, 0.0225, 0.315, 0.045],
+    'busy-professional': [0.7, 0.0225, 0.0225, 0.045, 0.21],
+    'forgetful-older-adult': [0.95, 0.0125, 0.0125, 0.0125, 0.0125],
+    'engaged-self-manager': [0.95, 0.0125, 0.0125, 0.0125, 0.0125],
+  },
+);
+
+const messageHelp = circumstance(
+  'message-help',
+  'Which kind of message from your care team would help you most with your medicines?',
+  [
+    { value: 'reminder', label: 'Dose reminders', meaning: 'Reminders at dose time help you most.' },
+    { value: 'refill', label: 'Refill reminders', meaning: 'Reminders before your supply runs out help you most.' },
+    { value: 'education', label: 'About my medicine', meaning: 'Knowing what your medicine does and why helps you most.' },
+    { value: 'encouragement', label: 'Encouragement', meaning: 'Encouragement helps you most.' },
+    { value: 'check-in', label: 'A check-in', meaning: 'Being asked how you are getting on helps you most.' },
+  ],
+  // Straight from `categoryFit` (how much each category of message moves the persona), normalised: a patient
+  // is taken to name the kind that helps them most in proportion to how much it does (judgement of the shape).
+  Object.fromEntries(
+    personas.map((persona) => {
+      const fit = personaParameters[persona].categoryFit;
+      return [persona, fromWeights([fit.reminder, fit.refill, fit.education, fit.encouragement, fit['check-in']])];
+    }),
+  ) as Record<Persona, number[]>,
+);
+
+/**
+ * P(the weekend dose is at most `minutes` later) when the shift is exponential with the persona's median
+ * `weekendShiftMinutes` (the distribution's shape is a judgement; the median is the parameter).
+ */
+function shiftAtMost(persona: Persona, minutes: number): number {
+  return 1 - 2 ** (-minutes / personaParameters[persona].weekendShiftMinutes);
+}
+
+const weekendTiming = circumstance(
+  'weekend-timing',
+  'At weekends, when do you usually take your morning dose compared with weekdays?',
+  [
+    { value: 'same', label: 'About the same time', meaning: 'Your weekend doses keep to your weekday time.' },
+    { value: 'up-to-hour', label: 'Up to an hour later', meaning: 'Your weekend doses are up to an hour later.' },
+    { value: 'over-hour', label: 'Over an hour later', meaning: 'Your weekend doses are over an hour later: a weekend reminder can help.' },
+  ],
+  // From `weekendShiftMinutes` (busy professional 90, newly diagnosed 60, sceptic and cost-constrained 45,
+  // engaged self-manager 30, forgetful older adult 15): within 20 minutes, 20–60, over 60.
+  Object.fromEntries(
+    personas.map((persona) => {
+      const within20 = shiftAtMost(persona, 20);
+      const within60 = shiftAtMost(persona, 60);
+      return [persona, [within20, within60 - within20, 1 - within60]];
+    }),
+  ) as Record<Persona, number[]>,
+);
+
+const supplyLength = circumstance(
+  'supply-length',
+  'How much of this medicine do you usually get at a time?',
+  [
+    { value: 'month', label: 'About a month', meaning: 'You get about a month at a time.' },
+    { value: 'three-months', label: 'About three months', meaning: 'You get about three months at a time.' },
+  ],
+  // Straight from `ninetyDayShare` (the share on 90-day rather than 30-day supplies).
+  Object.fromEntries(
+    personas.map((persona) => [persona, [1 - personaParameters[persona].ninetyDayShare, personaParameters[persona].ninetyDayShare]]),
+  ) as Record<Persona, number[]>,
+);
+
+export const adherenceBarriersSurvey: SurveyDefinition = {
+  ...adherenceBarriersSurveyVersion1,
+  description:
+    'Questions about what makes taking your medicines harder and about your day. The questions are chosen one by one from your earlier answers, so most people answer 3 to 5.',
+  questions: [
+    ageBand,
+    treatmentTime,
+    versionOneQuestion('forgetting'),
+    everydayMemory,
+    medicineHelp,
+    versionOneQuestion('routine'),
+    workAndTravel,
+    weekendTiming,
+    versionOneQuestion('concerns'),
+    versionOneQuestion('need'),
+    withoutMedicines,
+    stopReason,
+    versionOneQuestion('cost'),
+    costTradeOff,
+    versionOneQuestion('running-out'),
+    refillTiming,
+    supplyLength,
+    versionOneQuestion('understanding'),
+    versionOneQuestion('missed-days'),
+    selfMonitoring,
+    contactChannel,
+    messageHelp,
+  ],
+};
+
+/** A built-in version of a survey: what reaches every database, in version order (see survey-store). */
+export type BuiltInSurveyVersion = { version: number; definition: SurveyDefinition; changeNote: string | null };
+
+/**
+ * Every built-in version, oldest first. Version 1 of each survey is seeded into an empty database; a later
+ * built-in version is added after the one before it only where nobody has edited the survey since
+ * (docs/decisions/055). Never change a listed version: add the next one.
+ */
+export const builtInSurveyVersions: readonly BuiltInSurveyVersion[] = [
+  { version: 1, definition: lifestyleSurvey, changeNote: null },
+  { version: 1, definition: adherenceBarriersSurveyVersion1, changeNote: null },
+  {
+    version: 2,
+    definition: adherenceBarriersSurvey,
+    changeNote:
+      'Built-in update: 14 questions about the patient’s circumstances added (age group, time on treatment, everyday memory, help with medicines, work and travel, weekend timing, managing without medicines, stopping and why, choosing between medicines and essentials, refill timing, supply length, checking readings, contact channel, helpful messages) so the persona can be told apart; the 8 barrier questions are unchanged.',
+  },
+];
+
+/** The newest built-in definition of each survey. */
 export const builtInSurveys: readonly SurveyDefinition[] = [lifestyleSurvey, adherenceBarriersSurvey];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adherenceBarriersSurvey } from './definitions';
+import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, builtInSurveyVersions } from './definitions';
 import { describeDefinitionChanges, questionInformation } from './evolution';
 import { entropy, posteriorFromAnswers, uniformPrior } from './inference';
 import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition } from './types';
@@ -10,7 +10,7 @@ describe('describeDefinitionChanges', () => {
   });
 
   it('names added, removed, reworded and re-weighted questions and a new order', () => {
-    const [first, second, ...rest] = adherenceBarriersSurvey.questions as ChoiceQuestion[];
+    const [first, second, ...rest] = adherenceBarriersSurveyVersion1.questions as ChoiceQuestion[];
     const reweighted: ChoiceQuestion = {
       ...second!,
       options: second!.options.map((option, index) =>
@@ -18,17 +18,38 @@ describe('describeDefinitionChanges', () => {
       ),
     };
     const next: SurveyDefinition = {
-      ...adherenceBarriersSurvey,
+      ...adherenceBarriersSurveyVersion1,
       order: 'fixed',
       questions: [{ ...first!, text: 'Reworded?' }, reweighted, ...rest.slice(1), { ...rest[0]!, id: 'new-one' }],
     };
-    expect(describeDefinitionChanges(adherenceBarriersSurvey, next)).toEqual([
+    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion1, next)).toEqual([
       'Order changed from adaptive to fixed.',
       'Question forgetting reworded.',
       'Question routine: P(answer | persona) changed.',
       'Question new-one added.',
       'Question concerns removed.',
     ]);
+  });
+});
+
+describe('the built-in version 2 of the barrier survey (docs/decisions/055)', () => {
+  it('adds questions and rewords the description, leaving the version 1 questions and their order as they were', () => {
+    const added = adherenceBarriersSurvey.questions
+      .filter((question) => !adherenceBarriersSurveyVersion1.questions.some((old) => old.id === question.id))
+      .map((question) => `Question ${question.id} added.`);
+    expect(added).toHaveLength(14);
+    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion1, adherenceBarriersSurvey)).toEqual([
+      'Description reworded.',
+      ...added,
+    ]);
+  });
+
+  it('is listed after version 1 with a change note, and the versions of each survey are numbered 1, 2, …', () => {
+    const barrierVersions = builtInSurveyVersions.filter((entry) => entry.definition.key === 'adherence-barriers');
+    expect(barrierVersions.map((entry) => entry.version)).toEqual([1, 2]);
+    expect(barrierVersions[0]!.changeNote).toBeNull();
+    expect(barrierVersions[1]!.changeNote).toMatch(/barrier questions are unchanged/);
+    expect(barrierVersions[1]!.definition).toBe(adherenceBarriersSurvey);
   });
 });
 

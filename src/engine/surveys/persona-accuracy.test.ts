@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { personaParameters, personas } from '@/engine/simulation/personas';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
-import { adherenceBarriersSurvey, lifestyleSurvey } from './definitions';
+import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, lifestyleSurvey } from './definitions';
 import { informativeQuestions, measurePersonaAccuracy, questionsToReach } from './persona-accuracy';
 import { SIMULATED_ANSWER_NOISE } from './simulate-answers';
 
@@ -54,19 +54,35 @@ describe('persona accuracy on simulated patients (adherence barriers, demo noise
     expect(points[5]!.adaptive).toBeGreaterThan(points[5]!.fixed);
   });
 
-  // The issue's target. Measured with the 8 barrier questions and 15% guessing: accuracy tops out at about 56%
-  // after every question in either order, so neither order reaches 80% and the ratio is undefined
-  // (docs/decisions/047). Recorded as an expected failure rather than hidden: when a better question bank
-  // meets the target this starts failing — then make it a plain `it`.
+  // The issue's target. Measured with version 2's 22 questions and 15% guessing (docs/decisions/055): both orders
+  // pass 80% only near the end — the adaptive order after 15 questions, the fixed order after 20 — so the ratio
+  // is 0.75, not the 0.6 asked. Recorded as an expected failure rather than hidden: when a better question
+  // bank meets the target this starts failing — then make it a plain `it`.
   it.fails('reaches 80% persona accuracy with at most 60% of the questions the fixed order needs (issue 17)', () => {
     expect(result.adaptiveQuestionsToTarget).not.toBeNull();
     expect(result.fixedQuestionsToTarget).not.toBeNull();
     expect(result.adaptiveQuestionsToTarget!).toBeLessThanOrEqual(0.6 * result.fixedQuestionsToTarget!);
   });
 
-  it('reports the ceiling the bank reaches honestly', () => {
+  it('reports what the bank reaches honestly: 80% in both orders, but the adaptive order needs more than 60% of the fixed order’s questions', () => {
+    expect(result.adaptiveQuestionsToTarget).not.toBeNull();
+    expect(result.fixedQuestionsToTarget).not.toBeNull();
+    expect(result.adaptiveQuestionsToTarget!).toBeLessThan(result.fixedQuestionsToTarget!);
+    expect(result.questionRatio!).toBeGreaterThan(0.6);
     const best = Math.max(...points.map((point) => Math.max(point.adaptive, point.fixed)));
-    expect(best).toBeLessThan(result.target);
-    expect(result.questionRatio).toBeNull();
+    expect(best).toBeGreaterThanOrEqual(result.target);
+    expect(best).toBeLessThan(0.9);
+  });
+
+  it('is more accurate than version 1 at the product’s 5-question limit and after every question', () => {
+    const versionOne = measurePersonaAccuracy({
+      definition: adherenceBarriersSurveyVersion1,
+      shares,
+      patients: 4000,
+      noise: SIMULATED_ANSWER_NOISE,
+      uniformFor,
+    }).curve;
+    expect(points[5]!.adaptive).toBeGreaterThan(versionOne[5]!.adaptive);
+    expect(points.at(-1)!.fixed).toBeGreaterThan(versionOne.at(-1)!.fixed);
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, organisationMemberships, organisations, patients, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { personas } from '@/engine/simulation/personas';
-import { adherenceBarriersSurvey } from '@/engine/surveys';
+import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, builtInSurveyVersions } from '@/engine/surveys';
 import { getSurveyEvolutionPage } from './get-survey-evolution-page';
 import { saveSurveyDefinition } from './save-survey-definition';
 import { seedSurveyResponses } from './seed-survey-responses';
@@ -58,8 +58,11 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
 
   it('lists every version with what changed, rates per version and channel, the bits each question added, and the accuracy curves', async () => {
     const db = database.database;
-    const edited = structuredClone(adherenceBarriersSurvey) as typeof adherenceBarriersSurvey & { questions: { text: string }[] };
-    edited.questions[0]!.text = 'In the last two weeks, how often did a dose slip your mind?';
+    // The store brought the built-in version 2 on top of version 1; the demo seed answered version 2, the current one.
+    const edited = structuredClone(adherenceBarriersSurvey) as typeof adherenceBarriersSurvey & {
+      questions: { id: string; text: string }[];
+    };
+    edited.questions.find((question) => question.id === 'forgetting')!.text = 'In the last two weeks, how often did a dose slip your mind?';
     await saveSurveyDefinition({
       database: db,
       actor: admin,
@@ -73,8 +76,20 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
     expect(page.suppressed).toBe(false);
 
     const barriers = page.surveys.find((survey) => survey.surveyKey === 'adherence-barriers')!;
-    expect(barriers.versions.map((version) => version.version)).toEqual([2, 1]);
+    expect(barriers.versions.map((version) => version.version)).toEqual([3, 2, 1]);
     expect(barriers.versions[0]).toMatchObject({ changeNote: 'Plainer wording', changes: ['Question forgetting reworded.'], channels: [] });
+    const builtInNote = builtInSurveyVersions.find(
+      (entry) => entry.definition.key === 'adherence-barriers' && entry.version === 2,
+    )!.changeNote;
+    const added = adherenceBarriersSurvey.questions
+      .filter((question) => !adherenceBarriersSurveyVersion1.questions.some((old) => old.id === question.id))
+      .map((question) => `Question ${question.id} added.`);
+    expect(barriers.versions[1]).toMatchObject({
+      changeNote: builtInNote,
+      changes: ['Description reworded.', ...added],
+      questionCount: 22,
+    });
+    expect(barriers.versions[2]).toMatchObject({ changeNote: null, changes: [], questionCount: 8, channels: [] });
     const first = barriers.versions[1]!;
     const stored = await db
       .select({ patientId: surveyResponses.patientId, completedAt: surveyResponses.completedAt })
@@ -99,9 +114,13 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
       lifestyle.questions.filter((question) => question.meanBits !== null).every((question) => Math.abs(question.meanBits!) < 1e-12),
     ).toBe(true);
 
-    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 2 });
+    // The current version's accuracy (the reworded version 3 has version 2's likelihoods, so its figures): 80% is
+    // reached in both orders, the adaptive order first (docs/decisions/055).
+    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 3 });
     expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length + 1);
-    expect(page.accuracy!.fixedOrder[0]).toBe('forgetting');
+    expect(page.accuracy!.fixedOrder[0]).toBe('age-band');
+    expect(page.accuracy!.result.adaptiveQuestionsToTarget).not.toBeNull();
+    expect(page.accuracy!.result.fixedQuestionsToTarget).toBeGreaterThan(page.accuracy!.result.adaptiveQuestionsToTarget!);
   });
 
   it('counts the clinician’s organisation only; suppresses small counts and their rates for suppressed roles', async () => {

@@ -172,7 +172,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     const expected = nextMessageQuestions(adherenceBarriersSurvey, {});
     const smsBody = sent.at(-1)!.channel === 'sms' ? (sent.at(-1) as { body: string }).body : '';
     expect(smsBody).toContain(`1. ${expected[0]!.text}`);
-    expect(smsBody).toContain('1 = Often');
+    expect(smsBody).toContain(`1 = ${expected[0]!.kind === 'choice' ? expected[0]!.options[0]!.label : ''}`);
     expect(smsBody).toContain('STOP');
 
     // "1" alone would be a dose answer by SMS; "1 3 2" here is the survey's.
@@ -182,10 +182,15 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
       .select({ answers: surveyResponses.answers, channel: surveyResponses.channel, completedAt: surveyResponses.completedAt })
       .from(surveyResponses);
     expect(response!.channel).toBe('whatsapp');
+    // Answer 1 of the first question, 3 of the second, 2 of the third.
+    const value = (index: number, option: number) => {
+      const question = expected[index]!;
+      return question.kind === 'choice' ? question.options[option]!.value : '';
+    };
     expect(response!.answers).toEqual({
-      [expected[0]!.id]: 'often',
-      [expected[1]!.id]: 'never',
-      [expected[2]!.id]: 'sometimes',
+      [expected[0]!.id]: value(0, 0),
+      [expected[1]!.id]: value(1, 2),
+      [expected[2]!.id]: value(2, 1),
     });
     expect(await db.select({ answers: patientPersonaPosteriors.answers }).from(patientPersonaPosteriors)).toEqual([{ answers: 3 }]);
     expect(await db.select({ id: doseEvents.id }).from(doseEvents)).toEqual([]);
@@ -261,7 +266,11 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     await whatsAppReply({ type: 'text', text: { body: 'hi' } });
     // Four answers given in the browser, in the order the engine asked them: one question is left (5 at most).
     const answers: Record<string, string> = {};
-    for (let index = 0; index < 4; index += 1) answers[nextMessageQuestions(adherenceBarriersSurvey, answers)[0]!.id] = 'sometimes';
+    for (let index = 0; index < 4; index += 1) {
+      const question = nextMessageQuestions(adherenceBarriersSurvey, answers)[0]!;
+      // The second answer of each (a barrier item's "Sometimes"); the fifth question is then a barrier item.
+      answers[question.id] = question.kind === 'choice' ? question.options[1]!.value : '0';
+    }
     const offered = await offerSurveyByMessage({
       database: db,
       actor: clinician,

@@ -1,15 +1,15 @@
 import 'server-only';
 /**
- * Shared by the survey use cases: the current version of a survey (seeding version 1 from the built-in
- * definitions the first time it is asked for), the patient record of a signed-in patient, and a response as
+ * Shared by the survey use cases: the current version of a survey (bringing in the built-in versions the first
+ * time a process asks, docs/decisions/055), the patient record of a signed-in patient, and a response as
  * the browser sees it (questions without their likelihoods).
  */
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { patientPersonaPosteriors, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { personas } from '@/engine/simulation/personas';
 import {
-  builtInSurveys,
+  builtInSurveyVersions,
   informativeQuestions,
   MAX_ADAPTIVE_QUESTIONS,
   nextQuestion,
@@ -25,15 +25,75 @@ import type { SurveyKey } from '../schemas';
 
 export type StoredDefinition = { id: string; version: number; definition: SurveyDefinition };
 
-/** Inserts version 1 of every built-in survey that has no version yet (idempotent; safe across instances). */
+/**
+ * Brings the built-in survey versions into the database (docs/decisions/041, 055): version 1 of every survey
+ * that has none, then each later built-in version (`builtInSurveyVersions`) on top of the version before it —
+ * but only where the survey's newest stored version IS that built-in version. Once an admin has saved a
+ * version of their own, a later built-in version is not added: their edit stays the current one and is not
+ * overwritten or reordered (the admin can take the new questions over in an edit). Every version is kept;
+ * a built-in version carries its change note and no author. Idempotent and safe across instances: the unique
+ * (key, version) index turns a concurrent insert into a no-op.
+ */
 export async function ensureBuiltInSurveys(database: Database): Promise<void> {
   await database
     .insert(surveyDefinitions)
-    .values(builtInSurveys.map((definition) => ({ surveyKey: definition.key, version: 1, definition })))
+    .values(
+      builtInSurveyVersions
+        .filter((entry) => entry.version === 1)
+        .map((entry) => ({ surveyKey: entry.definition.key, version: 1, definition: entry.definition })),
+    )
     .onConflictDoNothing();
+  const later = builtInSurveyVersions.filter((entry) => entry.version > 1);
+  if (later.length === 0) return;
+  const keys = [...new Set(later.map((entry) => entry.definition.key))];
+  const stored = await database
+    .select({
+      surveyKey: surveyDefinitions.surveyKey,
+      version: surveyDefinitions.version,
+      changeNote: surveyDefinitions.changeNote,
+      createdBy: surveyDefinitions.createdBy,
+    })
+    .from(surveyDefinitions)
+    .where(inArray(surveyDefinitions.surveyKey, keys));
+  for (const key of keys) {
+    const rows = stored.filter((row) => row.surveyKey === key);
+    if (rows.length === 0) continue;
+    let newest = rows.reduce((a, b) => (b.version > a.version ? b : a));
+    for (const entry of later.filter((candidate) => candidate.definition.key === key).sort((a, b) => a.version - b.version)) {
+      if (newest.version !== entry.version - 1 || !isBuiltInRow(key, newest)) break;
+      await database
+        .insert(surveyDefinitions)
+        .values({ surveyKey: key, version: entry.version, definition: entry.definition, changeNote: entry.changeNote })
+        .onConflictDoNothing();
+      // Read back what holds this number now: this built-in row (ours, or another instance's that won the race),
+      // or an admin's if they saved it first — then the check above stops the chain there.
+      const [row] = await database
+        .select({ version: surveyDefinitions.version, changeNote: surveyDefinitions.changeNote, createdBy: surveyDefinitions.createdBy })
+        .from(surveyDefinitions)
+        .where(and(eq(surveyDefinitions.surveyKey, key), eq(surveyDefinitions.version, entry.version)));
+      if (row === undefined) break;
+      newest = { surveyKey: key, ...row };
+    }
+  }
 }
 
+/**
+ * A stored version is the built-in one when nobody wrote it (an admin's save always has an author and a
+ * change note; the author is cleared only if their account goes, so the note is compared too).
+ */
+function isBuiltInRow(surveyKey: string, row: { version: number; changeNote: string | null; createdBy: string | null }): boolean {
+  const builtIn = builtInSurveyVersions.find((entry) => entry.definition.key === surveyKey && entry.version === row.version);
+  return builtIn !== undefined && row.createdBy === null && row.changeNote === builtIn.changeNote;
+}
+
+// Databases whose built-in versions this process has brought up to date (a long-lived process checks once).
+const ensuredDatabases = new WeakSet<object>();
+
 export async function findCurrentDefinition(database: Database, surveyKey: SurveyKey): Promise<StoredDefinition> {
+  if (!ensuredDatabases.has(database)) {
+    await ensureBuiltInSurveys(database);
+    ensuredDatabases.add(database);
+  }
   const select = () =>
     database
       .select({ id: surveyDefinitions.id, version: surveyDefinitions.version, definition: surveyDefinitions.definition })

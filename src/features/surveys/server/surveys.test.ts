@@ -12,12 +12,13 @@ import {
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { personas } from '@/engine/simulation/personas';
-import { lifestyleSurvey } from '@/engine/surveys';
+import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, builtInSurveyVersions, lifestyleSurvey } from '@/engine/surveys';
 import { answerSurveyQuestion } from './answer-survey-question';
 import { getLifestyleSurveysPage } from './get-lifestyle-surveys-page';
 import { saveSurveyDefinition } from './save-survey-definition';
 import { seedSurveyResponses } from './seed-survey-responses';
 import { startSurveyResponse } from './start-survey-response';
+import { ensureBuiltInSurveys } from './survey-store';
 
 const patientUser = { id: 'patient-user', role: 'patient' as const };
 const otherPatientUser = { id: 'other-patient-user', role: 'patient' as const };
@@ -158,11 +159,14 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
     expect(state.progress.total).toBe(5);
     let asked = 0;
+    expect(state.version).toBe(2);
     while (state.question !== null) {
+      // The first answer of each question (the barrier items' "Often").
+      const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
       state = await answerSurveyQuestion({
         database: db,
         actor: patientUser,
-        input: { responseId: state.responseId, questionId: state.question.id, answer: 'often' },
+        input: { responseId: state.responseId, questionId: state.question.id, answer },
         now,
       });
       asked += 1;
@@ -194,7 +198,11 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     await answerSurveyQuestion({
       database: db,
       actor: patientUser,
-      input: { responseId: barriers.responseId, questionId: barriers.question!.id, answer: 'often' },
+      input: {
+        responseId: barriers.responseId,
+        questionId: barriers.question!.id,
+        answer: barriers.question!.kind === 'choice' ? barriers.question!.options[0]!.value : '0',
+      },
       now,
     });
     const [stored] = await db
@@ -263,6 +271,103 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     await expect(
       saveSurveyDefinition({ database: db, actor: admin, input: { ...input, definitionJson: '{"key":"lifestyle"' }, now }),
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { definitionJson: 'not valid JSON' } });
+  });
+
+  it('brings built-in version 2 of the barrier survey to a database that holds version 1, once, keeping version 1 and its responses', async () => {
+    const db = database.database;
+    // A database seeded before version 2 existed: version 1 of each survey, as ensureBuiltInSurveys used to write it.
+    await db.insert(surveyDefinitions).values([
+      { surveyKey: 'lifestyle', version: 1, definition: lifestyleSurvey },
+      { surveyKey: 'adherence-barriers', version: 1, definition: adherenceBarriersSurveyVersion1 },
+    ]);
+    const [versionOne] = await db
+      .select({ id: surveyDefinitions.id })
+      .from(surveyDefinitions)
+      .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers'));
+    await db
+      .insert(surveyResponses)
+      .values({ patientId: ownId, definitionId: versionOne!.id, surveyKey: 'adherence-barriers', answers: { cost: 'often' } });
+
+    await ensureBuiltInSurveys(db);
+    await ensureBuiltInSurveys(db);
+    const versions = await db
+      .select({
+        version: surveyDefinitions.version,
+        changeNote: surveyDefinitions.changeNote,
+        createdBy: surveyDefinitions.createdBy,
+        definition: surveyDefinitions.definition,
+      })
+      .from(surveyDefinitions)
+      .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers'))
+      .orderBy(surveyDefinitions.version);
+    expect(versions.map(({ version, changeNote, createdBy }) => ({ version, changeNote, createdBy }))).toEqual([
+      { version: 1, changeNote: null, createdBy: null },
+      { version: 2, changeNote: builtInSurveyVersions.find((entry) => entry.version === 2)!.changeNote, createdBy: null },
+    ]);
+    expect(versions[0]!.definition).toEqual(adherenceBarriersSurveyVersion1);
+    expect(versions[1]!.definition).toEqual(adherenceBarriersSurvey);
+    // Lifestyle has no later built-in version.
+    expect(
+      await db.select({ version: surveyDefinitions.version }).from(surveyDefinitions).where(eq(surveyDefinitions.surveyKey, 'lifestyle')),
+    ).toEqual([{ version: 1 }]);
+    // The old response keeps pointing at version 1; a new one starts on version 2.
+    expect(await db.select({ definitionId: surveyResponses.definitionId }).from(surveyResponses)).toEqual([
+      { definitionId: versionOne!.id },
+    ]);
+  });
+
+  it('does not add the built-in version 2 over an admin’s own version 2: the admin’s edit stays current', async () => {
+    const db = database.database;
+    await db.insert(surveyDefinitions).values([
+      { surveyKey: 'lifestyle', version: 1, definition: lifestyleSurvey },
+      { surveyKey: 'adherence-barriers', version: 1, definition: adherenceBarriersSurveyVersion1 },
+    ]);
+    // The admin saved version 2 from version 1 before this release (found by the store's own check on first use).
+    const edited = { ...adherenceBarriersSurveyVersion1, title: 'What makes your medicines harder' };
+    const input = { surveyKey: 'adherence-barriers', definitionJson: JSON.stringify(edited), changeNote: 'Shorter title' };
+    await db
+      .insert(surveyDefinitions)
+      .values({ surveyKey: 'adherence-barriers', version: 2, definition: edited, changeNote: input.changeNote, createdBy: admin.id });
+
+    await ensureBuiltInSurveys(db);
+    const state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
+    expect(state.version).toBe(2);
+    expect(state.title).toBe('What makes your medicines harder');
+    const versions = await db
+      .select({ version: surveyDefinitions.version, createdBy: surveyDefinitions.createdBy })
+      .from(surveyDefinitions)
+      .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers'))
+      .orderBy(surveyDefinitions.version);
+    expect(versions).toEqual([
+      { version: 1, createdBy: null },
+      { version: 2, createdBy: admin.id },
+    ]);
+    // The admin can still save further versions, and the built-in one does not come back after.
+    expect(await saveSurveyDefinition({ database: db, actor: admin, input: { ...input, changeNote: 'Again' }, now })).toEqual({
+      surveyKey: 'adherence-barriers',
+      version: 3,
+    });
+    await ensureBuiltInSurveys(db);
+    expect(
+      await db
+        .select({ version: surveyDefinitions.version })
+        .from(surveyDefinitions)
+        .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers')),
+    ).toHaveLength(3);
+  });
+
+  it('an admin can save every built-in definition as it stands (it passes the editor’s checks)', async () => {
+    const db = database.database;
+    for (const entry of builtInSurveyVersions) {
+      const input = {
+        surveyKey: entry.definition.key,
+        definitionJson: JSON.stringify(entry.definition),
+        changeNote: `Resaved ${entry.version}`,
+      };
+      await expect(saveSurveyDefinition({ database: db, actor: admin, input, now })).resolves.toMatchObject({
+        surveyKey: entry.definition.key,
+      });
+    }
   });
 
   it('shows the cohort distribution of latest completed responses, "<11" for small groups to suppressed roles, and clinicians their patients', async () => {
