@@ -91,6 +91,8 @@ export const testPatientSchema = z.object({
       { error: 'timezone must be an IANA time zone such as Europe/Madrid' },
     )
     .default('UTC'),
+  /** Which channel goes first when both are agreed to (a survey outside the WhatsApp window goes by SMS only for 'sms'). */
+  preferredChannel: z.enum(['whatsapp', 'sms'], { error: 'preferredChannel must be whatsapp or sms' }).default('whatsapp'),
 });
 
 export const phonePseudonymSchema = z.object({
