@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ADAPTIVE_QUESTIONS } from './inference';
 import { parseSurveyPayload } from './message-delivery';
 import {
+  checkSurveyInvitationBody,
   invitationQuestionCount,
   maxQuickReplyTitleLength,
   parseSurveyInvitationPayload,
@@ -36,6 +37,19 @@ describe('the survey invitation template', () => {
     expect(surveyInvitationTemplate.body.trim()).not.toMatch(/^\{\{|\}\}$/);
     expect(surveyInvitationTemplate.buttons.map((button) => button.title)).toEqual(['Start', 'Not now']);
     for (const button of surveyInvitationTemplate.buttons) expect(button.title.length).toBeLessThanOrEqual(maxQuickReplyTitleLength);
+    expect(checkSurveyInvitationBody(surveyInvitationTemplate.body)).toEqual([]);
+  });
+
+  it('finds what Meta or the renderer would refuse in an edited body', () => {
+    expect(checkSurveyInvitationBody('Your {{medicine}} survey, please.')).toEqual([
+      'Unknown placeholder {{medicine}}: an invitation may use {{survey}} and {{questions}}.',
+    ]);
+    expect(checkSurveyInvitationBody('{{survey}} has {{questions}}')).toHaveLength(2);
+    expect(checkSurveyInvitationBody('A survey: {{survey}}{{questions}} questions.')).toEqual([
+      'Two placeholders are side by side; put words between them.',
+    ]);
+    expect(checkSurveyInvitationBody('A survey } for you.')).toEqual(['The body has a stray brace.']);
+    expect(checkSurveyInvitationBody('  ')).toEqual(['The body is empty.']);
   });
 
   it('renders the survey title and question count as named parameters, and payloads naming the invitation', () => {

@@ -66,6 +66,29 @@ export function invitationQuestionCount(definition: SurveyDefinition, answers: S
   return Math.max(0, Math.min(choices, MAX_ADAPTIVE_QUESTIONS - answered));
 }
 
+/**
+ * What is wrong with an invitation body for Meta's review and for our rendering, one line each (for the template
+ * editor); empty when it is fine: only {{survey}} and {{questions}}, neither at either end, never side by side, no
+ * stray brace, at most 1024 characters.
+ */
+export function checkSurveyInvitationBody(body: string): string[] {
+  const trimmed = body.trim();
+  if (trimmed === '') return ['The body is empty.'];
+  const problems: string[] = [];
+  const pattern = /\{\{\s*([^{}]*?)\s*\}\}/g;
+  for (const match of body.matchAll(pattern)) {
+    const name = match[1] ?? '';
+    if (!(surveyInvitationTemplate.parameters as readonly string[]).includes(name))
+      problems.push(`Unknown placeholder {{${name}}}: an invitation may use {{survey}} and {{questions}}.`);
+  }
+  if (/^\{\{/.test(trimmed)) problems.push('The body starts with a placeholder; WhatsApp refuses that.');
+  if (/\}\}$/.test(trimmed)) problems.push('The body ends with a placeholder; WhatsApp refuses that.');
+  if (/\}\}\s*\{\{/.test(body)) problems.push('Two placeholders are side by side; put words between them.');
+  if (/\{|\}/.test(body.replace(pattern, ''))) problems.push('The body has a stray brace.');
+  if (body.length > 1024) problems.push('The body is longer than 1024 characters.');
+  return problems;
+}
+
 export type RenderedSurveyInvitation = {
   /** Meta's named body parameters, in order of first use. */
   parameters: { name: string; text: string }[];

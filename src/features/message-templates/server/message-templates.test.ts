@@ -260,6 +260,45 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
     expect(none).toMatchObject({ status: 'ok', patients: 0, personas: [] });
   });
 
+  it('an admin records Meta’s approval of the survey invitation; its body keeps to its own placeholders (decision 056)', async () => {
+    const db = database.database;
+    await ensureTemplateLibrary({ database: db });
+    const invitation = {
+      templateId: 'survey.invitation',
+      language: 'en' as const,
+      body: surveyInvitationTemplate.body,
+      approvalStatus: 'approved' as const,
+      whatsAppCategory: 'utility' as const,
+      note: 'Approved by Meta',
+      expectedVersion: 1,
+      now,
+    };
+    await expect(
+      updateTemplate({ database: db, actor: admin, ...invitation, body: 'Your {{medicine}} survey, please.' }),
+    ).rejects.toMatchObject({ code: 'validation', fieldErrors: { body: expect.stringContaining('{{medicine}}') } });
+    await expect(updateTemplate({ database: db, actor: admin, ...invitation, language: 'es' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    const saved = await updateTemplate({ database: db, actor: admin, ...invitation });
+    expect(saved).toMatchObject({ version: 2, whatsApp: { name: 'medaptive_survey_invitation', approval: 'approved' } });
+    expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' }))?.whatsApp.approval).toBe(
+      'approved',
+    );
+
+    const page = await getMessageExamplesPage({
+      database: db,
+      actor: sessionUser(admin),
+      language: 'en',
+      editTemplateId: 'survey.invitation',
+      now,
+    });
+    expect(page.surveyInvitation).toMatchObject({ version: 2, preview: { whatsApp: { buttons: ['Start', 'Not now'] }, problem: null } });
+    expect(page.surveyInvitation?.preview.whatsApp?.text).toContain('"Lifestyle": at most 5 questions');
+    expect(page.editing?.card.templateId).toBe('survey.invitation');
+    expect(page.cards.some((card) => card.templateId === 'survey.invitation')).toBe(false);
+    expect((await getMessageExamplesPage({ database: db, actor: sessionUser(admin), language: 'es', now })).surveyInvitation).toBeNull();
+  });
+
   it('the page renders each template as WhatsApp and SMS from the example record; only admins get the editor', async () => {
     const db = database.database;
     await ensureTemplateLibrary({ database: db });
