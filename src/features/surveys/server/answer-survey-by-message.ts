@@ -139,8 +139,8 @@ export async function answerSurveyByMessage(options: {
 
 /**
  * A tap on an invitation's "Start" or "Not now" (decision 056). Only the invitation its payload names, and only
- * while it awaits: a tap on an older, expired or already answered invitation changes nothing (the reply stays for a
- * person to read, who may send the survey again).
+ * while it awaits: a tap on an older, expired or already answered invitation changes nothing and is never read as a
+ * dose answer (a late "Start" is listed for a person to read, who may send the survey again).
  */
 async function answerInvitation(options: {
   database: Database;

@@ -25,7 +25,7 @@ import { invitationQuestionCount, lifestyleSurvey, surveyInvitationTemplate } fr
 import { recordConsent } from '@/features/consent';
 import { type ChannelAdapters, createWhatsAppCloudAdapter } from '@/features/message-sending';
 import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-templates';
-import { actOnInboundMessage } from '@/features/message-replies';
+import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
 import { recordWebhookEvents, whatsAppInboundEvent } from '@/features/messaging-webhooks';
 import { inboundMessageJobKind, surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SessionUser } from '@/lib/server/session';
@@ -292,6 +292,10 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     const stale = await tap(`survey:${chunk.id}:start`, 'Start', message.wamid!);
     expect(stale.outcome).toEqual({ kind: 'survey', chunkId: chunk.id, outcome: 'invitation-closed' });
     expect(await runSurveyJobs()).toEqual([]);
+    // Listed for the care team, who may send the survey again.
+    expect(await listRepliesToRead({ database: database.database, actor: clinician, patientId })).toEqual([
+      expect.objectContaining({ id: stale.messageId, text: 'Start' }),
+    ]);
     const statuses = await database.database
       .select({ status: surveyMessageChunks.status })
       .from(surveyMessageChunks)
