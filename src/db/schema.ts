@@ -953,13 +953,21 @@ export const surveyMessageChunks = pgTable(
       .notNull()
       .references(() => patients.id, { onDelete: 'cascade' }),
     channel: text('channel', { enum: ['whatsapp', 'sms'] }).notNull(),
-    /** The questions this message asks, in order. */
+    /**
+     * questions: the message asks `questionIds`; invitation: the WhatsApp survey-invitation template sent instead
+     * because the 24-hour window was closed (decision 056) — its "Start" tap answers it and the questions follow.
+     */
+    kind: text('kind', { enum: ['questions', 'invitation'] })
+      .notNull()
+      .default('questions'),
+    /** The questions this message asks, in order (an invitation: the ones it was sent in place of). */
     questionIds: text('question_ids').array().notNull(),
     /**
      * sending → awaiting → answered | held; not-sent (with the reason) when no channel could carry it; expired when
-     * a new offer found it unanswered after 24 hours or its message failed.
+     * a new offer found it unanswered after 24 hours or its message failed; declined when the patient tapped an
+     * invitation's "Not now".
      */
-    status: text('status', { enum: ['sending', 'awaiting', 'answered', 'held', 'not-sent', 'expired'] }).notNull(),
+    status: text('status', { enum: ['sending', 'awaiting', 'answered', 'held', 'not-sent', 'expired', 'declined'] }).notNull(),
     statusReason: text('status_reason'),
     /** The outbound message with the questions, and the clarification sent after a first unreadable reply. */
     messageId: uuid('message_id').references(() => messages.id, { onDelete: 'set null' }),

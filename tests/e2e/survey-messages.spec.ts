@@ -4,7 +4,8 @@ import { patientIdInPicker } from './patient-picker';
 
 // A survey by message (decision 051), played on /dev/phone: a test patient of its own (verified test number,
 // WhatsApp and SMS opt-ins to reminders and surveys, in the demo clinic), the demo clinician sends the survey from
-// the Patient Profile, and the phone answers through the signed webhooks.
+// the Patient Profile, and the phone answers through the signed webhooks. Outside the WhatsApp window a patient who
+// prefers WhatsApp gets the survey invitation template first (decision 056; the demo account has it approved).
 
 const profilePath = '/algorithms/patient-engagement/patient-profile';
 
@@ -18,10 +19,11 @@ function middayZone(): string {
   return offset === 0 ? 'Etc/GMT' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
 }
 
-async function openNewTestPatient(page: Page): Promise<string> {
+async function openNewTestPatient(page: Page, preferredChannel: 'WhatsApp' | 'SMS' = 'WhatsApp'): Promise<string> {
   await page.goto('/dev/phone');
   const form = page.getByRole('form', { name: 'Create a test patient' });
   await form.getByRole('textbox', { name: 'Time zone' }).fill(middayZone());
+  if (preferredChannel !== 'WhatsApp') await chooseInSelect(form, 'Preferred channel', preferredChannel);
   await form.getByRole('button', { name: 'Create a test patient' }).click();
   await expect(page).toHaveURL(/\/dev\/phone\?patient=T-[0-9a-f]{8}$/);
   const pseudonym = decodeURIComponent(new URL(page.url()).searchParams.get('patient') ?? '');
@@ -64,9 +66,9 @@ test('by SMS: numbered questions, "1 3 2" answers them, an unreadable reply is c
   signIn,
 }) => {
   test.setTimeout(240_000);
-  const pseudonym = await openNewTestPatient(page);
+  const pseudonym = await openNewTestPatient(page, 'SMS');
   const { clinician, context, url } = await openProfileAsClinician(browser, signIn, pseudonym);
-  // The patient has never written on WhatsApp: no window, so the survey goes by SMS.
+  // The patient prefers SMS (and has never written on WhatsApp): the survey goes by SMS.
   await sendSurvey(clinician, 'What gets in the way of your medicines');
 
   const sms = page.getByRole('list', { name: 'SMS messages' });
@@ -128,4 +130,35 @@ test('on WhatsApp inside the window: one question as an interactive list, answer
   // With days above 0, the minutes question follows (numbered text: a number question has no buttons).
   await expect(whatsApp.getByTestId('phone-message-outbound')).toHaveCount(2, { timeout: 30_000 });
   await expect(whatsApp.getByTestId('phone-message-outbound').last()).toContainText('minutes');
+});
+
+test('on WhatsApp outside the window: the invitation template first, "Start" brings the first question', async ({
+  browser,
+  page,
+  signIn,
+}) => {
+  test.setTimeout(240_000);
+  // The patient prefers WhatsApp and has never written on it: no window.
+  const pseudonym = await openNewTestPatient(page);
+  const { clinician, context } = await openProfileAsClinician(browser, signIn, pseudonym);
+  await sendSurvey(clinician, 'Lifestyle');
+  await context.close();
+
+  const whatsApp = page.getByRole('list', { name: 'WhatsApp messages' });
+  await expect(whatsApp.getByTestId('phone-message-outbound')).toHaveCount(1, { timeout: 30_000 });
+  await expect(whatsApp.getByTestId('phone-message-outbound').first()).toContainText('would like you to answer a short survey');
+  const invitation = page.getByRole('group', { name: 'Quick replies to the latest message' });
+  await expect(invitation.getByRole('button')).toHaveText(['Start', 'Not now']);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  // Nothing went by SMS, though the patient agreed to it.
+  await expect(page.getByRole('list', { name: 'SMS messages' }).getByTestId('phone-message-outbound')).toHaveCount(0);
+
+  await invitation.getByRole('button', { name: 'Start' }).click();
+  await expect(whatsApp.getByTestId('phone-message-inbound').last()).toHaveText(/Start/);
+  // The tap opened the window: the first question follows as an interactive list.
+  await expect(whatsApp.getByTestId('phone-message-outbound')).toHaveCount(2, { timeout: 30_000 });
+  const list = page.getByRole('group', { name: 'List choices of the latest message' });
+  await expect(list.getByRole('button')).toHaveCount(8);
+  await list.getByRole('button', { name: '3 days' }).click();
+  await expect(whatsApp.getByTestId('phone-message-outbound')).toHaveCount(3, { timeout: 30_000 });
 });

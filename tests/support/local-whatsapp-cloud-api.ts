@@ -7,7 +7,9 @@
  * It checks the Bearer token and the body's shape as Meta does (errors in Meta's error JSON, with Meta's
  * codes: 190 bad token, 100 invalid parameter, 131009 parameter value), answers Meta's success JSON with a
  * wamid, can be told to fail the next sends with a given HTTP status and error code, and records every
- * request it received. Lives in tests/support (beside tests/e2e/support) rather than src: it is not part of
+ * request it received. Given the account's approved templates, it refuses a template message as Meta does when the
+ * template does not exist in that language (132001) or its parameters do not match the template's (132000): named
+ * body parameters by name, quick-reply buttons by index, each with a `payload` parameter. Lives in tests/support (beside tests/e2e/support) rather than src: it is not part of
  * the product, and development normally uses the local channel, which needs no server at all.
  */
 import { randomBytes } from 'node:crypto';
@@ -16,6 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 export type ReceivedWhatsAppRequest = { path: string; authorization: string | null; body: unknown };
+/** An approved template of the account: its named body parameters and how many quick-reply buttons it has. */
+export type LocalWhatsAppTemplate = { name: string; language: string; bodyParameters: readonly string[]; quickReplies: number };
 export type WhatsAppFailure = { httpStatus: number; code: number; message?: string; times?: number };
 
 export type LocalWhatsAppCloudApi = {
@@ -86,8 +90,47 @@ function validateList(interactive: Record<string, unknown>): void {
   if (ids.size > 10) throw invalid('a list holds at most 10 rows in all');
 }
 
+/** A template message's components against the approved template (when the server was given the account's). */
+function validateTemplate(template: Record<string, unknown>, templates: readonly LocalWhatsAppTemplate[] | undefined): void {
+  const name = text(template.name, 'template.name', 512);
+  const language = text(object(template.language, 'template.language').code, 'template.language.code', 15);
+  if (template.components !== undefined && !Array.isArray(template.components)) throw invalid('template.components must be an array');
+  const components = (template.components ?? []) as unknown[];
+  const bodyNames: string[] = [];
+  const buttonIndexes = new Set<number>();
+  for (const component of components) {
+    const entry = object(component, 'component');
+    if (!Array.isArray(entry.parameters)) throw invalid('component.parameters must be an array');
+    if (entry.type === 'body') {
+      for (const parameter of entry.parameters) {
+        const item = object(parameter, 'parameter');
+        if (item.type !== 'text') throw invalid('body parameter type must be text');
+        const value = text(item.text, 'body parameter text', 32_768);
+        // Meta refuses parameters with new lines, tabs or more than four consecutive spaces.
+        if (/[\n\t]| {5}/.test(value)) throw new MetaError(400, 132018, 'There was an issue with the parameters in your template.');
+        if (item.parameter_name !== undefined) bodyNames.push(text(item.parameter_name, 'parameter_name', 512));
+      }
+    } else if (entry.type === 'button') {
+      if (entry.sub_type !== 'quick_reply' || typeof entry.index !== 'string' || !/^[0-9]$/.test(entry.index))
+        throw invalid('button component needs sub_type quick_reply and an index from 0 to 9');
+      const index = Number(entry.index);
+      if (buttonIndexes.has(index)) throw invalid('each button index may be given once');
+      buttonIndexes.add(index);
+      const parameter = object(entry.parameters[0], 'button parameter');
+      if (entry.parameters.length !== 1 || parameter.type !== 'payload') throw invalid('a quick_reply button takes one payload parameter');
+      text(parameter.payload, 'button payload', 1000);
+    } else throw invalid(`component type ${String(entry.type)} is not supported here`);
+  }
+  if (templates === undefined) return;
+  const approved = templates.find((candidate) => candidate.name === name && candidate.language === language);
+  if (approved === undefined) throw new MetaError(404, 132001, 'Template name does not exist in the translation');
+  const expected = [...approved.bodyParameters].sort().join(',');
+  if ([...bodyNames].sort().join(',') !== expected || [...buttonIndexes].some((index) => index >= approved.quickReplies))
+    throw new MetaError(400, 132000, 'Number of parameters does not match the expected number of params');
+}
+
 /** Meta's rules for the kinds of message the send path uses (and only those). */
-function validateMessage(body: unknown): void {
+function validateMessage(body: unknown, templates?: readonly LocalWhatsAppTemplate[]): void {
   const message = object(body, 'the body');
   if (message.messaging_product !== 'whatsapp') throw invalid('The parameter messaging_product is required.');
   if (typeof message.to !== 'string' || !/^\+?[0-9]{6,15}$/.test(message.to)) throw invalid('The parameter to is required.');
@@ -121,29 +164,9 @@ function validateMessage(body: unknown): void {
       }
       return;
     }
-    case 'template': {
-      const template = object(message.template, 'template');
-      text(template.name, 'template.name', 512);
-      text(object(template.language, 'template.language').code, 'template.language.code', 15);
-      if (template.components === undefined) return;
-      if (!Array.isArray(template.components)) throw invalid('template.components must be an array');
-      for (const component of template.components) {
-        const entry = object(component, 'component');
-        if (!Array.isArray(entry.parameters)) throw invalid('component.parameters must be an array');
-        if (entry.type === 'body') {
-          for (const parameter of entry.parameters) {
-            const value = text(object(parameter, 'parameter').text, 'body parameter text', 32_768);
-            // Meta refuses parameters with new lines, tabs or more than four consecutive spaces.
-            if (/[\n\t]| {5}/.test(value)) throw new MetaError(400, 132018, 'There was an issue with the parameters in your template.');
-          }
-        } else if (entry.type === 'button') {
-          if (entry.sub_type !== 'quick_reply' || typeof entry.index !== 'string')
-            throw invalid('button component needs sub_type quick_reply and index');
-          text(object(entry.parameters[0], 'button parameter').payload, 'button payload', 1000);
-        } else throw invalid(`component type ${String(entry.type)} is not supported here`);
-      }
+    case 'template':
+      validateTemplate(object(message.template, 'template'), templates);
       return;
-    }
     default:
       throw invalid(`message type ${String(message.type)} is not supported here`);
   }
@@ -167,7 +190,13 @@ function metaErrorBody(error: MetaError) {
 }
 
 export async function startLocalWhatsAppCloudApi(
-  options: { accessToken?: string; phoneNumberId?: string; port?: number } = {},
+  options: {
+    accessToken?: string;
+    phoneNumberId?: string;
+    port?: number;
+    /** The account's approved templates; without them any well-formed template message is accepted. */
+    templates?: readonly LocalWhatsAppTemplate[];
+  } = {},
 ): Promise<LocalWhatsAppCloudApi> {
   const accessToken = options.accessToken ?? 'local-whatsapp-token';
   const phoneNumberId = options.phoneNumberId ?? '100000000000001';
@@ -195,7 +224,7 @@ export async function startLocalWhatsAppCloudApi(
           throw new MetaError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
         if (decodeURIComponent(match[1]!) !== phoneNumberId)
           throw new MetaError(400, 100, 'Unsupported post request. Object does not exist.');
-        validateMessage(body);
+        validateMessage(body, options.templates);
         if (hang) {
           hang = false;
           return;

@@ -7,3 +7,4 @@ export * from './simulate-answers';
 export * from './evolution';
 export * from './persona-accuracy';
 export * from './message-delivery';
+export * from './message-invitation';

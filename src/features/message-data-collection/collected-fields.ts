@@ -137,7 +137,7 @@ export const collectedFields: readonly CollectedField[] = [
     column: 'reply_choices',
     appliesTo: 'outbound',
     purpose:
-      'The answers an interactive WhatsApp message offered (reply buttons or list rows, e.g. a survey question; decision 051), so a tap is read as the answer it names',
+      'The answers a WhatsApp message offered (reply buttons or list rows, e.g. a survey question, decision 051; a template’s quick-reply buttons, e.g. a survey invitation’s Start and Not now, decision 056), so a tap is read as the answer it names',
     legalBasis: "Consent for the message's purpose on its channel (surveys for a survey question)",
     retention: kept,
     sensitive: false,

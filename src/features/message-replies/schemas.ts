@@ -13,7 +13,10 @@ export type InboundMessageOutcome =
   | { kind: 'dose'; status: 'taken' | 'missed' | 'skipped'; recorded: boolean; answered: 'reply-to' | 'latest' }
   | { kind: 'kept'; reason: 'not-yet' | 'unrecognised' | 'media' | 'no-message-answered' | 'not-inbound' }
   /** It answered a survey message (decision 051): answers stored, a clarification queued, or held for a person. */
-  | { kind: 'survey'; chunkId: string; outcome: 'answered' | 'completed' | 'clarification' | 'held' | 'already-handled' };
+  | { kind: 'survey'; chunkId: string; outcome: 'answered' | 'completed' | 'clarification' | 'held' | 'already-handled' }
+  /** A tap on a survey invitation's quick reply (decision 056). */
+  | { kind: 'survey'; chunkId: string; outcome: 'started' | 'declined' }
+  | { kind: 'survey'; chunkId: string | null; outcome: 'invitation-closed' };
 
 /** A reply clinicians should read: the engine did not recognise it, or it answered no message we sent. */
 export type ReplyToReadDto = {

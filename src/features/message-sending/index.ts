@@ -22,7 +22,12 @@ export {
 } from './server/register-message-sending-jobs';
 export { sendDecisionMessage, sendExpiryMs } from './server/send-decision-message';
 export { sendFallbackSms } from './server/send-fallback-sms';
-export { type FreeFormWhatsApp, type PatientMessageOutcome, sendPatientMessage } from './server/send-patient-message';
+export {
+  type FreeFormWhatsApp,
+  type PatientMessageOutcome,
+  sendPatientMessage,
+  type WhatsAppTemplateAlternative,
+} from './server/send-patient-message';
 export { sendServiceReply } from './server/send-service-reply';
 export { createTwilioSmsAdapter } from './server/twilio-sms-adapter';
 export { createWhatsAppCloudAdapter, whatsAppGraphVersion, whatsAppRequestBody } from './server/whatsapp-cloud-adapter';

@@ -25,9 +25,10 @@ export type PhoneThreadDto = {
   buttonsFor: string | null;
   /**
    * WhatsApp: the reply buttons or list rows the latest outbound message offered when it was interactive (a survey
-   * question, decision 051), tapped as a button_reply / list_reply; null otherwise (the dose quick replies apply).
+   * question, decision 051), tapped as a button_reply / list_reply, or the quick replies of a template that names its
+   * own (a survey invitation, decision 056), tapped as a `button` message; null otherwise (the dose quick replies apply).
    */
-  choices: { kind: 'buttons' | 'list'; options: { id: string; label: string }[] } | null;
+  choices: { kind: 'buttons' | 'list' | 'quick-replies'; options: { id: string; label: string }[] } | null;
 };
 
 export type PhonePatientDto = { id: string; pseudonym: string };
@@ -90,6 +91,8 @@ export const testPatientSchema = z.object({
       { error: 'timezone must be an IANA time zone such as Europe/Madrid' },
     )
     .default('UTC'),
+  /** Which channel goes first when both are agreed to (a survey outside the WhatsApp window goes by SMS only for 'sms'). */
+  preferredChannel: z.enum(['whatsapp', 'sms'], { error: 'preferredChannel must be whatsapp or sms' }).default('whatsapp'),
 });
 
 export const phonePseudonymSchema = z.object({

@@ -90,11 +90,11 @@ export type SurveyMessageSendOutcome =
   | { outcome: 'skipped'; reason: 'completed' | 'awaiting-answer' | 'nothing-to-ask' | 'not-awaiting' | 'already-sent' };
 
 /** What a reply did to the survey message it answered. */
-export type SurveyReplyOutcome = {
-  kind: 'survey';
-  chunkId: string;
-  outcome: 'answered' | 'completed' | 'clarification' | 'held' | 'already-handled';
-};
+export type SurveyReplyOutcome =
+  | { kind: 'survey'; chunkId: string; outcome: 'answered' | 'completed' | 'clarification' | 'held' | 'already-handled' }
+  /** A tap on a survey invitation (decision 056): started, declined ("Not now"), or on one no longer awaiting. */
+  | { kind: 'survey'; chunkId: string; outcome: 'started' | 'declined' }
+  | { kind: 'survey'; chunkId: string | null; outcome: 'invitation-closed' };
 
 export type OfferSurveyByMessageResult = {
   responseId: string;
@@ -102,4 +102,6 @@ export type OfferSurveyByMessageResult = {
   status: 'queued' | 'awaiting-answer';
   /** ISO 8601: when the first questions may go (now, or the end of the patient's quiet hours). */
   sendsAt: string;
+  /** ISO 8601: when the patient answered "Not now" to this survey's last invitation (decision 056); null otherwise. */
+  declinedAt: string | null;
 };

@@ -20,5 +20,9 @@ export type InboundReading =
   | { content: InboundReply; interpretation: InboundInterpretation }
   | { content: { kind: 'media'; mediaType: string }; interpretation: null };
 
-/** The choices an interactive WhatsApp message offered: reply buttons or list rows, each with the id it sends back. */
-export type MessageReplyChoices = { kind: 'buttons' | 'list'; choices: { id: string; title: string }[] };
+/**
+ * The choices a WhatsApp message offered, each with the id it sends back: an interactive message's reply buttons or
+ * list rows (a tap returns a button_reply / list_reply), or a template's quick-reply buttons (a tap returns a
+ * `button` message with the payload, decision 056).
+ */
+export type MessageReplyChoices = { kind: 'buttons' | 'list' | 'quick-replies'; choices: { id: string; title: string }[] };

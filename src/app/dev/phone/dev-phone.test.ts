@@ -152,6 +152,78 @@ describe.each(testDatabaseBackends())('/dev/phone replies on $name', (backend) =
     ).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('shows a template’s quick replies and taps one as a `button` message with its payload (decision 056)', async () => {
+    const db = database.database;
+    const environment = getEnvironment();
+    const [{ id: invitationId }] = (await db
+      .insert(messages)
+      .values({
+        patientId,
+        channel: 'whatsapp',
+        direction: 'outbound',
+        body: 'Your care team would like you to answer a short survey.\n[Start] [Not now]',
+        sentAt: new Date(now.getTime() - 20_000),
+        status: 'sent',
+        providerMessageId: 'wamid.local.invite-1',
+        replyChoices: {
+          kind: 'quick-replies',
+          choices: [
+            { id: 'survey:i1:start', title: 'Start' },
+            { id: 'survey:i1:not-now', title: 'Not now' },
+          ],
+        },
+        source: 'live',
+        sourceRecordId: 'wamid.local.invite-1',
+      })
+      .returning({ id: messages.id })) as [{ id: string }];
+    const view = await getPhoneView({ database: db, environment, patientId });
+    expect(view!.threads.find((each) => each.channel === 'whatsapp')!.choices).toEqual({
+      kind: 'quick-replies',
+      options: [
+        { id: 'survey:i1:start', label: 'Start' },
+        { id: 'survey:i1:not-now', label: 'Not now' },
+      ],
+    });
+    const posted: unknown[] = [];
+    await sendPhoneReply({
+      database: db,
+      environment,
+      input: { kind: 'choice', patientId, messageId: invitationId, choiceId: 'survey:i1:start' },
+      now,
+      post: async (url, init) => {
+        posted.push(JSON.parse(new TextDecoder().decode(init.body as Uint8Array)));
+        return post(url, init);
+      },
+    });
+    // What WhatsApp sends for a template's quick reply: a `button` message, not an interactive button_reply.
+    expect(posted).toEqual([
+      expect.objectContaining({
+        entry: [
+          expect.objectContaining({
+            changes: [
+              expect.objectContaining({
+                value: expect.objectContaining({
+                  messages: [
+                    expect.objectContaining({
+                      type: 'button',
+                      button: { payload: 'survey:i1:start', text: 'Start' },
+                      context: { from: 'local', id: 'wamid.local.invite-1' },
+                    }),
+                  ],
+                }),
+              }),
+            ],
+          }),
+        ],
+      }),
+    ]);
+    const [reply] = await db
+      .select({ body: messages.body, reading: messages.inboundReading })
+      .from(messages)
+      .where(eq(messages.replyToProviderMessageId, 'wamid.local.invite-1'));
+    expect(reply).toMatchObject({ body: 'Start', reading: { content: { kind: 'button', payload: 'survey:i1:start', title: 'Start' } } });
+  });
+
   it('sends an SMS through the signed Twilio webhook', async () => {
     const db = database.database;
     await sendPhoneReply({

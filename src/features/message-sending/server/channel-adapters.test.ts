@@ -50,6 +50,38 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
     });
   });
 
+  it('is refused, as Meta refuses it, a template the account has not got or whose parameters do not match it', async () => {
+    const strict = await startLocalWhatsAppCloudApi({
+      templates: [{ name: 'medaptive_survey_invitation', language: 'en', bodyParameters: ['survey', 'questions'], quickReplies: 2 }],
+    });
+    try {
+      const send = (content: { name: string; parameters: { name: string; text: string }[]; buttonPayloads: string[] }) =>
+        createWhatsAppCloudAdapter({ apiUrl: strict.url, phoneNumberId: strict.phoneNumberId, accessToken: strict.accessToken }).send({
+          to,
+          channel: 'whatsapp',
+          content: { kind: 'template', language: 'en', ...content },
+        });
+      const parameters = [
+        { name: 'survey', text: 'Lifestyle' },
+        { name: 'questions', text: '5' },
+      ];
+      await expect(send({ name: 'medaptive_survey_invitation', parameters, buttonPayloads: ['a', 'b'] })).resolves.toMatchObject({
+        status: 'accepted',
+      });
+      const refusal = (providerCode: string) => expect.objectContaining({ providerCode, code: 'validation' });
+      await expect(send({ name: 'medaptive_unknown', parameters, buttonPayloads: [] })).rejects.toEqual(refusal('132001'));
+      await expect(send({ name: 'medaptive_survey_invitation', parameters: parameters.slice(1), buttonPayloads: [] })).rejects.toEqual(
+        refusal('132000'),
+      );
+      await expect(send({ name: 'medaptive_survey_invitation', parameters, buttonPayloads: ['a', 'b', 'c'] })).rejects.toEqual(
+        refusal('132000'),
+      );
+      expect(strict.accepted()).toHaveLength(1);
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('sends interactive reply buttons and plain text', async () => {
     await adapter().send({
       to,

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { decideWhatsAppForm } from '@/engine/messaging';
+import { decideWhatsAppForm, type TemplateApprovalStatus } from '@/engine/messaging';
 import type { ConsentPurpose } from '@/lib/domain/consent';
 import type { MessageReplyChoices } from '@/lib/domain/message-records';
 import type { ChannelAdapters, WhatsAppContent } from './channel-adapter';
@@ -18,8 +18,26 @@ import {
 /** Free-form WhatsApp content: what the 24-hour window allows (never a template). */
 export type FreeFormWhatsApp = Exclude<WhatsAppContent, { kind: 'template' }>;
 
+/**
+ * An approved template that may go in the message's place when the window is closed (a survey invitation, decision
+ * 056): its content, the text stored for it, its approval as the library records it, and the quick replies it
+ * offers (stored on the message so a tap can be read, and /dev/phone can show them).
+ */
+export type WhatsAppTemplateAlternative = {
+  content: Extract<WhatsAppContent, { kind: 'template' }>;
+  body: string;
+  approval: TemplateApprovalStatus;
+  quickReplies: readonly { title: string; payload: string }[];
+};
+
 export type PatientMessageOutcome =
-  | { outcome: 'sent'; channel: 'whatsapp' | 'sms'; messageId: string; form: FreeFormWhatsApp['kind'] | 'sms'; fallbackFrom?: string }
+  | {
+      outcome: 'sent';
+      channel: 'whatsapp' | 'sms';
+      messageId: string;
+      form: WhatsAppContent['kind'] | 'sms';
+      fallbackFrom?: string;
+    }
   | { outcome: 'not-sent'; reason: string };
 
 function replyChoicesOf(content: FreeFormWhatsApp): MessageReplyChoices | null {
@@ -33,8 +51,9 @@ function replyChoicesOf(content: FreeFormWhatsApp): MessageReplyChoices | null {
 /**
  * A message of our own to one patient outside the daily loop (a survey's questions, its clarification): sent on
  * WhatsApp when the patient consents to it for `purpose` and the 24-hour customer-service window is open (this
- * content is free-form, which Meta refuses outside the window without an approved template), else by SMS when
- * consented; never on a channel without a current opt-in (a STOP withdrew every one). WhatsApp refusing it for
+ * content is free-form, which Meta refuses outside the window), or, outside the window, `whatsAppTemplate` in its
+ * place when given and approved (form 'template': the caller learns the patient got the template instead); else by
+ * SMS when consented; never on a channel without a current opt-in (a STOP withdrew every one). WhatsApp refusing it for
  * good falls back to SMS, as the send path does (decision 019). Once per `key`: each channel's row is claimed
  * under `<key>:<channel>` before the provider is called, so a retried job finds it and sends nothing.
  */
@@ -48,6 +67,8 @@ export async function sendPatientMessage(options: {
   framing?: string;
   key: string;
   whatsApp: { content: FreeFormWhatsApp; body: string } | null;
+  /** Sent instead of `whatsApp` when the window is closed, if approved. */
+  whatsAppTemplate?: WhatsAppTemplateAlternative | null;
   sms: string | null;
   /** Only this channel (a clarification goes where the patient wrote). */
   only?: 'whatsapp' | 'sms';
@@ -82,11 +103,31 @@ export async function sendPatientMessage(options: {
   const whatsAppFirst = whatsAppConsented && !(contact.preferredChannel === 'sms' && smsConsented);
   if (whatsAppFirst && options.whatsApp !== null) {
     const lastInboundAt = await lastInboundWhatsAppAt(database, patientId, now);
-    const form = decideWhatsAppForm({ now: now.getTime(), lastInboundAt, template: null });
-    if (form.form !== 'free-form') whatsAppProblem = 'whatsapp-window-closed';
+    const alternative = options.whatsAppTemplate ?? null;
+    const form = decideWhatsAppForm({
+      now: now.getTime(),
+      lastInboundAt,
+      template: alternative === null ? null : { approval: alternative.approval },
+    });
+    // Without a template: the window is closed; with one Meta has not approved: that is why.
+    if (form.form === 'none') whatsAppProblem = form.reason === 'no-template' ? 'whatsapp-window-closed' : `whatsapp-${form.reason}`;
     else {
-      const { content, body } = options.whatsApp;
-      const claim = await claimOutboundMessage(database, row('whatsapp', body, replyChoicesOf(content)));
+      const { content, body, replyChoices } =
+        form.form === 'template' && alternative !== null
+          ? {
+              content: alternative.content as WhatsAppContent,
+              body: alternative.body,
+              replyChoices: {
+                kind: 'quick-replies',
+                choices: alternative.quickReplies.map(({ payload, title }) => ({ id: payload, title })),
+              } satisfies MessageReplyChoices,
+            }
+          : {
+              content: options.whatsApp.content as WhatsAppContent,
+              body: options.whatsApp.body,
+              replyChoices: replyChoicesOf(options.whatsApp.content),
+            };
+      const claim = await claimOutboundMessage(database, row('whatsapp', body, replyChoices));
       if (!claim.claimed) {
         if (!failedStatuses.has(claim.existing.status) && claim.existing.status !== 'sending')
           return { outcome: 'sent', channel: 'whatsapp', messageId: claim.existing.id, form: content.kind };

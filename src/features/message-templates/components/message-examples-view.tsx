@@ -295,6 +295,24 @@ export function MessageExamplesView({ page, periodProblem, addressProblem, save 
           the patient receives it on WhatsApp (with its quick-reply buttons) and by SMS (with its reply keywords). Reminders, refills and
           check-ins are WhatsApp utility templates; education and encouragement are marketing templates.
         </p>
+        {page.surveyInvitation === null ? null : (
+          <section aria-labelledby="category-survey" className="flex flex-col gap-3">
+            <h3 id="category-survey" className="text-lg font-semibold">
+              Survey invitation
+            </h3>
+            <p className="max-w-3xl text-sm text-muted">
+              Sent instead of a survey’s questions when the patient has not written on WhatsApp for 24 hours (decision 056): a utility
+              template with “Start” and “Not now” buttons. Only once it is recorded as approved by WhatsApp does it go; until then such a
+              survey goes by SMS when the patient agreed to it. Shown for an example survey of five questions; surveys are in English.
+            </p>
+            <div className="grid gap-4 lg:grid-cols-2">
+              <TemplateCard
+                card={page.surveyInvitation}
+                editHref={page.canEdit ? `${href({ edit: page.surveyInvitation.templateId })}#template-editor` : null}
+              />
+            </div>
+          </section>
+        )}
         {messageCategories.map((category) => {
           const cards = page.cards.filter((card) => card.category === category);
           if (cards.length === 0) return null;

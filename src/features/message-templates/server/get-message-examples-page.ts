@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import type { PeriodChoice } from '@/db/queries/reporting-period';
 import { findTemplate, type TemplateLanguage } from '@/engine/messaging';
 import { personas } from '@/engine/simulation/personas';
+import { renderSurveyInvitation, surveyInvitationTemplateId } from '@/engine/surveys';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
@@ -21,6 +22,11 @@ export type MessageExamplesPage = {
   personas: readonly string[];
   topByPersona: TopTemplatesByPersona;
   canEdit: boolean;
+  /**
+   * The survey invitation (decision 056; English, as the surveys are), shown for an example survey, with its own
+   * approval: only approved does it open a survey outside the WhatsApp window. Null in other languages.
+   */
+  surveyInvitation: LibraryCard | null;
   /** Admins only: the template opened for editing, with its history. */
   editing: { card: LibraryCard; versions: TemplateVersionDto[] } | null;
   /** Why `?edit=` was not opened (unknown template); null otherwise. */
@@ -51,13 +57,29 @@ export async function getMessageExamplesPage(options: {
     const { category, framing } = engineTemplate.arm;
     return [{ ...entry, category, framing, variant: engineTemplate.variant, preview: previewTemplate(entry) }];
   });
+  const invitationEntry = library.find((entry) => entry.templateId === surveyInvitationTemplateId);
+  const surveyInvitation = invitationEntry === undefined ? null : invitationCard(invitationEntry);
   const canEdit = hasPermission(actor.role, 'message-templates:edit');
   let editing: MessageExamplesPage['editing'] = null;
   let editProblem: string | null = null;
   if (canEdit && options.editTemplateId) {
-    const card = cards.find((candidate) => candidate.templateId === options.editTemplateId);
+    const card = [...cards, ...(surveyInvitation === null ? [] : [surveyInvitation])].find(
+      (candidate) => candidate.templateId === options.editTemplateId,
+    );
     if (card === undefined) editProblem = `edit: the library has no template ${options.editTemplateId} in ${language}.`;
     else editing = { card, versions: await listTemplateVersions({ database, templateId: card.templateId, language }) };
   }
-  return { language, cards, personas, topByPersona, canEdit, editing, editProblem };
+  return { language, cards, surveyInvitation, personas, topByPersona, canEdit, editing, editProblem };
+}
+
+/** The invitation as a patient would get it for an example survey of five questions (no SMS form: SMS sends the questions). */
+function invitationCard(entry: LibraryEntry): LibraryCard {
+  let preview: TemplatePreview;
+  try {
+    const rendered = renderSurveyInvitation({ body: entry.body, surveyTitle: 'Lifestyle', questionCount: 5, reference: 'example' });
+    preview = { whatsApp: { text: rendered.text, buttons: rendered.buttons.map((button) => button.title) }, sms: null, problem: null };
+  } catch (error) {
+    preview = { whatsApp: null, sms: null, problem: error instanceof Error ? error.message : 'It cannot be rendered.' };
+  }
+  return { ...entry, category: 'survey', framing: 'invitation', variant: 1, preview };
 }

@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, authUsers, messages, messageTemplateVersions, patients } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { templateLibrary } from '@/engine/messaging';
+import { surveyInvitationTemplate } from '@/engine/surveys';
 import type { Role } from '@/lib/domain/roles';
+import { approveDemoTemplates } from './approve-demo-templates';
 import { findTopTemplatesByPersona } from './find-top-templates-by-persona';
 import { ensureTemplateLibrary } from './ensure-template-library';
 import { getCurrentTemplate } from './get-current-template';
@@ -66,10 +68,18 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
 
   it('stores version 1 of every engine template once, however often it runs', async () => {
     const db = database.database;
-    expect(await ensureTemplateLibrary({ database: db })).toBe(templateLibrary.length);
+    // The reminders' arms and the survey invitation (decision 056).
+    expect(await ensureTemplateLibrary({ database: db })).toBe(templateLibrary.length + 1);
     expect(await ensureTemplateLibrary({ database: db })).toBe(0);
     const rows = await db.select({ id: messageTemplateVersions.id }).from(messageTemplateVersions);
-    expect(rows).toHaveLength(templateLibrary.length);
+    expect(rows).toHaveLength(templateLibrary.length + 1);
+    expect(await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' })).toEqual({
+      templateId: 'survey.invitation',
+      language: 'en',
+      version: 1,
+      body: surveyInvitationTemplate.body,
+      whatsApp: { name: 'medaptive_survey_invitation', language: 'en', category: 'utility', approval: 'not-submitted' },
+    });
     const stored = await getCurrentTemplate({ database: db, templateId: 'refill.loss.2', language: 'es' });
     const engine = templateLibrary.find((template) => template.id === 'refill.loss.2' && template.language === 'es')!;
     expect(stored).toEqual({
@@ -80,6 +90,11 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
       whatsApp: { name: 'medaptive_refill_loss_2', language: 'es', category: 'utility', approval: 'not-submitted' },
     });
     expect(await getCurrentTemplate({ database: db, templateId: 'no.such.1', language: 'en' })).toBeNull();
+    // The demo dataset records its utility templates as approved, the invitation among them.
+    await approveDemoTemplates({ database: db });
+    expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' }))?.whatsApp.approval).toBe(
+      'approved',
+    );
   });
 
   it('an admin edit adds version 2 (version 1 kept), audited; a stale edit, a non-admin and a bad placeholder are refused', async () => {
@@ -98,7 +113,8 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
       [1, null, 'The library’s first version.'],
     ]);
     const library = await listTemplateLibrary({ database: db, language: 'en' });
-    expect(library).toHaveLength(templateLibrary.length / 2);
+    // The reminders' templates in English, and the survey invitation (English only).
+    expect(library).toHaveLength(templateLibrary.length / 2 + 1);
     expect(library.find((entry) => entry.templateId === edit.templateId)).toMatchObject({ version: 2, versionCount: 2 });
     expect(library.find((entry) => entry.templateId === 'reminder.gain.2')).toMatchObject({ version: 1, versionCount: 1 });
 
@@ -242,6 +258,45 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
     // A clinician without an organisation sees nobody.
     const none = await findTopTemplatesByPersona({ database: db, actor: clinician, now });
     expect(none).toMatchObject({ status: 'ok', patients: 0, personas: [] });
+  });
+
+  it('an admin records Meta’s approval of the survey invitation; its body keeps to its own placeholders (decision 056)', async () => {
+    const db = database.database;
+    await ensureTemplateLibrary({ database: db });
+    const invitation = {
+      templateId: 'survey.invitation',
+      language: 'en' as const,
+      body: surveyInvitationTemplate.body,
+      approvalStatus: 'approved' as const,
+      whatsAppCategory: 'utility' as const,
+      note: 'Approved by Meta',
+      expectedVersion: 1,
+      now,
+    };
+    await expect(
+      updateTemplate({ database: db, actor: admin, ...invitation, body: 'Your {{medicine}} survey, please.' }),
+    ).rejects.toMatchObject({ code: 'validation', fieldErrors: { body: expect.stringContaining('{{medicine}}') } });
+    await expect(updateTemplate({ database: db, actor: admin, ...invitation, language: 'es' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    const saved = await updateTemplate({ database: db, actor: admin, ...invitation });
+    expect(saved).toMatchObject({ version: 2, whatsApp: { name: 'medaptive_survey_invitation', approval: 'approved' } });
+    expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' }))?.whatsApp.approval).toBe(
+      'approved',
+    );
+
+    const page = await getMessageExamplesPage({
+      database: db,
+      actor: sessionUser(admin),
+      language: 'en',
+      editTemplateId: 'survey.invitation',
+      now,
+    });
+    expect(page.surveyInvitation).toMatchObject({ version: 2, preview: { whatsApp: { buttons: ['Start', 'Not now'] }, problem: null } });
+    expect(page.surveyInvitation?.preview.whatsApp?.text).toContain('"Lifestyle": at most 5 questions');
+    expect(page.editing?.card.templateId).toBe('survey.invitation');
+    expect(page.cards.some((card) => card.templateId === 'survey.invitation')).toBe(false);
+    expect((await getMessageExamplesPage({ database: db, actor: sessionUser(admin), language: 'es', now })).surveyInvitation).toBeNull();
   });
 
   it('the page renders each template as WhatsApp and SMS from the example record; only admins get the editor', async () => {

@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Database } from '@/db/client';
 import { messageTemplateVersions } from '@/db/schema';
-import { findTemplate, whatsAppTemplateName } from '@/engine/messaging';
+import { findTemplate } from '@/engine/messaging';
+import { surveyInvitationTemplate } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
@@ -51,7 +52,11 @@ export async function updateTemplate(
   );
 
   const current = await getCurrentTemplate({ database, templateId: input.templateId, language: input.language });
-  if (current === null || findTemplate(input.templateId, input.language) === undefined)
+  // An arm's template in one of its languages, or the survey invitation (English only, decision 056).
+  const known =
+    findTemplate(input.templateId, input.language) !== undefined ||
+    (input.templateId === surveyInvitationTemplate.id && input.language === surveyInvitationTemplate.language);
+  if (current === null || !known)
     throw new AppError('not_found', `templateId: the library has no template ${input.templateId} in ${input.language}.`, {
       fieldErrors: { templateId: 'No such template in this language' },
     });
@@ -76,7 +81,8 @@ export async function updateTemplate(
     version: current.version + 1,
     body: input.body,
     whatsApp: {
-      name: whatsAppTemplateName(input.templateId),
+      // The name Meta knows it by does not change with a version.
+      name: current.whatsApp.name,
       language: current.whatsApp.language,
       category: input.whatsAppCategory,
       approval: input.approvalStatus,

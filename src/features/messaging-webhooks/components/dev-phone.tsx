@@ -91,7 +91,13 @@ function Thread({ thread, busy, send }: { thread: PhoneThreadDto; busy: boolean;
       {thread.channel === 'whatsapp' && thread.buttonsFor !== null && thread.choices !== null ? (
         <div
           role="group"
-          aria-label={thread.choices.kind === 'list' ? 'List choices of the latest message' : 'Reply buttons of the latest message'}
+          aria-label={
+            thread.choices.kind === 'list'
+              ? 'List choices of the latest message'
+              : thread.choices.kind === 'quick-replies'
+                ? 'Quick replies to the latest message'
+                : 'Reply buttons of the latest message'
+          }
           className="flex flex-wrap gap-2"
         >
           {thread.choices.options.map((option) => (

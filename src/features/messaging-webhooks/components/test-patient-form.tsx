@@ -12,6 +12,7 @@ type Props = {
     language: string;
     timezone: string;
     programme: MessagingProgramme;
+    preferredChannel: 'whatsapp' | 'sms';
   }) => Promise<ActionResult<{ id: string; pseudonym: string; phoneNumber: string }>>;
 };
 
@@ -21,13 +22,14 @@ export function TestPatientForm({ create }: Props) {
   const [language, setLanguage] = useState('en');
   const [timezone, setTimezone] = useState('UTC');
   const [programme, setProgramme] = useState<MessagingProgramme>('fixed-daily');
+  const [preferredChannel, setPreferredChannel] = useState<'whatsapp' | 'sms'>('whatsapp');
   const [notice, setNotice] = useState<{ error?: string; text?: string }>({});
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBusy(true);
     setNotice({});
-    const result = await create({ language, timezone, programme }).catch(() => null);
+    const result = await create({ language, timezone, programme, preferredChannel }).catch(() => null);
     setBusy(false);
     if (result === null) setNotice({ error: 'We could not reach the server. Nothing was created.' });
     else if (!result.ok) setNotice({ error: result.error.message });
@@ -54,6 +56,16 @@ export function TestPatientForm({ create }: Props) {
         value={programme}
         onChange={(value) => setProgramme(messagingProgrammes.find((candidate) => candidate === value) ?? 'fixed-daily')}
         options={messagingProgrammes.map((value) => [value, messagingProgrammeLabels[value]] as const)}
+      />
+      <ChoiceSelect
+        label="Preferred channel"
+        className="w-44"
+        value={preferredChannel}
+        onChange={(value) => setPreferredChannel(value === 'sms' ? 'sms' : 'whatsapp')}
+        options={[
+          ['whatsapp', 'WhatsApp'],
+          ['sms', 'SMS'],
+        ]}
       />
       <TextField name="timezone" value={timezone} onChange={setTimezone} isRequired maxLength={64}>
         <Label>Time zone</Label>

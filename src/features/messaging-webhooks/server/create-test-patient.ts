@@ -28,7 +28,9 @@ export async function createTestPatient(options: {
 }): Promise<{ id: string; pseudonym: string; phoneNumber: string }> {
   const { database, now } = options;
   if (!outboxIsAvailable(options.environment)) throw new AppError('not_found', 'There is no phone here.');
-  const { language, timezone, programme } = parseInput(testPatientSchema, options.input ?? {}, { label: 'The test-patient request' });
+  const { language, timezone, programme, preferredChannel } = parseInput(testPatientSchema, options.input ?? {}, {
+    label: 'The test-patient request',
+  });
   const suffix = randomBytes(4).toString('hex');
   // 7 random digits after +1 555: unique enough for a development database; the unique index refuses a repeat.
   const phoneNumber = `+1555${String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0')}`;
@@ -52,7 +54,7 @@ export async function createTestPatient(options: {
         organisationId: clinic?.id ?? null,
         language,
         timezone,
-        preferredChannel: 'whatsapp',
+        preferredChannel,
         messagingProgramme: programme,
         synthetic: true,
       })

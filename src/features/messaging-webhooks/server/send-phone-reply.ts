@@ -90,13 +90,18 @@ export async function sendPhoneReply(options: {
       const choice = answered?.choices?.choices.find((each) => each.id === input.choiceId);
       if (answered?.wamid == null || answered.choices == null || choice === undefined)
         throw new AppError('not_found', 'choiceId: this patient has no such interactive WhatsApp message or choice.');
-      // What WhatsApp sends for a tapped reply button or list row: an interactive message quoting ours.
-      const reply = answered.choices.kind === 'list' ? 'list_reply' : 'button_reply';
-      message = {
-        type: 'interactive',
-        interactive: { type: reply, [reply]: { id: choice.id, title: choice.title } },
-        context: { from: 'local', id: answered.wamid },
-      };
+      if (answered.choices.kind === 'quick-replies') {
+        // A template's quick-reply button: a `button` message with the payload we set, quoting ours.
+        message = { type: 'button', button: { payload: choice.id, text: choice.title }, context: { from: 'local', id: answered.wamid } };
+      } else {
+        // What WhatsApp sends for a tapped reply button or list row: an interactive message quoting ours.
+        const reply = answered.choices.kind === 'list' ? 'list_reply' : 'button_reply';
+        message = {
+          type: 'interactive',
+          interactive: { type: reply, [reply]: { id: choice.id, title: choice.title } },
+          context: { from: 'local', id: answered.wamid },
+        };
+      }
     } else {
       message = { type: 'text', text: { body: input.text } };
     }

@@ -32,13 +32,21 @@ export function SurveyByMessageForm({ patientId, send }: Props) {
     setBusy(false);
     if (result === null) setNotice({ error: 'We could not reach the server. Nothing was sent.' });
     else if (!result.ok) setNotice({ error: result.error.message });
-    else if (result.data.status === 'awaiting-answer')
-      setNotice({ text: 'A message of this survey is already waiting for the patient’s answer; nothing more was sent.' });
-    else if (Date.parse(result.data.sendsAt) - Date.now() > 5 * 60_000)
-      setNotice({
-        text: `Queued for the end of the patient’s quiet hours (21:00–08:00 their time): ${timeFormat.format(new Date(result.data.sendsAt))} UTC, by WhatsApp or SMS as they agreed.`,
-      });
-    else setNotice({ text: 'Queued: the next questions go to the patient within a minute, by WhatsApp or SMS as they agreed.' });
+    else {
+      // The patient's "Not now" to the last invitation (decision 056): said first, so asking again is a choice made knowingly.
+      const declined =
+        result.data.declinedAt === null
+          ? ''
+          : `The patient answered “Not now” to this survey’s last invitation (${timeFormat.format(new Date(result.data.declinedAt))} UTC). `;
+      if (result.data.status === 'awaiting-answer')
+        setNotice({ text: `${declined}A message of this survey is already waiting for the patient’s answer; nothing more was sent.` });
+      else if (Date.parse(result.data.sendsAt) - Date.now() > 5 * 60_000)
+        setNotice({
+          text: `${declined}Queued for the end of the patient’s quiet hours (21:00–08:00 their time): ${timeFormat.format(new Date(result.data.sendsAt))} UTC, by WhatsApp or SMS as they agreed.`,
+        });
+      else
+        setNotice({ text: `${declined}Queued: the next questions go to the patient within a minute, by WhatsApp or SMS as they agreed.` });
+    }
   };
   return (
     <section aria-labelledby="survey-by-message-heading" className="flex flex-col gap-2">
@@ -46,8 +54,9 @@ export function SurveyByMessageForm({ patientId, send }: Props) {
         Survey by message
       </h2>
       <p className="max-w-3xl text-muted">
-        Sends the patient a survey by WhatsApp (inside the 24 hours after their last WhatsApp message) or SMS, only on channels they agreed
-        to surveys on, at most 3 questions a message. An unfinished survey continues where it stopped, in the browser or by message.
+        Sends the patient a survey by WhatsApp or SMS, only on channels they agreed to surveys on, at most 3 questions a message. On
+        WhatsApp, more than 24 hours after their last WhatsApp message, they first get an invitation with “Start” and “Not now” buttons; the
+        questions follow their “Start”. An unfinished survey continues where it stopped, in the browser or by message.
       </p>
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Send a survey by message">
         <ChoiceSelect

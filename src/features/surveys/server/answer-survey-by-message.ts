@@ -3,7 +3,13 @@ import { and, desc, eq, gte, lte, or } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messages, surveyMessageChunks } from '@/db/schema';
 import type { InboundReply } from '@/engine/messaging';
-import { afterUnparseableReply, parseSurveyPayload, parseSurveyReply } from '@/engine/surveys';
+import {
+  afterUnparseableReply,
+  parseSurveyInvitationPayload,
+  parseSurveyPayload,
+  parseSurveyReply,
+  type SurveyInvitationAction,
+} from '@/engine/surveys';
 import { enqueueJob } from '@/lib/server/jobs';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SurveyReplyOutcome } from '../schemas';
@@ -21,8 +27,10 @@ const replyWindowMs = 24 * 60 * 60 * 1000;
  *
  * Read as answers → stored on the response (shared with the browser), the persona posterior updated, and the
  * next questions queued unless the survey is complete. Unreadable the first time → one clarification queued;
- * the second time → the chunk is held and the reply listed in the care team's "Replies to read". Runs in the
- * caller's transaction (the inbound-message job), and a rerun finds the reply already handled.
+ * the second time → the chunk is held and the reply listed in the care team's "Replies to read". A tap on a survey
+ * invitation's quick reply (decision 056) answers that invitation only: "Start" queues the first questions at once
+ * (the tap opened the window), "Not now" declines it. Runs in the caller's transaction (the inbound-message job),
+ * and a rerun — a webhook delivered twice is one message — finds the reply already handled.
  */
 export async function answerSurveyByMessage(options: {
   database: Database;
@@ -52,6 +60,11 @@ export async function answerSurveyByMessage(options: {
     )
     .limit(1);
   if (handled !== undefined) return { kind: 'survey', chunkId: handled.id, outcome: 'already-handled' };
+
+  if (message.content.kind === 'button') {
+    const tap = parseSurveyInvitationPayload(message.content.payload);
+    if (tap !== null) return answerInvitation({ database, message, now, invitationId: tap.reference, action: tap.action });
+  }
 
   const chunkId = await findAnsweredChunk(database, { ...message, channel: message.channel });
   if (chunkId === null) return null;
@@ -124,6 +137,59 @@ export async function answerSurveyByMessage(options: {
   return { kind: 'survey', chunkId: chunk.id, outcome: completed ? 'completed' : 'answered' };
 }
 
+/**
+ * A tap on an invitation's "Start" or "Not now" (decision 056). Only the invitation its payload names, and only
+ * while it awaits: a tap on an older, expired or already answered invitation changes nothing and is never read as a
+ * dose answer (a late "Start" is listed for a person to read, who may send the survey again).
+ */
+async function answerInvitation(options: {
+  database: Database;
+  message: { id: string; patientId: string };
+  now: Date;
+  invitationId: string;
+  action: SurveyInvitationAction;
+}): Promise<SurveyReplyOutcome> {
+  const { database, message, now } = options;
+  // The payload is ours (the webhook is signed), but a malformed id must not reach a uuid comparison.
+  const invitationId = /^[0-9a-f-]{36}$/i.test(options.invitationId) ? options.invitationId : null;
+  const [invitation] =
+    invitationId === null
+      ? []
+      : await database
+          .select({ id: surveyMessageChunks.id, responseId: surveyMessageChunks.surveyResponseId, status: surveyMessageChunks.status })
+          .from(surveyMessageChunks)
+          .where(
+            and(
+              eq(surveyMessageChunks.id, invitationId),
+              eq(surveyMessageChunks.patientId, message.patientId),
+              eq(surveyMessageChunks.kind, 'invitation'),
+            ),
+          )
+          // Two taps at once: the second waits, then finds the invitation answered.
+          .for('update');
+  if (invitation === undefined || invitation.status !== 'awaiting')
+    return { kind: 'survey', chunkId: invitation?.id ?? null, outcome: 'invitation-closed' };
+  if (options.action === 'not-now') {
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'declined', statusReason: 'not-now', answeredReplyId: message.id, updatedAt: now })
+      .where(eq(surveyMessageChunks.id, invitation.id));
+    return { kind: 'survey', chunkId: invitation.id, outcome: 'declined' };
+  }
+  await database
+    .update(surveyMessageChunks)
+    .set({ status: 'answered', answeredReplyId: message.id, updatedAt: now })
+    .where(eq(surveyMessageChunks.id, invitation.id));
+  // No quiet-hours wait: the patient asked for the questions just now, and their tap opened the window.
+  await enqueueJob({
+    database,
+    kind: surveyMessageSendJobKind,
+    payload: { responseId: invitation.responseId },
+    dedupeKey: `${surveyMessageSendJobKind}:${invitation.id}:next`,
+  });
+  return { kind: 'survey', chunkId: invitation.id, outcome: 'started' };
+}
+
 /** The awaiting chunk this reply answers, by the rules above; null when none. */
 async function findAnsweredChunk(
   database: Database,
@@ -141,6 +207,8 @@ async function findAnsweredChunk(
         eq(surveyMessageChunks.patientId, message.patientId),
         eq(surveyMessageChunks.channel, message.channel),
         eq(surveyMessageChunks.status, 'awaiting'),
+        // An invitation is answered by its buttons only; words after it are read as any other message.
+        eq(surveyMessageChunks.kind, 'questions'),
       ),
     );
   if (awaiting.length === 0) return null;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { nextAllowedSendTime } from '@/engine/messaging';
 import { messages, organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
@@ -24,7 +24,9 @@ const staleAfterMs = 24 * 60 * 60 * 1000;
  * the browser or by message, it is one response — else a new one starts on the current version. The first
  * questions go out in a 'survey-message-send' job (which checks consent and the WhatsApp window again at
  * sending). Refused, with the reason, when the patient opted in to surveys on neither WhatsApp nor SMS. While a
- * message of the survey awaits its answer nothing more is queued, unless its delivery failed or a day passed.
+ * message of the survey awaits its answer nothing more is queued, unless its delivery failed or a day passed. When
+ * the patient's last message of it was an invitation they answered "Not now" (decision 056), the result says so
+ * (the clinician decided to ask again; a new invitation or the questions follow).
  */
 export async function offerSurveyByMessage(options: {
   database: Database;
@@ -95,6 +97,13 @@ export async function offerSurveyByMessage(options: {
       .returning({ id: surveyResponses.id });
     responseId = created!.id;
   }
+  const [last] = await database
+    .select({ status: surveyMessageChunks.status, updatedAt: surveyMessageChunks.updatedAt })
+    .from(surveyMessageChunks)
+    .where(eq(surveyMessageChunks.surveyResponseId, responseId))
+    .orderBy(desc(surveyMessageChunks.createdAt))
+    .limit(1);
+  const declinedAt = last?.status === 'declined' ? last.updatedAt.toISOString() : null;
   // An open message that can no longer be answered gives way: its delivery failed, or a day passed without an
   // answer (an SMS reply is matched to our latest message of the last 24 hours only, decision 020).
   const open = await database
@@ -141,7 +150,7 @@ export async function offerSurveyByMessage(options: {
     ...options.request,
     details: { patientId: input.patientId, surveyKey: input.surveyKey, responseId, status },
   });
-  return { responseId, status, sendsAt: sendsAt.toISOString() };
+  return { responseId, status, sendsAt: sendsAt.toISOString(), declinedAt };
 }
 
 function quietHoursEnd(now: Date, timeZone: string | null): number {

@@ -2,8 +2,16 @@ import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { surveyMessageChunks } from '@/db/schema';
-import { afterUnparseableReply, nextMessageQuestions } from '@/engine/surveys';
-import { type ChannelAdapters, sendPatientMessage } from '@/features/message-sending';
+import {
+  afterUnparseableReply,
+  invitationQuestionCount,
+  nextMessageQuestions,
+  renderSurveyInvitation,
+  surveyInvitationTemplate,
+  surveyInvitationTemplateId,
+} from '@/engine/surveys';
+import { type ChannelAdapters, sendPatientMessage, type WhatsAppTemplateAlternative } from '@/features/message-sending';
+import { getCurrentTemplate } from '@/features/message-templates';
 import { AppError } from '@/lib/errors';
 import type { SurveyMessageSendOutcome } from '../schemas';
 import { loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } from './survey-message-store';
@@ -11,9 +19,10 @@ import { loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } 
 /**
  * The 'survey-message-send' job (docs/decisions/051). Without `clarifyChunkId`: the response's next questions
  * (at most 3, chosen by the engine) in one message — WhatsApp reply buttons or a list for one choice question,
- * numbered text otherwise, numbered answers by SMS — on a channel the patient opted in to for surveys; WhatsApp
- * only inside the 24-hour customer-service window (we hold no approved survey template to open a conversation),
- * else SMS. The chunk row is claimed before the provider is called (one open chunk per response), so a retried
+ * numbered text otherwise, numbered answers by SMS — on a channel the patient opted in to for surveys. The
+ * questions go by WhatsApp only inside the 24-hour customer-service window; outside it a patient who gets WhatsApp
+ * first is sent the survey invitation template instead when the library records it approved (decision 056: the
+ * chunk becomes an `invitation`, and its "Start" tap brings the questions), else SMS. The chunk row is claimed before the provider is called (one open chunk per response), so a retried
  * or doubled job sends nothing twice. With `clarifyChunkId`: that chunk's one clarification, on its channel.
  */
 export async function sendSurveyMessage(options: {
@@ -50,6 +59,7 @@ export async function sendSurveyMessage(options: {
   const forms = surveyMessageForms(questions, chunk.id);
   let sent;
   try {
+    const invitation = await invitationFor({ database, response, reference: chunk.id });
     sent = await sendPatientMessage({
       database,
       adapters: options.adapters,
@@ -60,6 +70,7 @@ export async function sendSurveyMessage(options: {
       framing: response.surveyKey,
       key: `survey-chunk:${chunk.id}`,
       whatsApp: forms.whatsApp,
+      whatsAppTemplate: invitation,
       sms: forms.sms,
     });
   } catch (error) {
@@ -74,17 +85,60 @@ export async function sendSurveyMessage(options: {
       .where(eq(surveyMessageChunks.id, chunk.id));
     return { outcome: 'not-sent', chunkId: chunk.id, reason: sent.reason };
   }
+  // The invitation went in the questions' place: it awaits its "Start" (or "Not now") tap.
+  const invited = sent.form === 'template';
   await database
     .update(surveyMessageChunks)
-    .set({ status: 'awaiting', channel: sent.channel, messageId: sent.messageId, updatedAt: now })
+    .set({
+      status: 'awaiting',
+      kind: invited ? 'invitation' : 'questions',
+      channel: sent.channel,
+      messageId: sent.messageId,
+      updatedAt: now,
+    })
     .where(eq(surveyMessageChunks.id, chunk.id));
   return {
     outcome: 'sent',
     chunkId: chunk.id,
     channel: sent.channel,
     messageId: sent.messageId,
-    questions: questions.length,
+    questions: invited ? 0 : questions.length,
     form: sent.form,
+  };
+}
+
+/**
+ * The survey invitation for this response, as the stored library's current version has it (its body and Meta's
+ * approval); null when the library has none (a database the server never started on).
+ */
+async function invitationFor(options: {
+  database: Database;
+  response: NonNullable<Awaited<ReturnType<typeof loadResponse>>>;
+  reference: string;
+}): Promise<WhatsAppTemplateAlternative | null> {
+  const stored = await getCurrentTemplate({
+    database: options.database,
+    templateId: surveyInvitationTemplateId,
+    language: surveyInvitationTemplate.language,
+  });
+  if (stored === null) return null;
+  const rendered = renderSurveyInvitation({
+    body: stored.body,
+    surveyTitle: options.response.definition.title,
+    questionCount: invitationQuestionCount(options.response.definition, options.response.answers),
+    reference: options.reference,
+  });
+  return {
+    content: {
+      kind: 'template',
+      name: stored.whatsApp.name,
+      language: stored.whatsApp.language,
+      parameters: rendered.parameters,
+      buttonPayloads: rendered.buttons.map((button) => button.payload),
+    },
+    body: `${rendered.text}\n${rendered.buttons.map((button) => `[${button.title}]`).join(' ')}`,
+    approval: stored.whatsApp.approval,
+    quickReplies: rendered.buttons,
   };
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "survey_message_chunks" ADD COLUMN "kind" text DEFAULT 'questions' NOT NULL;

@@ -1,0 +1,330 @@
+/**
+ * The survey invitation (decision 056) through the real path: the offer, the 'survey-message-send' job's use case
+ * with the real WhatsApp Cloud API adapter against the local counterpart (which knows the account's approved
+ * templates and refuses others as Meta does), the quick-reply tap's webhook recorded by recordWebhookEvents, and
+ * the 'inbound-message-received' job's use case.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  authUsers,
+  consentEvents,
+  jobs,
+  messages,
+  messageTemplateVersions,
+  organisationMemberships,
+  organisations,
+  patientPersonaPosteriors,
+  patients,
+  surveyMessageChunks,
+  surveyResponses,
+  webhookEvents,
+} from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { invitationQuestionCount, lifestyleSurvey, surveyInvitationTemplate } from '@/engine/surveys';
+import { recordConsent } from '@/features/consent';
+import { type ChannelAdapters, createWhatsAppCloudAdapter } from '@/features/message-sending';
+import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-templates';
+import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
+import { recordWebhookEvents, whatsAppInboundEvent } from '@/features/messaging-webhooks';
+import { inboundMessageJobKind, surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import type { SessionUser } from '@/lib/server/session';
+import { type LocalWhatsAppCloudApi, startLocalWhatsAppCloudApi } from '../../../../tests/support/local-whatsapp-cloud-api';
+import { offerSurveyByMessage } from './offer-survey-by-message';
+import { sendSurveyMessage } from './send-survey-message';
+
+const phone = '+34600444666';
+const digits = '34600444666';
+const start = new Date('2026-11-25T09:00:00Z').getTime();
+const clinician: SessionUser = {
+  id: 'si-clinician',
+  role: 'clinician',
+  email: 'si-clinician@medaptive.test',
+  name: 'C',
+  phoneNumber: null,
+  twoFactorEnabled: false,
+};
+
+type TemplateBody = {
+  type: string;
+  to: string;
+  template: {
+    name: string;
+    language: { code: string };
+    components: { type: string; sub_type?: string; index?: string; parameters: Record<string, string>[] }[];
+  };
+};
+
+describe.each(testDatabaseBackends())('survey invitations on $name', (backend) => {
+  let database: TestDatabase;
+  let api: LocalWhatsAppCloudApi;
+  let adapters: ChannelAdapters;
+  let patientId: string;
+  let clock = start;
+  let counter = 0;
+  const sms: string[] = [];
+  const tick = () => new Date((clock += 60_000));
+  // What the local API received and accepted since the test began.
+  let baseline = { received: 0, accepted: 0 };
+  const accepted = () => api.accepted().slice(baseline.accepted);
+  const received = () => api.received.slice(baseline.received);
+  const resetBaseline = () => {
+    baseline = { received: api.received.length, accepted: api.accepted().length };
+  };
+
+  beforeAll(async () => {
+    api = await startLocalWhatsAppCloudApi({
+      // The account's approved templates: only the invitation, as submitted.
+      templates: [{ name: surveyInvitationTemplate.name, language: 'en', bodyParameters: ['survey', 'questions'], quickReplies: 2 }],
+    });
+    adapters = {
+      whatsapp: createWhatsAppCloudAdapter({ apiUrl: api.url, phoneNumberId: api.phoneNumberId, accessToken: api.accessToken }),
+      sms: {
+        channel: 'sms',
+        provider: 'local',
+        send: async (message) => {
+          sms.push(message.body);
+          return { providerMessageId: `SMsi${(counter += 1)}`, status: 'sent' };
+        },
+      },
+    };
+    database = await backend.create();
+    const db = database.database;
+    await db.insert(organisations).values({ id: 'si-org', name: 'In scope' });
+    await db.insert(authUsers).values([
+      { id: 'si-patient', name: 'Patient', email: 'si@medaptive.test', phoneNumber: phone, phoneNumberVerified: true },
+      { id: clinician.id, name: 'C', email: clinician.email },
+    ]);
+    await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'si-org' });
+    [{ id: patientId }] = (await db
+      .insert(patients)
+      .values({ pseudonym: 'P-SI', source: 'test', sourceRecordId: 'si', userId: 'si-patient', organisationId: 'si-org', timezone: 'UTC' })
+      .returning({ id: patients.id })) as [{ id: string }];
+  });
+  afterAll(async () => {
+    await database.dispose();
+    await api.stop();
+  });
+  beforeEach(async () => {
+    const db = database.database;
+    await db.delete(surveyMessageChunks);
+    await db.delete(surveyResponses);
+    await db.delete(patientPersonaPosteriors);
+    for (const table of [jobs, consentEvents, webhookEvents, messageTemplateVersions]) await db.delete(table);
+    await db.delete(messages);
+    // The library as the server's start stores it, with the demo's approvals (the invitation is utility).
+    await ensureTemplateLibrary({ database: db });
+    await approveDemoTemplates({ database: db });
+    resetBaseline();
+    sms.length = 0;
+    clock += 24 * 60 * 60_000 * 3;
+  });
+
+  const consent = (channels: ('whatsapp' | 'sms')[]) =>
+    recordConsent({
+      database: database.database,
+      patientId,
+      channels,
+      purposes: ['surveys'],
+      granted: true,
+      source: 'profile',
+      actorUserId: null,
+      at: new Date(clock - 1000),
+    });
+  const offer = () =>
+    offerSurveyByMessage({ database: database.database, actor: clinician, input: { patientId, surveyKey: 'lifestyle' }, now: tick() });
+
+  async function runSurveyJobs() {
+    const db = database.database;
+    const queued = await db.select({ id: jobs.id, payload: jobs.payload }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind));
+    const outcomes = [];
+    for (const job of queued) {
+      await db.delete(jobs).where(eq(jobs.id, job.id));
+      outcomes.push(await sendSurveyMessage({ database: db, adapters, now: tick(), ...(job.payload as { responseId: string }) }));
+    }
+    return outcomes;
+  }
+
+  /** A WhatsApp webhook carrying one message; delivering the same one again is what a provider retry does. */
+  async function deliver(message: Record<string, unknown>) {
+    const db = database.database;
+    const event = whatsAppInboundEvent({ from: digits, timestamp: String(Math.floor(clock / 1000)), ...message } as never)!;
+    const recording = await recordWebhookEvents({ database: db, events: [event] });
+    const inbound = recording.inbound[0];
+    return {
+      recording,
+      outcome:
+        inbound === undefined ? null : await actOnInboundMessage({ database: db, messageId: inbound.messageId, now: new Date(clock) }),
+      messageId: inbound?.messageId ?? null,
+    };
+  }
+  const tap = (payload: string, title: string, wamid: string) =>
+    deliver({ id: `wamid.in.${(counter += 1)}`, type: 'button', button: { payload, text: title }, context: { from: digits, id: wamid } });
+
+  async function invitationSent() {
+    const db = database.database;
+    const [chunk] = await db
+      .select({ id: surveyMessageChunks.id, kind: surveyMessageChunks.kind, status: surveyMessageChunks.status })
+      .from(surveyMessageChunks);
+    const [message] = await db
+      .select({ wamid: messages.providerMessageId, body: messages.body, choices: messages.replyChoices })
+      .from(messages)
+      .where(and(eq(messages.direction, 'outbound'), eq(messages.channel, 'whatsapp')));
+    return { chunk: chunk!, message: message! };
+  }
+
+  it('outside the window sends the approved invitation template (not the questions, not SMS); "Start" sends the first questions at once', async () => {
+    const db = database.database;
+    await consent(['whatsapp', 'sms']);
+    await offer();
+    const [first] = await runSurveyJobs();
+    expect(first).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'template', questions: 0 });
+    expect(sms).toEqual([]);
+    const { chunk, message } = await invitationSent();
+    expect(chunk).toMatchObject({ kind: 'invitation', status: 'awaiting' });
+
+    // What the local Cloud API received (and accepted against the approved template).
+    expect(accepted()).toHaveLength(1);
+    const body = accepted()[0]!.body as TemplateBody;
+    expect(body).toMatchObject({
+      type: 'template',
+      to: digits,
+      template: { name: 'medaptive_survey_invitation', language: { code: 'en' } },
+    });
+    const count = invitationQuestionCount(lifestyleSurvey, {});
+    expect(body.template.components).toEqual([
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', parameter_name: 'survey', text: lifestyleSurvey.title },
+          { type: 'text', parameter_name: 'questions', text: String(count) },
+        ],
+      },
+      { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: `survey:${chunk.id}:start` }] },
+      { type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `survey:${chunk.id}:not-now` }] },
+    ]);
+    expect(message.body).toContain(`at most ${count} questions`);
+    expect(message.choices).toEqual({
+      kind: 'quick-replies',
+      choices: [
+        { id: `survey:${chunk.id}:start`, title: 'Start' },
+        { id: `survey:${chunk.id}:not-now`, title: 'Not now' },
+      ],
+    });
+
+    // The tap opens the window: the first questions go as an interactive list, as inside the window.
+    const started = await tap(`survey:${chunk.id}:start`, 'Start', message.wamid!);
+    expect(started.outcome).toEqual({ kind: 'survey', chunkId: chunk.id, outcome: 'started' });
+    const [questions] = await runSurveyJobs();
+    expect(questions).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'interactive-list', questions: 1 });
+    expect((accepted()[1]!.body as { type: string; interactive: { type: string } }).interactive.type).toBe('list');
+    const chunks = await db
+      .select({ kind: surveyMessageChunks.kind, status: surveyMessageChunks.status, answeredBy: surveyMessageChunks.answeredReplyId })
+      .from(surveyMessageChunks)
+      .orderBy(surveyMessageChunks.createdAt);
+    expect(chunks).toEqual([
+      { kind: 'invitation', status: 'answered', answeredBy: started.messageId },
+      { kind: 'questions', status: 'awaiting', answeredBy: null },
+    ]);
+  });
+
+  it('a webhook delivered twice, or its job run twice, starts the survey once', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    await offer();
+    await runSurveyJobs();
+    const { chunk, message } = await invitationSent();
+    const wamid = `wamid.in.${(counter += 1)}`;
+    const event = {
+      id: wamid,
+      type: 'button',
+      button: { payload: `survey:${chunk.id}:start`, text: 'Start' },
+      context: { id: message.wamid },
+    };
+    const first = await deliver(event);
+    expect(first.outcome).toMatchObject({ outcome: 'started' });
+    const again = await deliver(event);
+    expect(again.recording).toMatchObject({ duplicates: 1, inbound: [] });
+    expect(await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.kind, inboundMessageJobKind))).toHaveLength(1);
+    expect(await actOnInboundMessage({ database: db, messageId: first.messageId!, now: new Date(clock) })).toMatchObject({
+      kind: 'survey',
+      outcome: 'already-handled',
+    });
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', form: 'interactive-list' })]);
+    expect(await runSurveyJobs()).toEqual([]);
+    expect(accepted()).toHaveLength(2);
+  });
+
+  it('"Not now" declines: nothing more is sent, and the next offer tells the clinician', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    const offered = await offer();
+    expect(offered.declinedAt).toBeNull();
+    await runSurveyJobs();
+    const { chunk, message } = await invitationSent();
+    const declined = await tap(`survey:${chunk.id}:not-now`, 'Not now', message.wamid!);
+    expect(declined.outcome).toEqual({ kind: 'survey', chunkId: chunk.id, outcome: 'declined' });
+    expect(await runSurveyJobs()).toEqual([]);
+    expect(accepted()).toHaveLength(1);
+    const [stored] = await db
+      .select({ status: surveyMessageChunks.status, reason: surveyMessageChunks.statusReason })
+      .from(surveyMessageChunks);
+    expect(stored).toEqual({ status: 'declined', reason: 'not-now' });
+    // A later "Start" on the declined invitation changes nothing.
+    expect((await tap(`survey:${chunk.id}:start`, 'Start', message.wamid!)).outcome).toMatchObject({ outcome: 'invitation-closed' });
+    expect(await runSurveyJobs()).toEqual([]);
+
+    // The clinician asks again: told of the "Not now". The taps opened the window, so the questions go themselves.
+    const again = await offer();
+    expect(again).toMatchObject({ status: 'queued', declinedAt: expect.any(String) });
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', form: 'interactive-list' })]);
+  });
+
+  it('an invitation without a tap expires after a day like a question message; its late tap starts nothing', async () => {
+    await consent(['whatsapp']);
+    await offer();
+    await runSurveyJobs();
+    const { chunk, message } = await invitationSent();
+    clock += 25 * 60 * 60_000;
+    expect(await offer()).toMatchObject({ status: 'queued' });
+    const [second] = await runSurveyJobs();
+    expect(second).toMatchObject({ outcome: 'sent', form: 'template' });
+    const stale = await tap(`survey:${chunk.id}:start`, 'Start', message.wamid!);
+    expect(stale.outcome).toEqual({ kind: 'survey', chunkId: chunk.id, outcome: 'invitation-closed' });
+    expect(await runSurveyJobs()).toEqual([]);
+    // Listed for the care team, who may send the survey again.
+    expect(await listRepliesToRead({ database: database.database, actor: clinician, patientId })).toEqual([
+      expect.objectContaining({ id: stale.messageId, text: 'Start' }),
+    ]);
+    const statuses = await database.database
+      .select({ status: surveyMessageChunks.status })
+      .from(surveyMessageChunks)
+      .orderBy(surveyMessageChunks.createdAt);
+    expect(statuses).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
+  });
+
+  it('inside the window the questions go as before; an unapproved invitation leaves the closed window to SMS', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    await deliver({ id: `wamid.in.${(counter += 1)}`, type: 'text', text: { body: 'hello' } });
+    await offer();
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'whatsapp', form: 'interactive-list' })]);
+    expect((accepted()[0]!.body as { type: string }).type).toBe('interactive');
+    expect((await invitationSent()).chunk.kind).toBe('questions');
+
+    // Meta has not approved the invitation (a real deployment before review): never sent outside the window.
+    await db.delete(surveyMessageChunks);
+    await db.delete(surveyResponses);
+    await db.delete(messages);
+    await db.delete(messageTemplateVersions);
+    await ensureTemplateLibrary({ database: db });
+    resetBaseline();
+    clock += 25 * 60 * 60_000;
+    await offer();
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'not-sent', reason: 'whatsapp-template-not-approved' })]);
+    await consent(['sms']);
+    await offer();
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms', form: 'sms' })]);
+    expect(received()).toEqual([]);
+  });
+});
