@@ -16,6 +16,7 @@ import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts'
 import { ensureMessagingTick } from '@/features/messaging-loop';
 import { ensurePolicyUpdate } from '@/features/policy-learning';
 import { ensurePortalRefresh, queuePortalRefresh } from '@/features/portal';
+import { warmPersonaAccuracy } from '@/features/surveys';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { describeChannels } from '@/features/message-sending';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
@@ -163,6 +164,11 @@ async function main(): Promise<void> {
       (milliseconds) => milliseconds > 0 && log(`Default policy comparison simulated in ${(milliseconds / 1000).toFixed(1)} s`),
       (error: unknown) =>
         log(`The default policy comparison was not simulated ahead: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    // Survey evolution's persona-accuracy curves, in slices between requests, rather than in its first reader's.
+    warmPersonaAccuracy({ database: connection.database }).then(
+      (milliseconds) => log(`Survey persona accuracy measured in ${(milliseconds / 1000).toFixed(1)} s`),
+      (error: unknown) => log(`Survey persona accuracy was not measured ahead: ${error instanceof Error ? error.message : String(error)}`),
     );
   });
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { personaParameters, personas } from '@/engine/simulation/personas';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, lifestyleSurvey } from './definitions';
-import { informativeQuestions, measurePersonaAccuracy, questionsToReach } from './persona-accuracy';
+import {
+  countPersonaAccuracy,
+  informativeQuestions,
+  measurePersonaAccuracy,
+  questionsToReach,
+  summarisePersonaAccuracy,
+} from './persona-accuracy';
 import { SIMULATED_ANSWER_NOISE } from './simulate-answers';
 
 const shares = Object.fromEntries(personas.map((persona) => [persona, personaParameters[persona].share])) as Record<
@@ -84,5 +90,16 @@ describe('persona accuracy on simulated patients (adherence barriers, demo noise
     }).curve;
     expect(points[5]!.adaptive).toBeGreaterThan(versionOne[5]!.adaptive);
     expect(points.at(-1)!.fixed).toBeGreaterThan(versionOne.at(-1)!.fixed);
+  });
+});
+
+describe('measuring in slices', () => {
+  it('adds up to the same curve as one pass over every patient', () => {
+    const options = { definition: adherenceBarriersSurvey, shares, patients: 90, noise: SIMULATED_ANSWER_NOISE, uniformFor };
+    const whole = measurePersonaAccuracy(options);
+    const slices = [0, 25, 50, 75].map((from) => countPersonaAccuracy({ ...options, from, to: from + 25 }));
+    expect(summarisePersonaAccuracy({ counts: slices, patients: 90, noise: SIMULATED_ANSWER_NOISE })).toEqual(whole);
+    // A slice past the population counts no one.
+    expect(countPersonaAccuracy({ ...options, from: 90, to: 120 }).fixed.every((count) => count === 0)).toBe(true);
   });
 });

@@ -59,7 +59,7 @@ function drawPersona(shares: PersonaShares, uniform: () => number): Persona {
   return personas[personas.length - 1]!;
 }
 
-export function measurePersonaAccuracy(options: {
+type AccuracyOptions = {
   definition: SurveyDefinition;
   shares: PersonaShares;
   patients: number;
@@ -67,16 +67,24 @@ export function measurePersonaAccuracy(options: {
   /** A uniform [0, 1) source for patient `index`, so each patient's draws are its own. */
   uniformFor: (index: number) => () => number;
   target?: number;
-}): PersonaAccuracy {
-  const target = options.target ?? 0.8;
+};
+
+/** Patients whose top persona is their true one after k = 0…n questions, in each order. */
+export type AccuracyCounts = { adaptive: number[]; fixed: number[] };
+
+/**
+ * The counts for patients `from` (inclusive) to `to` (exclusive) of the simulated population: a caller can
+ * measure it in slices (the server yields to other requests between them) and add the slices up.
+ */
+export function countPersonaAccuracy(options: AccuracyOptions & { from: number; to: number }): AccuracyCounts {
   const questions = informativeQuestions(options.definition);
   const definition: SurveyDefinition = { ...options.definition, questions };
   const adaptiveDefinition: SurveyDefinition = { ...definition, order: 'adaptive' };
-  const correct = {
+  const correct: AccuracyCounts = {
     adaptive: new Array<number>(questions.length + 1).fill(0),
     fixed: new Array<number>(questions.length + 1).fill(0),
   };
-  for (let index = 0; index < options.patients; index += 1) {
+  for (let index = options.from; index < Math.min(options.to, options.patients); index += 1) {
     const uniform = options.uniformFor(index);
     const persona = drawPersona(options.shares, uniform);
     const drawn: Record<string, string> = {};
@@ -102,10 +110,24 @@ export function measurePersonaAccuracy(options: {
       if (topPersona(posteriorFromAnswers(definition, adaptiveAnswers)).persona === persona) correct.adaptive[asked]! += 1;
     }
   }
-  const curve = correct.fixed.map((_, questionsAsked) => ({
+  return correct;
+}
+
+/** Adds slices' counts (as countPersonaAccuracy returns them) into the curve and the questions to the target. */
+export function summarisePersonaAccuracy(options: {
+  counts: readonly AccuracyCounts[];
+  patients: number;
+  noise: number;
+  target?: number;
+}): PersonaAccuracy {
+  const target = options.target ?? 0.8;
+  const length = options.counts[0]?.fixed.length ?? 1;
+  const total = (order: 'adaptive' | 'fixed', questions: number) =>
+    options.counts.reduce((sum, counts) => sum + counts[order][questions]!, 0);
+  const curve = Array.from({ length }, (_, questionsAsked) => ({
     questions: questionsAsked,
-    adaptive: correct.adaptive[questionsAsked]! / options.patients,
-    fixed: correct.fixed[questionsAsked]! / options.patients,
+    adaptive: total('adaptive', questionsAsked) / options.patients,
+    fixed: total('fixed', questionsAsked) / options.patients,
   }));
   const adaptiveQuestionsToTarget = questionsToReach(curve, 'adaptive', target);
   const fixedQuestionsToTarget = questionsToReach(curve, 'fixed', target);
@@ -121,4 +143,9 @@ export function measurePersonaAccuracy(options: {
         ? null
         : adaptiveQuestionsToTarget / fixedQuestionsToTarget,
   };
+}
+
+export function measurePersonaAccuracy(options: AccuracyOptions): PersonaAccuracy {
+  const counts = countPersonaAccuracy({ ...options, from: 0, to: options.patients });
+  return summarisePersonaAccuracy({ counts: [counts], patients: options.patients, noise: options.noise, target: options.target });
 }

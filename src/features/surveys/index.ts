@@ -16,3 +16,4 @@ export {
   type SurveyMessageSendOutcome,
   type SurveyReplyOutcome,
 } from './schemas';
+export { warmPersonaAccuracy } from './server/persona-accuracy-cache';

@@ -5,21 +5,17 @@ import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
 import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { isShareShowable, type ShownCount, shownCount, suppressCount } from '@/engine/aggregation/small-cell-suppression';
-import { personaParameters, personas } from '@/engine/simulation/personas';
-import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import {
   describeDefinitionChanges,
   informativeQuestions,
-  measurePersonaAccuracy,
   type PersonaAccuracy,
   questionInformation,
-  SIMULATED_ANSWER_NOISE,
   type SurveyAnswers,
-  type SurveyDefinition,
 } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import type { SessionUser } from '@/lib/server/session';
 import { type SurveyKey, surveyKeys } from '../schemas';
+import { personaAccuracyFor } from './persona-accuracy-cache';
 import { ensureBuiltInSurveys } from './survey-store';
 
 export type ChannelRates = {
@@ -78,34 +74,6 @@ export type SurveyEvolutionPage = {
   /** Persona accuracy of the current adaptive survey on simulated patients; null without one. */
   accuracy: AccuracyView | null;
 };
-
-/** Simulated patients for the accuracy curves: enough for ±1.5 points at 95% on a share near 50%. */
-export const ACCURACY_PATIENTS = 4000;
-/** Seed of the accuracy simulation: fixed, so the page shows the same figures on every load. */
-export const ACCURACY_SEED = 47;
-
-// The simulation is pure and deterministic per definition version, so it is computed once per process.
-const accuracyCache = new Map<string, PersonaAccuracy>();
-
-export function personaAccuracyFor(definitionId: string, definition: SurveyDefinition): PersonaAccuracy {
-  const cached = accuracyCache.get(definitionId);
-  if (cached !== undefined) return cached;
-  const result = measurePersonaAccuracy({
-    definition,
-    shares: Object.fromEntries(personas.map((persona) => [persona, personaParameters[persona].share])) as Record<
-      (typeof personas)[number],
-      number
-    >,
-    patients: ACCURACY_PATIENTS,
-    noise: SIMULATED_ANSWER_NOISE,
-    uniformFor: (index) => {
-      const stream = createRandomStream(ACCURACY_SEED, index, 'survey');
-      return () => nextUniform(stream);
-    },
-  });
-  accuracyCache.set(definitionId, result);
-  return result;
-}
 
 /**
  * The survey-evolution page: every version of each survey and what changed, response and completion rates
@@ -233,7 +201,7 @@ export async function getSurveyEvolutionPage(options: {
           title: current.definition.title,
           version: current.version,
           fixedOrder: informativeQuestions(current.definition).map((question) => question.id),
-          result: personaAccuracyFor(current.id, current.definition),
+          result: await personaAccuracyFor({ definitionId: current.id, definition: current.definition }),
         };
   return { patientsInScope: countShown(inScope), includesSynthetic, suppressed, surveys, accuracy };
 }
