@@ -154,7 +154,8 @@ const pages: Target[] = [
     name: 'a trial',
     role: 'clinician',
     path: '/trials/cohort-a',
-    charts: [/^Line chart of mean dose-level adherence in each week of follow-up by arm/, /^Bar chart of cumulative enrolment/],
+    // A complete trial: its weekly adherence by arm (the enrolment bar chart shows only while a trial runs).
+    charts: [/^Line chart of mean dose-level adherence in each week of follow-up by arm/],
   },
   {
     name: 'the manufacturing portal’s demand forecast',
