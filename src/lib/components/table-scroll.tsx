@@ -66,7 +66,9 @@ export function TableScroll({
         aria-label={scrolls ? `${label} (scrolls sideways)` : label}
         tabIndex={0}
         data-testid="table-scroll"
-        className="overflow-x-auto rounded-sm focus-visible:outline-2 focus-visible:outline-accent"
+        // Relative, so an absolutely placed child (a header's sr-only text) is clipped here too: otherwise it sits
+        // where the table would reach and widens the page (the trial's participants table did, by 30 px at 390).
+        className="relative overflow-x-auto rounded-sm focus-visible:outline-2 focus-visible:outline-accent"
         style={shadow === '' ? undefined : { boxShadow: shadow }}
       >
         {children}

@@ -12,6 +12,7 @@ import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echa
 import { formatCount, formatPercent } from '@/lib/format';
 import type { DemandBacktestDto, DemandForecastDto } from '../demand-forecast-dto';
 import { SuppressedCell } from '@/lib/components/suppressed-cell';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 const monthLabel = (label: string) =>
   new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -111,57 +112,59 @@ function CsvLink({ href, what }: { href: string; what: string }) {
 
 function BacktestTable({ backtest, csvHref }: { backtest: DemandBacktestDto; csvHref?: string }) {
   return (
-    <div className="flex flex-col gap-2 overflow-x-auto">
+    <div className="flex flex-col gap-2">
       {csvHref === undefined ? null : <CsvLink href={csvHref} what="demand backtest" />}
-      <table className="min-w-full text-sm" data-testid="demand-backtest">
-        <caption className="text-left text-muted">Backtest: fills in the held-out months, forecast from the data before them</caption>
-        <thead>
-          <tr className="border-b border-separator text-left">
-            <th scope="col" className="py-2 pr-4">
-              Month
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Forecast (95 % interval)
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Naive (same month a quarter earlier)
-            </th>
-            <th scope="col" className="py-2 pr-4">
-              Actual
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {backtest.months.map((month) => (
-            <tr key={month.label} className="border-b border-separator">
-              <th scope="row" className="py-2 pr-4 text-left font-medium">
-                {monthLabel(month.label)}
+      <TableScroll label="Backtest of the demand forecast">
+        <table className="min-w-full text-sm" data-testid="demand-backtest">
+          <caption className="text-left text-muted">Backtest: fills in the held-out months, forecast from the data before them</caption>
+          <thead>
+            <tr className="border-b border-separator text-left">
+              <th scope="col" className="py-2 pr-4">
+                Month
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Forecast (95 % interval)
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Naive (same month a quarter earlier)
+              </th>
+              <th scope="col" className="py-2 pr-4">
+                Actual
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {backtest.months.map((month) => (
+              <tr key={month.label} className="border-b border-separator">
+                <th scope="row" className="py-2 pr-4 text-left font-medium">
+                  {monthLabel(month.label)}
+                </th>
+                <td className="py-2 pr-4">
+                  {formatCount(month.forecast)} ({range(month.low, month.high)})
+                </td>
+                <td className="py-2 pr-4">{formatCount(month.naive)}</td>
+                <td className="py-2 pr-4">{formatCount(month.actual)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr className="text-left">
+              <th scope="row" className="py-2 pr-4 font-medium">
+                Error
               </th>
               <td className="py-2 pr-4">
-                {formatCount(month.forecast)} ({range(month.low, month.high)})
+                Mean absolute error {formatCount(backtest.forecastMeanAbsoluteError)} fills; MAPE {formatPercent(backtest.forecastMape, 1)}
               </td>
-              <td className="py-2 pr-4">{formatCount(month.naive)}</td>
-              <td className="py-2 pr-4">{formatCount(month.actual)}</td>
+              <td className="py-2 pr-4">
+                Mean absolute error {formatCount(backtest.naiveMeanAbsoluteError)} fills; MAPE {formatPercent(backtest.naiveMape, 1)}
+              </td>
+              <td className="py-2 pr-4">
+                {backtest.withinInterval} of {backtest.months.length} inside the interval
+              </td>
             </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr className="text-left">
-            <th scope="row" className="py-2 pr-4 font-medium">
-              Error
-            </th>
-            <td className="py-2 pr-4">
-              Mean absolute error {formatCount(backtest.forecastMeanAbsoluteError)} fills; MAPE {formatPercent(backtest.forecastMape, 1)}
-            </td>
-            <td className="py-2 pr-4">
-              Mean absolute error {formatCount(backtest.naiveMeanAbsoluteError)} fills; MAPE {formatPercent(backtest.naiveMape, 1)}
-            </td>
-            <td className="py-2 pr-4">
-              {backtest.withinInterval} of {backtest.months.length} inside the interval
-            </td>
-          </tr>
-        </tfoot>
-      </table>
+          </tfoot>
+        </table>
+      </TableScroll>
     </div>
   );
 }
@@ -206,42 +209,44 @@ export function DemandForecastSection({
           <ForecastChart forecast={forecast} />
           <Card>
             <Card.Content>
-              <div className="flex flex-col gap-2 overflow-x-auto">
+              <div className="flex flex-col gap-2">
                 {csvHrefs === undefined ? null : <CsvLink href={csvHrefs.forecast} what="demand forecast" />}
-                <table className="min-w-full text-sm" data-testid="demand-forecast-months">
-                  <caption className="text-left text-muted">
-                    Expected fills and units in the next three months (
-                    {forecast.patients === null ? <SuppressedCell /> : formatCount(forecast.patients)} patients)
-                  </caption>
-                  <thead>
-                    <tr className="border-b border-separator text-left">
-                      <th scope="col" className="py-2 pr-4">
-                        Month
-                      </th>
-                      <th scope="col" className="py-2 pr-4">
-                        Expected fills (95 % interval)
-                      </th>
-                      <th scope="col" className="py-2 pr-4">
-                        Expected units (95 % interval)
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {forecast.months.map((month) => (
-                      <tr key={month.label} className="border-b border-separator">
-                        <th scope="row" className="py-2 pr-4 text-left font-medium">
-                          {monthLabel(month.label)}
+                <TableScroll label="Expected fills and units, next three months">
+                  <table className="min-w-full text-sm" data-testid="demand-forecast-months">
+                    <caption className="text-left text-muted">
+                      Expected fills and units in the next three months (
+                      {forecast.patients === null ? <SuppressedCell /> : formatCount(forecast.patients)} patients)
+                    </caption>
+                    <thead>
+                      <tr className="border-b border-separator text-left">
+                        <th scope="col" className="py-2 pr-4">
+                          Month
                         </th>
-                        <td className="py-2 pr-4">
-                          {formatCount(month.expectedFills)} ({range(month.fillsLow, month.fillsHigh)})
-                        </td>
-                        <td className="py-2 pr-4">
-                          {formatCount(month.expectedUnits)} ({range(month.unitsLow, month.unitsHigh)})
-                        </td>
+                        <th scope="col" className="py-2 pr-4">
+                          Expected fills (95 % interval)
+                        </th>
+                        <th scope="col" className="py-2 pr-4">
+                          Expected units (95 % interval)
+                        </th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {forecast.months.map((month) => (
+                        <tr key={month.label} className="border-b border-separator">
+                          <th scope="row" className="py-2 pr-4 text-left font-medium">
+                            {monthLabel(month.label)}
+                          </th>
+                          <td className="py-2 pr-4">
+                            {formatCount(month.expectedFills)} ({range(month.fillsLow, month.fillsHigh)})
+                          </td>
+                          <td className="py-2 pr-4">
+                            {formatCount(month.expectedUnits)} ({range(month.unitsLow, month.unitsHigh)})
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableScroll>
               </div>
             </Card.Content>
           </Card>
