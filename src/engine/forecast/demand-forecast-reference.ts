@@ -104,7 +104,11 @@ function interval(low: number, mean: number, variance: number): [number, number]
 }
 
 /** `histories`: each patient's fills (any order); only fills before `asOf` are read. */
-export function referenceForecastDemand(options: { histories: readonly (readonly Fill[])[]; asOf: number; months?: number }): DemandForecast {
+export function referenceForecastDemand(options: {
+  histories: readonly (readonly Fill[])[];
+  asOf: number;
+  months?: number;
+}): DemandForecast {
   const { asOf } = options;
   const months = monthsFrom(asOf, options.months ?? 3);
   const horizonEnd = months[months.length - 1]!.end;

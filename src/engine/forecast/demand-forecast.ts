@@ -173,7 +173,9 @@ export function forecastFromInputs(options: { inputs: ForecastInputs; asOf: numb
     // The next refill: q(days overdue); each later one also needs persisting from the next refill on.
     const next = refillProbability(lateness, asOf - supplyEnd);
     const persistingAtNext = survivalAt(curve, days[0]! - start);
-    const probabilities = days.map((day) => (persistingAtNext === 0 ? 0 : next * Math.min(1, survivalAt(curve, day - start) / persistingAtNext)));
+    const probabilities = days.map((day) =>
+      persistingAtNext === 0 ? 0 : next * Math.min(1, survivalAt(curve, day - start) / persistingAtNext),
+    );
     addStream(months, totals, days, probabilities, units, { weight: count, fromStarts: false });
   }
 

@@ -16,14 +16,21 @@ const fill = fc.record({
 });
 // Regular refillers too, so there are current patients, overdue ones and repeated states.
 const regular = fc
-  .record({ first: fc.integer({ min: asOf - 900, max: asOf - 30 }), every: fc.constantFrom(28, 30, 31, 45), count: fc.integer({ min: 1, max: 30 }) })
-  .map(({ first, every, count }) => Array.from({ length: count }, (_, index) => ({ day: first + index * every, units: 30, daysSupply: 30 })));
+  .record({
+    first: fc.integer({ min: asOf - 900, max: asOf - 30 }),
+    every: fc.constantFrom(28, 30, 31, 45),
+    count: fc.integer({ min: 1, max: 30 }),
+  })
+  .map(({ first, every, count }) =>
+    Array.from({ length: count }, (_, index) => ({ day: first + index * every, units: 30, daysSupply: 30 })),
+  );
 // Half the histories repeated: patients in the same state are summed as one cell with a count.
 const histories = fc
   .array(fc.oneof(fc.array(fill, { maxLength: 25 }), regular), { maxLength: 40 })
   .map((cohort) => [...cohort, ...cohort.slice(0, cohort.length >> 1)]);
 
-const close = (actual: number, expected: number) => expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
+const close = (actual: number, expected: number) =>
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
 
 describe('the demand forecast from summed cells (decision 057)', () => {
   it('gives the figures of the computation before it (one pass over the histories), on random cohorts and as-of days', () => {
@@ -39,7 +46,15 @@ describe('the demand forecast from summed cells (decision 057)', () => {
         forecast.months.forEach((month, index) => {
           const expected = reference.months[index]!;
           expect(month.label).toBe(expected.label);
-          for (const key of ['expectedFills', 'fillsLow', 'fillsHigh', 'expectedUnits', 'unitsLow', 'unitsHigh', 'fillsFromStarts'] as const)
+          for (const key of [
+            'expectedFills',
+            'fillsLow',
+            'fillsHigh',
+            'expectedUnits',
+            'unitsLow',
+            'unitsHigh',
+            'fillsFromStarts',
+          ] as const)
             close(month[key], expected[key]);
         });
         const backtest = backtestDemand({ histories: cohort, asOf: day });
@@ -67,7 +82,9 @@ describe('the demand forecast from summed cells (decision 057)', () => {
         for (const history of changed) addHistoryCells(taken, history, asOf);
         addCells(stored, taken, -1);
         expect(new Map([...stored].sort())).toEqual(new Map([...whole].sort()));
-        expect(forecastFromInputs({ inputs: forecastInputsOf(stored), asOf })).toEqual(forecastFromInputs({ inputs: forecastInputsOf(whole), asOf }));
+        expect(forecastFromInputs({ inputs: forecastInputsOf(stored), asOf })).toEqual(
+          forecastFromInputs({ inputs: forecastInputsOf(whole), asOf }),
+        );
       }),
       { numRuns: 100 },
     );
@@ -80,7 +97,11 @@ describe('the demand forecast from summed cells (decision 057)', () => {
         const cells: ForecastCells = new Map();
         const counts = [0, 0, 0, 0, 0, 0];
         for (const history of cohort) {
-          addHistoryCells(cells, history.filter((one: Fill) => one.day < cutoff), cutoff);
+          addHistoryCells(
+            cells,
+            history.filter((one: Fill) => one.day < cutoff),
+            cutoff,
+          );
           for (const one of history) {
             const month = one.day < asOf ? backtestMonthOf(one.day, asOf) : null;
             if (month !== null) counts[month]! += 1;

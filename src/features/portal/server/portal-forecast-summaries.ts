@@ -60,7 +60,8 @@ export async function loadForecastPatients(options: {
   const { database, asOf, productIds, patientIds } = options;
   if (productIds !== null && productIds.length === 0) return [];
   if (patientIds !== undefined && patientIds.length === 0) return [];
-  const products = productIds === null ? sql`` : sql`and d.product_id = any(${`{${productIds.map((id) => JSON.stringify(id)).join(',')}}`}::text[])`;
+  const products =
+    productIds === null ? sql`` : sql`and d.product_id = any(${`{${productIds.map((id) => JSON.stringify(id)).join(',')}}`}::text[])`;
   const only = patientIds === undefined ? sql`` : sql`and d.patient_id = any(${`{${patientIds.join(',')}}`}::uuid[])`;
   // Unordered (the engine sorts), so the database need not sort every fill.
   const rows = rowsOf<{ id: string; synthetic: boolean; fills: [number, number, number | string, string | null][] }>(
@@ -99,6 +100,9 @@ export function patientProductCells(patient: ForecastPatient, asOf: number): Map
   }
   const byProduct = new Map<string, ForecastCells>();
   for (const [productId, history] of histories) {
+    // Same-day fills in one order whatever order the database returned them in (the engine's sort is by day and
+    // stable, and a same-day pair's order changes the carried-over supply and the recent units).
+    history.sort((left, right) => left.day - right.day || left.daysSupply - right.daysSupply || left.units - right.units);
     const cells: ForecastCells = new Map();
     addHistoryCells(cells, history, asOf, 'f.');
     addHistoryCells(
@@ -296,7 +300,11 @@ async function currentBases(database: Database, catalogue: Catalogue, now: Date)
   };
   add('*', [...byProduct.values()]);
   for (const companyId of new Set(catalogue.map((product) => product.companyId)))
-    if (companyId !== null) add(`c:${companyId}`, setProductIds(`c:${companyId}`, catalogue)!.map((id) => byProduct.get(id)));
+    if (companyId !== null)
+      add(
+        `c:${companyId}`,
+        setProductIds(`c:${companyId}`, catalogue)!.map((id) => byProduct.get(id)),
+      );
   for (const product of catalogue) add(`p:${product.id}`, [byProduct.get(product.id)]);
   return bases;
 }
@@ -359,7 +367,9 @@ export async function refreshForecastBases(options: {
     await database.execute(sql`select base_key as "baseKey", set_key as "setKey", as_of::text as "asOf", built_at is not null as built,
       product_ids as "productIds" from portal_forecast_bases order by base_key for update`),
   );
-  await database.execute(sql`delete from portal_forecast_rows r where not exists (select 1 from portal_forecast_bases b where b.as_of = r.as_of)`);
+  await database.execute(
+    sql`delete from portal_forecast_rows r where not exists (select 1 from portal_forecast_bases b where b.as_of = r.as_of)`,
+  );
   const products = new Map(bases.map((base) => [base.baseKey, setProductIds(base.setKey, catalogue)]));
   // A base whose products changed (a product moved company) is rebuilt.
   for (const base of bases) if (base.built && !sameProducts(base.productIds, products.get(base.baseKey)!)) base.built = false;
@@ -373,7 +383,10 @@ export async function refreshForecastBases(options: {
     const asOf = dayNumberFromIso(day);
     const rebuild = rebuildAll || ofDay.some((base) => !base.built);
     if (!rebuild && dirtyIds.length === 0) continue;
-    const sets = ofDay.map((base) => ({ base, productSet: products.get(base.baseKey) === null ? null : new Set(products.get(base.baseKey)) }));
+    const sets = ofDay.map((base) => ({
+      base,
+      productSet: products.get(base.baseKey) === null ? null : new Set(products.get(base.baseKey)),
+    }));
     const sums = new Map(sets.map(({ base }) => [base.baseKey, new Map() as ForecastCells]));
     if (!rebuild) {
       // Take the listed patients' old rows out of every base of the day, then add them back from their fills.
@@ -381,24 +394,35 @@ export async function refreshForecastBases(options: {
         await database.execute(sql`delete from portal_forecast_rows where as_of = ${day}::date
           and patient_id = any(${`{${dirtyIds.join(',')}}`}::uuid[]) returning cells`),
       );
-      for (const row of old) for (const { base, productSet } of sets) addCells(sums.get(base.baseKey)!, patientSetCells(row.cells, productSet), -1);
+      for (const row of old)
+        for (const { base, productSet } of sets) addCells(sums.get(base.baseKey)!, patientSetCells(row.cells, productSet), -1);
     } else {
       await database.execute(sql`delete from portal_forecast_rows where as_of = ${day}::date`);
-      await database.execute(sql`delete from portal_forecast_cells where base_key in (${sql.join(
-        ofDay.map((base) => sql`${base.baseKey}`),
-        sql`, `,
-      )})`);
+      await database.execute(
+        sql`delete from portal_forecast_cells where base_key in (${sql.join(
+          ofDay.map((base) => sql`${base.baseKey}`),
+          sql`, `,
+        )})`,
+      );
     }
     const patients = await loadForecastPatients({ database, asOf, productIds: null, patientIds: rebuild ? undefined : dirtyIds });
     const written = patients.map((patient) => ({ id: patient.id, cells: patientProductCells(patient, asOf) }));
-    for (const row of written) for (const { base, productSet } of sets) addCells(sums.get(base.baseKey)!, patientSetCells(row.cells, productSet));
+    for (const row of written)
+      for (const { base, productSet } of sets) addCells(sums.get(base.baseKey)!, patientSetCells(row.cells, productSet));
     await insertRows(database, asOf, written);
     rows += written.length;
     for (const { base } of sets) {
       await applyCells(database, base.baseKey, sums.get(base.baseKey)!);
       if (!base.built) {
         await database.execute(sql`update portal_forecast_bases set built_at = ${nowIso}::timestamptz,
-          product_ids = ${products.get(base.baseKey) === null ? null : `{${products.get(base.baseKey)!.map((id) => JSON.stringify(id)).join(',')}}`}::text[]
+          product_ids = ${
+            products.get(base.baseKey) === null
+              ? null
+              : `{${products
+                  .get(base.baseKey)!
+                  .map((id) => JSON.stringify(id))
+                  .join(',')}}`
+          }::text[]
           where base_key = ${base.baseKey}`);
         built += 1;
       }
