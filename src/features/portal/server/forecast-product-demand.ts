@@ -8,10 +8,10 @@ import 'server-only';
  * patients feeding the forecast and it is suppressed with no figures, for every viewer (a forecast over so few
  * patients would reveal them).
  */
-import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
-import { dispensings, patients, products } from '@/db/schema';
+import { dispensings, products } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
 import { addCells, completeMonthsBefore, FIT_LOOKBACK_DAYS, HELD_OUT_MONTHS, PERMISSIBLE_GAP_DAYS } from '@/engine/forecast';
