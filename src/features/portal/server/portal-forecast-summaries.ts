@@ -405,7 +405,12 @@ export async function refreshForecastBases(options: {
         )})`,
       );
     }
-    const patients = await loadForecastPatients({ database, asOf, productIds: null, patientIds: rebuild ? undefined : dirtyIds });
+    // Rows hold the products of the day's bases only (every product when '*' is among them): a base's cells never
+    // read another product, and a base added to the day is unbuilt, so the day is rebuilt with it.
+    const dayProducts = sets.some(({ productSet }) => productSet === null)
+      ? null
+      : [...new Set(sets.flatMap(({ productSet }) => [...productSet!]))];
+    const patients = await loadForecastPatients({ database, asOf, productIds: dayProducts, patientIds: rebuild ? undefined : dirtyIds });
     const written = patients.map((patient) => ({ id: patient.id, cells: patientProductCells(patient, asOf) }));
     for (const row of written)
       for (const { base, productSet } of sets) addCells(sums.get(base.baseKey)!, patientSetCells(row.cells, productSet));
