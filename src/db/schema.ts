@@ -1193,6 +1193,22 @@ export const portalDirtyPatients = pgTable('portal_dirty_patients', {
 });
 
 /**
+ * Dose events changed since the dose-slot pre-aggregate was rebuilt (docs/decisions/057, closing decision 039's
+ * race): one row per patient and UTC day, written by triggers with a generation from a sequence. A day at or after
+ * the earliest listed day is read from dose_events; the refresh deletes only the rows whose generation it read
+ * before it aggregated, so a change committed while it runs stays listed (as portal_dirty_patients, decision 050).
+ */
+export const portalDoseSlotChanges = pgTable(
+  'portal_dose_slot_changes',
+  {
+    patientId: uuid('patient_id').notNull(),
+    day: date('day').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.patientId, table.day] }), index('portal_dose_slot_changes_day_idx').on(table.day)],
+);
+
+/**
  * The demand forecast's pre-aggregate (docs/decisions/057): one per product set (`*` every dispensing, `c:<id>`
  * one company's products, `p:<id>` one product) and as-of day (the set's latest fill). `productIds` are the
  * set's products when built (null for `*`): a view whose set differs (a product moved company) does not use it.

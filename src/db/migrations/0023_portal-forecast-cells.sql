@@ -1,3 +1,10 @@
+CREATE TABLE "portal_dose_slot_changes" (
+	"patient_id" uuid NOT NULL,
+	"day" date NOT NULL,
+	"generation" bigint NOT NULL,
+	CONSTRAINT "portal_dose_slot_changes_patient_id_day_pk" PRIMARY KEY("patient_id","day")
+);
+--> statement-breakpoint
 CREATE TABLE "portal_forecast_bases" (
 	"base_key" text PRIMARY KEY NOT NULL,
 	"set_key" text NOT NULL,
@@ -23,6 +30,7 @@ CREATE TABLE "portal_forecast_rows" (
 );
 --> statement-breakpoint
 ALTER TABLE "portal_forecast_cells" ADD CONSTRAINT "portal_forecast_cells_base_key_portal_forecast_bases_base_key_fk" FOREIGN KEY ("base_key") REFERENCES "public"."portal_forecast_bases"("base_key") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "portal_dose_slot_changes_day_idx" ON "portal_dose_slot_changes" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "portal_forecast_rows_patient_idx" ON "portal_forecast_rows" USING btree ("patient_id");--> statement-breakpoint
 -- hand-written: the forecast's rows count synthetic patients (the page says "Synthetic demo data"), so a change
 -- of a patient's synthetic flag lists them dirty like a change of their dispensings (docs/decisions/057).
@@ -36,3 +44,57 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE TRIGGER portal_patients_synthetic AFTER UPDATE ON patients REFERENCING OLD TABLE AS portal_old_rows NEW TABLE AS portal_new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION portal_patients_synthetic_changed();
+--> statement-breakpoint
+-- hand-written: decision 039's race closed (docs/decisions/057). The dose-slot triggers compared a changed day with
+-- the through_day they saw, so a dose written to a day the running refresh was about to cover, by a transaction
+-- committing after the refresh had aggregated, was neither aggregated nor marked. They now list every changed
+-- (patient, UTC day) with a generation, whatever through_day is; the refresh deletes only the rows it read before
+-- aggregating (by generation), so such a change stays listed and its day is read from dose_events.
+CREATE SEQUENCE portal_dose_slot_generation;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION portal_dose_events_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- Nothing aggregated yet (before the first refresh, e.g. while the demo dataset is seeded): nothing to mark.
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO portal_dose_slot_changes (patient_id, day, generation)
+    SELECT patient_id, day, nextval('portal_dose_slot_generation')
+      FROM (SELECT DISTINCT patient_id, (scheduled_at AT TIME ZONE 'UTC')::date AS day FROM portal_new_rows) changed
+    ON CONFLICT (patient_id, day) DO UPDATE SET generation = excluded.generation;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION portal_dose_events_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO portal_dose_slot_changes (patient_id, day, generation)
+    SELECT patient_id, day, nextval('portal_dose_slot_generation')
+      FROM (SELECT patient_id, (scheduled_at AT TIME ZONE 'UTC')::date AS day FROM portal_old_rows
+            UNION SELECT patient_id, (scheduled_at AT TIME ZONE 'UTC')::date FROM portal_new_rows) changed
+    ON CONFLICT (patient_id, day) DO UPDATE SET generation = excluded.generation;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION portal_dose_events_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO portal_dose_slot_changes (patient_id, day, generation)
+    SELECT patient_id, day, nextval('portal_dose_slot_generation')
+      FROM (SELECT DISTINCT patient_id, (scheduled_at AT TIME ZONE 'UTC')::date AS day FROM portal_old_rows) changed
+    ON CONFLICT (patient_id, day) DO UPDATE SET generation = excluded.generation;
+  RETURN NULL;
+END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION portal_patients_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM portal_aggregate_state WHERE key = 'dose-slots' AND through_day IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  -- A moved patient or time zone changes every aggregated day of theirs: listed from the first day.
+  INSERT INTO portal_dose_slot_changes (patient_id, day, generation)
+    SELECT n.id, DATE '1970-01-01', nextval('portal_dose_slot_generation') FROM portal_old_rows o JOIN portal_new_rows n ON n.id = o.id
+     WHERE o.region IS DISTINCT FROM n.region OR o.timezone IS DISTINCT FROM n.timezone
+    ON CONFLICT (patient_id, day) DO UPDATE SET generation = excluded.generation;
+  RETURN NULL;
+END $$;

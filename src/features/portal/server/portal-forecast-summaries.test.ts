@@ -58,7 +58,7 @@ async function seedCohort(db: Database, random: () => number) {
           productId,
           dispensedOn: isoFromDayNumber(day),
           daysSupply,
-          quantity: random() < 0.3 ? String(daysSupply * 2) : null,
+          quantity: random() < 0.3 ? daysSupply * 2 : null,
           dosesPerDay: random() < 0.3 ? 2 : null,
           source: 'test',
           sourceRecordId: `fill-${index}-${productId}-${fill}`,
