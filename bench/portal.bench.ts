@@ -8,7 +8,8 @@
  *    (default 100,000; 0 skips) simulated patients on one or two of 12 products of 3 companies, refilling every
  *    28–35 days for up to 30 fills over two years, and a dose a day (random hour and status) while on therapy
  *    in the last `--dose-days D` days (default 365) — written in SQL (insert … select generate_series, as the
- *    forecast bench does); the refresh job's work is timed, then every view.
+ *    forecast bench does); the refresh job's work is timed, then every view; then data on a new day are added and
+ *    the first view is timed before and after the refresh job builds the new periods (decision 057).
  * `npm run bench -- portal [--patients N] [--dose-days D]`.
  */
 import fs from 'node:fs';
@@ -228,5 +229,34 @@ async function runScale(db: Database, execute: (text: string) => Promise<unknown
   await addViewers(db, 'scale-co-1');
   await refreshPatientSummaries(db, now);
   await execute('analyze portal_patient_summaries');
-  return timeViews(db, 'scale-p1', SCALE_BUDGET_MS, now);
+  const withinBudget = await timeViews(db, 'scale-p1', SCALE_BUDGET_MS, now);
+  await timeFirstViewAfterNewData(db, execute, now);
+  return withinBudget;
+}
+
+/**
+ * Decision 057: data on a new day move the as-of day and so every period. The first view before the refresh job
+ * has run is computed per request (and registers its period); the job, queued by the import (and nightly), builds
+ * the periods ahead — here the default period of each scope, as refreshPatientSummaries does; the job itself
+ * builds every period of the picker — and the first view after it reads built rows. Each timed once (a first view).
+ */
+async function timeFirstViewAfterNewData(db: Database, execute: (text: string) => Promise<unknown>, yesterday: Date): Promise<void> {
+  const now = new Date(yesterday.getTime() + 86_400_000);
+  await execute(`insert into dispensings (patient_id, product_id, dispensed_on, days_supply, quantity, source, source_record_id)
+    select patient_id, product_id, date '2026-11-24', 30, 30, 'bench', 'new-day-' || patient_id || '-' || product_id
+    from (select distinct on (patient_id) patient_id, product_id from dispensings where source = 'bench' order by patient_id limit 200) s`);
+  await execute(`insert into dose_events (patient_id, product_id, scheduled_at, status, source, source_record_id)
+    select patient_id, product_id, timestamptz '2026-11-24 08:00+00', 'taken', 'bench', 'new-day-dose-' || patient_id
+    from (select distinct on (patient_id) patient_id, product_id from dispensings where source = 'bench' order by patient_id limit 200) s`);
+  process.stdout.write('\nNew data on 2026-11-24 (200 dispensings, 200 doses): every period moves.\n');
+  const firstView = async (label: string) => {
+    for (const role of ['government-official', 'drug-manufacturer'] as const) {
+      const started = performance.now();
+      await getPortalView({ database: db, actor: viewer(role), filters: none, request, now });
+      process.stdout.write(`first view after new data, ${label}, ${role}, all products: ${(performance.now() - started).toFixed(0)} ms\n`);
+    }
+  };
+  await firstView('before the refresh job (per request)');
+  await refreshPatientSummaries(db, now);
+  await firstView('after the refresh job');
 }

@@ -1201,6 +1201,67 @@ export const portalDirtyPatients = pgTable('portal_dirty_patients', {
 });
 
 /**
+ * Dose events changed since the dose-slot pre-aggregate was rebuilt (docs/decisions/057, closing decision 039's
+ * race): one row per patient and UTC day, written by triggers with a generation from a sequence. A day at or after
+ * the earliest listed day is read from dose_events; the refresh deletes only the rows whose generation it read
+ * before it aggregated, so a change committed while it runs stays listed (as portal_dirty_patients, decision 050).
+ */
+export const portalDoseSlotChanges = pgTable(
+  'portal_dose_slot_changes',
+  {
+    patientId: uuid('patient_id').notNull(),
+    day: date('day').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.patientId, table.day] }), index('portal_dose_slot_changes_day_idx').on(table.day)],
+);
+
+/**
+ * The demand forecast's pre-aggregate (docs/decisions/057): one per product set (`*` every dispensing, `c:<id>`
+ * one company's products, `p:<id>` one product) and as-of day (the set's latest fill). `productIds` are the
+ * set's products when built (null for `*`): a view whose set differs (a product moved company) does not use it.
+ * `builtAt` null: registered, not built. The refresh job registers each set's current as-of day itself.
+ */
+export const portalForecastBases = pgTable('portal_forecast_bases', {
+  baseKey: text('base_key').primaryKey(),
+  setKey: text('set_key').notNull(),
+  asOf: date('as_of').notNull(),
+  productIds: text('product_ids').array(),
+  builtAt: timestamp('built_at', { withTimezone: true }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * One row per as-of day and patient (docs/decisions/057): the forecast cells of each of the patient's products'
+ * histories (src/engine/forecast/forecast-cells.ts) as {product: [[name, n], …]}, shared by every base of that
+ * as-of day, so a listed (dirty) patient's part of any set's cells can be taken out exactly. No foreign key to
+ * patients, as portal_patient_summaries; rows of an as-of day without a base are deleted by the refresh.
+ */
+export const portalForecastRows = pgTable(
+  'portal_forecast_rows',
+  {
+    asOf: date('as_of').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    cells: jsonb('cells').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.asOf, table.patientId] }), index('portal_forecast_rows_patient_idx').on(table.patientId)],
+);
+
+/** The rows' cells summed per base (docs/decisions/057), written in the refresh's transaction with the rows. */
+export const portalForecastCells = pgTable(
+  'portal_forecast_cells',
+  {
+    baseKey: text('base_key')
+      .notNull()
+      .references(() => portalForecastBases.baseKey, { onDelete: 'cascade' }),
+    part: text('part').notNull(),
+    key: text('key').notNull(),
+    n: integer('n').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.baseKey, table.part, table.key] })],
+);
+
+/**
  * Daily message summaries (docs/decisions/045): the messages of one UTC day counted per channel, direction,
  * category, the patient's persona and organisation, and (for demo replies, which carry no engine reading)
  * the reply text, with the delivered, read, failed, live STOP and replied counts the messaging overview sums.

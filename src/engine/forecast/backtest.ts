@@ -57,6 +57,33 @@ export function backtestDemand(options: {
   const fitted = known.map((history) => history.filter((fill) => fill.day < cutoff));
   const forecast = (options.forecast ?? forecastDemand)({ histories: fitted, asOf: cutoff, months: HELD_OUT_MONTHS });
   const quarterBefore = completeMonthsBefore(cutoff, HELD_OUT_MONTHS);
+  return scoreBacktest({
+    forecast,
+    naive: quarterBefore.map((month) => fillsIn(fitted, month)),
+    actual: heldOut.map((month) => fillsIn(known, month)),
+    asOf: options.asOf,
+  });
+}
+
+/** Which held-out month (0–2) or month a quarter before it (3–5) a fill day falls in, else null (backtestDemand's counts). */
+export function backtestMonthOf(day: number, asOf: number): number | null {
+  const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
+  const quarterBefore = completeMonthsBefore(heldOut[0]!.start, HELD_OUT_MONTHS);
+  const held = heldOut.findIndex((month) => day >= month.start && day < month.end);
+  if (held !== -1) return held;
+  const before = quarterBefore.findIndex((month) => day >= month.start && day < month.end);
+  return before === -1 ? null : HELD_OUT_MONTHS + before;
+}
+
+/** The backtest's errors from the forecast fitted at the cutoff and the held-out and naive months' fills. */
+export function scoreBacktest(options: {
+  forecast: ReturnType<typeof forecastDemand>;
+  naive: readonly number[];
+  actual: readonly number[];
+  asOf: number;
+}): Backtest {
+  const { forecast } = options;
+  const heldOut = completeMonthsBefore(options.asOf, HELD_OUT_MONTHS);
   const months = heldOut.map((month, index) => {
     const predicted = forecast.months[index]!;
     return {
@@ -64,8 +91,8 @@ export function backtestDemand(options: {
       forecast: predicted.expectedFills,
       low: predicted.fillsLow,
       high: predicted.fillsHigh,
-      naive: fillsIn(fitted, quarterBefore[index]!),
-      actual: fillsIn(known, month),
+      naive: options.naive[index]!,
+      actual: options.actual[index]!,
     };
   });
   const meanAbsolute = (key: 'forecast' | 'naive') =>

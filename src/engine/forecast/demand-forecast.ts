@@ -18,17 +18,12 @@
  *   needs every earlier one), so their variance is exact; episode starts add a compound Poisson variance.
  *   Normal approximation, ±1.96 SD, floored at 0. It ignores the estimation error of S and I (decision 040).
  */
-import type { SurvivalSubject } from '../aggregation/kaplan-meier';
+import { addHistoryCells, type ForecastCells, type ForecastInputs, forecastInputsOf, START_RATE_MONTHS } from './forecast-cells';
 import { completeMonthsBefore, type MonthSpan, monthsFrom } from './months';
-import { observeRefillLateness, refillProbability, supplyEnds } from './refill-lateness';
-import { buildSurvivalCurve, episodesOf, type Fill, type SurvivalCurve, survivalAt, survivalSubject } from './persistence';
+import { refillProbability } from './refill-lateness';
+import { type Fill, type SurvivalCurve, survivalAt } from './persistence';
 
-/** Fills in the last this many days before the as-of day feed the fit. */
-export const FIT_LOOKBACK_DAYS = 730;
-/** Complete months before the as-of day whose episode starts give the start rate. */
-export const START_RATE_MONTHS = 3;
-/** Refill intervals and units taken from at most this many of an episode's last fills. */
-export const RECENT_FILLS = 6;
+export { FIT_LOOKBACK_DAYS, RECENT_FILLS, START_RATE_MONTHS } from './forecast-cells';
 const Z_95 = 1.959963984540054;
 
 export type DemandMonth = {
@@ -55,11 +50,20 @@ export type DemandForecast = {
   medianRefillIntervalDays: number | null;
 };
 
-function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** Median of values given as ascending [value, count] pairs. */
+function countedMedian(pairs: readonly (readonly [number, number])[]): number | null {
+  const total = pairs.reduce((sum, [, count]) => sum + count, 0);
+  if (total === 0) return null;
+  const nth = (rank: number) => {
+    let seen = 0;
+    for (const [value, count] of pairs) {
+      seen += count;
+      if (seen > rank) return value;
+    }
+    return pairs[pairs.length - 1]![0];
+  };
+  const middle = total >> 1;
+  return total % 2 === 1 ? nth(middle) : (nth(middle - 1) + nth(middle)) / 2;
 }
 
 /** Mean and variance of how many of the nested events happen (probabilities non-increasing in order). */
@@ -76,7 +80,7 @@ export function nestedBernoulliMoments(probabilities: readonly number[]): { mean
 
 type Accumulator = { fills: number; fillsVariance: number; units: number; unitsVariance: number; fromStarts: number };
 
-/** Adds one fill stream (days, probabilities) to the months, weighted (Poisson starts: weight = rate). */
+/** Adds one fill stream (days, probabilities) to the months, weighted (n identical patients: weight n; Poisson starts: weight = rate). */
 function addStream(
   months: readonly MonthSpan[],
   totals: Accumulator[],
@@ -102,8 +106,8 @@ function addStream(
       total.unitsVariance += options.weight * secondMoment * units * units;
       total.fromStarts += options.weight * mean;
     } else {
-      total.fillsVariance += variance;
-      total.unitsVariance += variance * units * units;
+      total.fillsVariance += options.weight * variance;
+      total.unitsVariance += options.weight * variance * units * units;
     }
   });
 }
@@ -121,71 +125,68 @@ function interval(low: number, mean: number, variance: number): [number, number]
 
 /** `histories`: each patient's fills (any order); only fills before `asOf` are read. */
 export function forecastDemand(options: { histories: readonly (readonly Fill[])[]; asOf: number; months?: number }): DemandForecast {
-  const { asOf } = options;
+  const cells: ForecastCells = new Map();
+  for (const history of options.histories) addHistoryCells(cells, history, options.asOf);
+  return forecastFromInputs({ inputs: forecastInputsOf(cells), asOf: options.asOf, months: options.months });
+}
+
+/** Kaplan–Meier S(t) from [time, events, censored] ascending (as buildSurvivalCurve over the expanded subjects). */
+function survivalCurveOf(subjects: readonly (readonly [number, number, number])[]): SurvivalCurve {
+  let atRisk = subjects.reduce((sum, [, events, censored]) => sum + events + censored, 0);
+  const times: number[] = [];
+  const values: number[] = [];
+  let survival = 1;
+  for (const [time, events, censored] of subjects) {
+    if (events > 0) {
+      survival *= 1 - events / atRisk;
+      times.push(time);
+      values.push(survival);
+    }
+    atRisk -= events + censored;
+  }
+  return { times, values };
+}
+
+/** The forecast from summed history cells (forecast-cells.ts); the same inputs always give the same figures. */
+export function forecastFromInputs(options: { inputs: ForecastInputs; asOf: number; months?: number }): DemandForecast {
+  const { asOf, inputs } = options;
   const months = monthsFrom(asOf, options.months ?? 3);
   const horizonEnd = months[months.length - 1]!.end;
-  const fitStart = asOf - FIT_LOOKBACK_DAYS;
   const rateMonths = completeMonthsBefore(asOf, START_RATE_MONTHS);
   const rateStart = rateMonths[0]!.start;
   const rateEnd = rateMonths[rateMonths.length - 1]!.end;
 
-  type Current = { start: number; lastFill: number; supplyEnd: number; interval: number; units: number };
-  const knownHistories: Fill[][] = [];
-  const current: Current[] = [];
-  const subjects: SurvivalSubject[] = [];
-  const startUnits: number[] = [];
-  let patients = 0;
-  let starts = 0;
-  for (const history of options.histories) {
-    const known = history.filter((fill) => fill.day < asOf).sort((left, right) => left.day - right.day);
-    const inWindow = known.filter((fill) => fill.day >= fitStart);
-    if (inWindow.length === 0) continue;
-    patients += 1;
-    knownHistories.push(inWindow);
-    // Episodes over everything known, so an episode begun before the window keeps its true start.
-    const episodes = episodesOf(known, asOf).filter((episode) => episode.end >= fitStart);
-    for (const episode of episodes) {
-      subjects.push(survivalSubject(episode));
-      // Episode starts in the rate months: new patients and restarts after a gap longer than permitted.
-      if (episode.start >= rateStart && episode.start < rateEnd) {
-        starts += 1;
-        startUnits.push(episode.fills[0]!.units);
-      }
-    }
-    const last = episodes[episodes.length - 1];
-    if (last === undefined || last.stopped) continue;
-    const recent = last.fills.slice(-RECENT_FILLS - 1);
-    const gaps = recent.slice(1).map((fill, index) => fill.day - recent[index]!.day);
-    const lastFill = recent[recent.length - 1]!;
-    current.push({
-      start: last.start,
-      lastFill: lastFill.day,
-      supplyEnd: supplyEnds(last.fills).at(-1)!,
-      interval: Math.max(1, median(gaps) ?? lastFill.daysSupply),
-      units: median(recent.slice(-RECENT_FILLS).map((fill) => fill.units)) ?? 0,
-    });
-  }
-
-  const curve: SurvivalCurve = buildSurvivalCurve(subjects);
+  const curve = survivalCurveOf(inputs.subjects);
   const totals: Accumulator[] = months.map(() => ({ fills: 0, fillsVariance: 0, units: 0, unitsVariance: 0, fromStarts: 0 }));
-  const lateness = observeRefillLateness(knownHistories, asOf);
-  for (const patient of current) {
-    const days = projectedDays(Math.max(patient.lastFill + patient.interval, asOf), patient.interval, horizonEnd);
+  const refilled = new Float64Array(inputs.refilled.reduce((sum, [, count]) => sum + count, 0));
+  let filled = 0;
+  for (const [lateness, count] of inputs.refilled) {
+    refilled.fill(lateness, filled, filled + count);
+    filled += count;
+  }
+  const lateness = { refilled, stopped: inputs.stopped };
+  let currentPatients = 0;
+  for (const [start, lastFill, supplyEnd, interval, units, count] of inputs.current) {
+    currentPatients += count;
+    const days = projectedDays(Math.max(lastFill + interval, asOf), interval, horizonEnd);
     if (days.length === 0) continue;
     // The next refill: q(days overdue); each later one also needs persisting from the next refill on.
-    const next = refillProbability(lateness, asOf - patient.supplyEnd);
-    const persistingAtNext = survivalAt(curve, days[0]! - patient.start);
+    const next = refillProbability(lateness, asOf - supplyEnd);
+    const persistingAtNext = survivalAt(curve, days[0]! - start);
     const probabilities = days.map((day) =>
-      persistingAtNext === 0 ? 0 : next * Math.min(1, survivalAt(curve, day - patient.start) / persistingAtNext),
+      persistingAtNext === 0 ? 0 : next * Math.min(1, survivalAt(curve, day - start) / persistingAtNext),
     );
-    addStream(months, totals, days, probabilities, patient.units, { weight: 1, fromStarts: false });
+    addStream(months, totals, days, probabilities, units, { weight: count, fromStarts: false });
   }
 
-  const medianInterval = median(current.map((patient) => patient.interval));
+  const medianInterval = countedMedian(
+    inputs.current.map(([, , , interval, , count]): [number, number] => [interval, count]).sort((left, right) => left[0] - right[0]),
+  );
+  const starts = inputs.startUnits.reduce((sum, [, count]) => sum + count, 0);
   const startsPerDay = starts / (rateEnd - rateStart);
   if (startsPerDay > 0) {
     const startInterval = Math.max(1, medianInterval ?? 30);
-    const unitsPerStartFill = median(startUnits) ?? 0;
+    const unitsPerStartFill = countedMedian(inputs.startUnits) ?? 0;
     // Each arrival day between the as-of day and the horizon, weighted by the daily rate.
     for (let arrival = asOf; arrival < horizonEnd; arrival += 1) {
       const days = projectedDays(arrival, startInterval, horizonEnd);
@@ -211,8 +212,8 @@ export function forecastDemand(options: { histories: readonly (readonly Fill[])[
         fillsFromStarts: total.fromStarts,
       };
     }),
-    patients,
-    currentPatients: current.length,
+    patients: inputs.histories,
+    currentPatients,
     episodeStartsPerMonth: starts / START_RATE_MONTHS,
     medianRefillIntervalDays: medianInterval,
   };

@@ -1,10 +1,12 @@
 /** The demand forecast engine's public surface (docs/decisions/040). */
-export { type Backtest, type BacktestMonth, backtestDemand, HELD_OUT_MONTHS } from './backtest';
+export { type Backtest, type BacktestMonth, backtestDemand, backtestMonthOf, HELD_OUT_MONTHS, scoreBacktest } from './backtest';
+export { addCell, addCells, addHistoryCells, type ForecastCells, type ForecastInputs, forecastInputsOf } from './forecast-cells';
 export {
   type DemandForecast,
   type DemandMonth,
   FIT_LOOKBACK_DAYS,
   forecastDemand,
+  forecastFromInputs,
   nestedBernoulliMoments,
   RECENT_FILLS,
   START_RATE_MONTHS,

@@ -2,34 +2,34 @@ import 'server-only';
 /**
  * The portal's demand forecast (issue 15, docs/decisions/040): expected fills and units of a product (or a
  * set; none named: every product in the viewer's scope) for the next three calendar months, with a
- * backtest on the last three complete months. The database groups the dispensings by patient (one row per
- * patient of [day, days' supply, units, product], no identifier), split here into one history per patient and
- * product; the engine (src/engine/forecast) turns them into figures, and only those aggregates leave: fewer than 11 patients feeding the forecast and it is
- * suppressed with no figures, for every viewer (a forecast over so few patients would reveal them).
+ * backtest on the last three complete months. Each patient's fills, one history per product, become counted
+ * cells (src/engine/forecast/forecast-cells.ts) whose sums give every figure — read from the pre-aggregate when it
+ * holds the product set (decision 057), else summed from the fills now. Only aggregates leave: fewer than 11
+ * patients feeding the forecast and it is suppressed with no figures, for every viewer (a forecast over so few
+ * patients would reveal them).
  */
-import { and, asc, eq, gte, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { findCohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
-import { dispensings, patients, products } from '@/db/schema';
+import { dispensings, products } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { MINIMUM_GROUP_SIZE } from '@/db/queries/suppression';
-import {
-  backtestDemand,
-  completeMonthsBefore,
-  FIT_LOOKBACK_DAYS,
-  type Fill,
-  forecastDemand,
-  HELD_OUT_MONTHS,
-  PERMISSIBLE_GAP_DAYS,
-} from '@/engine/forecast';
+import { addCells, completeMonthsBefore, FIT_LOOKBACK_DAYS, HELD_OUT_MONTHS, PERMISSIBLE_GAP_DAYS } from '@/engine/forecast';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import type { DemandForecastDto, DemandForecastSuppression } from '../demand-forecast-dto';
+import {
+  forecastFiguresOf,
+  forecastSetKeyOf,
+  loadForecastCatalogue,
+  loadForecastPatients,
+  loadStoredForecastCells,
+  patientProductCells,
+  patientSetCells,
+} from './portal-forecast-summaries';
 
-/** Fills loaded before the backtest's fitting window, so episodes begun earlier keep their true start. */
-const HISTORY_BEFORE_WINDOW_DAYS = 365;
 /** Forecast figures are rounded for display; the engine keeps full precision. */
 const round = (value: number) => Math.round(value * 10) / 10;
 
@@ -57,6 +57,8 @@ export async function forecastProductDemand(options: {
   purpose?: { kind: 'page' } | { kind: 'csv'; table: string };
   request?: RequestContext;
   now: Date;
+  /** Tests and the bench: compute from every fill even when the pre-aggregate could answer. */
+  perRequest?: boolean;
 }): Promise<DemandForecastDto> {
   const purpose = options.purpose ?? { kind: 'page' };
   const action = purpose.kind === 'page' ? 'portal.forecast-view' : 'portal.forecast-export-csv';
@@ -87,6 +89,7 @@ async function computeForecast(options: {
   actor: Pick<SessionUser, 'id' | 'role'>;
   productIds: readonly string[];
   now: Date;
+  perRequest?: boolean;
 }): Promise<DemandForecastDto> {
   const { database, actor } = options;
 
@@ -145,50 +148,19 @@ async function computeForecast(options: {
   const asOf = lastDay + 1;
 
   const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
-  const loadFrom = heldOut[0]!.start - FIT_LOOKBACK_DAYS - HISTORY_BEFORE_WINDOW_DAYS;
   const fitFromDay = asOf - FIT_LOOKBACK_DAYS;
-  const backtestFitFromDay = heldOut[0]!.start - FIT_LOOKBACK_DAYS;
-  // One row per patient, no identifier: its fills as [day number, days' supply, units, product]. Units: the
-  // quantity dispensed when recorded, else days' supply × doses a day (else 1 a day). Unordered (the engine
-  // sorts), so the database need not sort every fill.
-  const rows = await database
-    .select({
-      fills: sql<[number, number, number, string | null][]>`json_agg(json_build_array(
-        ${dispensings.dispensedOn} - date '1970-01-01',
-        ${dispensings.daysSupply},
-        coalesce(${dispensings.quantity}, ${dispensings.daysSupply} * coalesce(${dispensings.dosesPerDay}, 1)),
-        ${dispensings.productId}
-      ))`,
-      synthetic: sql<boolean>`bool_or(${patients.synthetic})`,
-    })
-    .from(dispensings)
-    .innerJoin(patients, eq(patients.id, dispensings.patientId))
-    .where(
-      and(productCondition, gte(dispensings.dispensedOn, isoFromDayNumber(loadFrom)), lt(dispensings.dispensedOn, isoFromDayNumber(asOf))),
-    )
-    .groupBy(dispensings.patientId);
-  // A history per patient and product: two products' fills interleaved are not one refill rhythm.
-  const histories: Fill[][] = [];
-  let patientCount = 0;
-  let backtestPatients = 0;
-  for (const row of rows) {
-    const byProduct = new Map<string | null, Fill[]>();
-    let inFit = false;
-    let inBacktestFit = false;
-    for (const [day, daysSupply, units, productId] of row.fills) {
-      const history = byProduct.get(productId) ?? [];
-      if (history.length === 0) byProduct.set(productId, history);
-      history.push({ day, daysSupply, units: Number(units) });
-      inFit ||= day >= fitFromDay;
-      inBacktestFit ||= day >= backtestFitFromDay && day < heldOut[0]!.start;
-    }
-    histories.push(...byProduct.values());
-    if (inFit) patientCount += 1;
-    if (inBacktestFit) backtestPatients += 1;
+  // The figures are sums of per-patient cells (decision 057): from the pre-aggregate when it holds this product set
+  // at this as-of day, else from every patient's fills now (and the set is registered for the refresh job).
+  const chosenIds = productIds === null ? null : productRows.map((product) => product.id);
+  const setKey = options.perRequest === true ? null : forecastSetKeyOf(chosenIds, await loadForecastCatalogue(database));
+  let cells = setKey === null ? null : await loadStoredForecastCells({ database, setKey, productIds: chosenIds, asOf, now: options.now });
+  if (cells === null) {
+    cells = new Map();
+    for (const patient of await loadForecastPatients({ database, asOf, productIds: chosenIds }))
+      addCells(cells, patientSetCells(patientProductCells(patient, asOf), null));
   }
-  const synthetic = rows.some((row) => row.synthetic);
+  const { forecast, backtest, patients: patientCount, backtestPatients, synthetic } = forecastFiguresOf(cells, asOf);
 
-  const forecast = forecastDemand({ histories, asOf, months: 3 });
   const productWording = requested.length === 0 ? 'all products in your view' : productRows.map((product) => product.name).join(', ');
   const first = forecast.months[0]!.label;
   const last = forecast.months[forecast.months.length - 1]!.label;
@@ -201,7 +173,6 @@ async function computeForecast(options: {
       synthetic,
     );
   }
-  const backtest = backtestDemand({ histories, asOf });
   return {
     asOf: isoFromDayNumber(lastDay),
     products: productRows,

@@ -173,8 +173,38 @@ describe.each(testDatabaseBackends())('portal dose-slot pre-aggregate on $name',
       .set({ scheduledAt: new Date('2026-11-25T10:00:00Z') })
       .where(eq(doseEvents.id, dose!.id));
     expect((await findReadableDoseSlotEnd(db)).readableEnd).toBe(dayNumberFromCivil(2025, 6, 1));
-    const [row] = await db.select({ version: portalAggregateState.version }).from(portalAggregateState);
-    expect(row!.version).toBeGreaterThan(0);
+    const [row] = await db.select({ throughDay: portalAggregateState.throughDay }).from(portalAggregateState);
+    expect(row!.throughDay).toBe('2026-11-25');
+  });
+
+  it('keeps a change written while a refresh runs (committed after it aggregated): its day is read from dose_events', async () => {
+    // The aggregate covers days before 2025-06-10; the refresh will cover days before 2026-11-25.
+    await refreshPortalAggregates({ database: db, now: new Date('2025-06-10T09:00:00Z') });
+    const [dose] = await db
+      .select({ patientId: doseEvents.patientId, productId: doseEvents.productId })
+      .from(doseEvents)
+      .where(sql`${doseEvents.scheduledAt} >= '2025-06-01' and ${doseEvents.scheduledAt} < '2025-06-02'`)
+      .limit(1);
+    await refreshPortalAggregates({
+      database: db,
+      now: new Date('2026-11-25T09:00:00Z'),
+      // A dose on a day the running refresh is about to cover, written after it read dose_events (decision 039's race).
+      afterAggregated: async (transaction) => {
+        await transaction.insert(doseEvents).values({
+          patientId: dose!.patientId,
+          productId: dose!.productId,
+          scheduledAt: new Date('2025-08-20T14:10:00Z'),
+          status: 'missed',
+          source: 'test',
+          sourceRecordId: 'during-refresh-1',
+        });
+      },
+    });
+    expect(await findReadableDoseSlotEnd(db)).toMatchObject({ readableEnd: dayNumberFromCivil(2025, 8, 20), stale: true });
+    await expectSameAsDirect();
+    await refreshPortalAggregates({ database: db, now: new Date('2026-11-25T09:00:00Z') });
+    expect(await findReadableDoseSlotEnd(db)).toMatchObject({ readableEnd: dayNumberFromCivil(2026, 11, 25), stale: false });
+    await expectSameAsDirect();
   });
 
   it('chains the next night only for the nightly run', async () => {

@@ -4,8 +4,9 @@ import 'server-only';
  * pre-aggregate `portal_dose_slots_daily` where it is exact, and from dose_events for the rest
  * (docs/decisions/039). Converting a year of dose events to local time was most of a whole-population view's
  * time (about 0.8 s of 1.1 s on the PGlite demo dataset). The aggregate is exact before
- * min(through_day, dirty_from): triggers move dirty_from back when dose events of an aggregated day, or a
- * patient's region or time zone, change. Then a refresh is queued (once per such change).
+ * the earliest day listed in portal_dose_slot_changes: triggers list every (patient, day) whose dose events
+ * change, and every day of a patient whose region or time zone changes, with a generation (decision 057). Then a
+ * refresh is queued (once per such change).
  */
 import { and, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
@@ -19,23 +20,27 @@ import { portalRefreshJobKind } from '../schemas';
 
 export const doseSlotsStateKey = 'dose-slots';
 
-/** The first day the aggregate cannot answer for (null: it answers for no day), and whether a refresh is due. */
+/**
+ * The first day the aggregate cannot answer for (null: it answers for no day), and whether a refresh is due: the
+ * earlier of its through day and the earliest day listed changed (portal_dose_slot_changes, decision 057).
+ * `version`: the latest change before the through day, so a view queues one refresh per change.
+ */
 export async function findReadableDoseSlotEnd(
   database: Database,
 ): Promise<{ readableEnd: number | null; version: number; stale: boolean }> {
-  const [state] = await database
-    .select({
-      throughDay: portalAggregateState.throughDay,
-      dirtyFrom: portalAggregateState.dirtyFrom,
-      version: portalAggregateState.version,
-      refreshedVersion: portalAggregateState.refreshedVersion,
-    })
-    .from(portalAggregateState)
-    .where(eq(portalAggregateState.key, doseSlotsStateKey));
+  const [state] = (
+    (await database.execute(sql`
+      select s.through_day::text as "throughDay", s.dirty_from::text as "dirtyFrom",
+        (select min(day)::text from portal_dose_slot_changes) as "changedFrom",
+        (select max(generation) from portal_dose_slot_changes c where c.day < s.through_day) as "latest"
+      from portal_aggregate_state s where s.key = ${doseSlotsStateKey}`)) as unknown as {
+      rows: { throughDay: string | null; dirtyFrom: string | null; changedFrom: string | null; latest: string | number | null }[];
+    }
+  ).rows;
   if (state === undefined || state.throughDay === null) return { readableEnd: null, version: 0, stale: false };
-  const through = dayNumberFromIso(state.throughDay);
-  const readableEnd = state.dirtyFrom === null ? through : Math.min(through, dayNumberFromIso(state.dirtyFrom));
-  return { readableEnd, version: Number(state.version), stale: Number(state.version) > Number(state.refreshedVersion) };
+  // dirty_from: set by the triggers before decision 057 (a database migrated with days marked keeps them unread).
+  const days = [state.throughDay, state.dirtyFrom, state.changedFrom].filter((day): day is string => day !== null).map(dayNumberFromIso);
+  return { readableEnd: Math.min(...days), version: Number(state.latest ?? 0), stale: state.latest !== null };
 }
 
 /** Direct computation over dose_events scheduled in [start, end) (day numbers, UTC midnights). */
@@ -154,7 +159,12 @@ const normalise = (rows: readonly DoseSlot[]): DoseSlot[] =>
  * one or the new one). A full rebuild rather than per-day: an import may add doses to any past day, and the
  * demo dataset rebuilds in about a second. Returns how many aggregate rows were written.
  */
-export async function refreshPortalAggregates(options: { database: Database; now: Date }): Promise<{ throughDay: string; rows: number }> {
+export async function refreshPortalAggregates(options: {
+  database: Database;
+  now: Date;
+  /** Tests: a write after the rebuild has aggregated and before it commits (as if committed meanwhile). */
+  afterAggregated?: (transaction: Database) => Promise<void>;
+}): Promise<{ throughDay: string; rows: number }> {
   const throughDay = isoFromDayNumber(Math.floor(options.now.getTime() / MS_PER_DAY));
   const through = new Date(`${throughDay}T00:00:00Z`);
   return options.database.transaction(async (transaction) => {
@@ -162,6 +172,10 @@ export async function refreshPortalAggregates(options: { database: Database; now
     const [state] = await transaction
       .execute(sql`select version from portal_aggregate_state where key = ${doseSlotsStateKey} for update`)
       .then((result) => (result as unknown as { rows: { version: string | number }[] }).rows);
+    // The changes listed now are what this rebuild covers: read before aggregating, deleted by generation after.
+    const changes = await transaction
+      .execute(sql`select patient_id as "patientId", day::text as day, generation from portal_dose_slot_changes`)
+      .then((result) => (result as unknown as { rows: { patientId: string; day: string; generation: string | number }[] }).rows);
     await transaction.delete(portalDoseSlotsDaily);
     await transaction.delete(portalDoseSlotsMonthly);
     const inserted = await transaction.execute(sql`
@@ -178,6 +192,14 @@ export async function refreshPortalAggregates(options: { database: Database; now
       insert into portal_dose_slots_monthly (month, product_id, region, weekday, hour, confirmed, missed)
       select date_trunc('month', day)::date, product_id, region, weekday, hour, sum(confirmed)::int, sum(missed)::int
       from portal_dose_slots_daily group by 1, 2, 3, 4, 5`);
+    await options.afterAggregated?.(transaction);
+    // A change committed after the rows above were read has a newer generation (or is not in `changes`): it stays.
+    if (changes.length > 0)
+      await transaction.execute(sql`
+        delete from portal_dose_slot_changes c
+        using jsonb_to_recordset(${JSON.stringify(changes.map((change) => ({ ...change, generation: Number(change.generation) })))}::jsonb)
+          as r("patientId" uuid, day date, generation bigint)
+        where c.patient_id = r."patientId" and c.day = r.day and c.generation <= r.generation`);
     const version = state === undefined ? 0 : Number(state.version);
     await transaction
       .insert(portalAggregateState)

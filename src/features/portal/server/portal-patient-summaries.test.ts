@@ -10,7 +10,10 @@ import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
 import { importFhir, undoImportBatch } from '@/features/data-import';
 import { describePortalPageFromTotals, NOT_RECORDED, noPortalFilters, type PortalFilters, type PortalTotals } from '../portal-tables';
 import { findScopeProducts, loadPortalPageInput } from './load-portal-input';
+import { pickerChoices } from './portal-periods-ahead';
 import { refreshPortalPatientSummaries } from './portal-patient-summaries';
+import { createPortalRefreshHandler } from './portal-refresh-job';
+import { portalRefreshJobKind } from '../schemas';
 
 const now = new Date('2026-01-20T12:00:00Z');
 const government = { id: 'government-1', role: 'government-official' as const };
@@ -247,6 +250,44 @@ describe.each(testDatabaseBackends())('portal per-patient pre-aggregate on $name
     });
     expect(await dirtyCount()).toBe(1);
     await compareAll('pre-aggregate');
+  }, 300_000);
+
+  it('the refresh job builds ahead every period the page offers, also after the data reach a new day', async () => {
+    const runJob = () =>
+      createPortalRefreshHandler(
+        () => db,
+        () => now,
+      )({ id: 'job', kind: portalRefreshJobKind, payload: {}, dedupeKey: null } as never, {} as never);
+    /** Each picker choice of the official and the manufacturer: read from built rows, with the per-request figures. */
+    const everyChoiceBuilt = async () => {
+      for (const actor of [government, manufacturer]) {
+        const scope = await findCohortScope({ database: db, actor });
+        const scopeProducts = await findScopeProducts(db, scope);
+        const audience = actor.role === 'drug-manufacturer' ? 'manufacturer' : 'government';
+        const { asOf } = await findReportingPeriod({ database: db, scope, now });
+        for (const choice of pickerChoices(asOf)) {
+          const period = await findReportingPeriod({ database: db, scope, choice, now });
+          const options = { database: db, audience, period, scopeProducts, filters: noPortalFilters, now } as const;
+          const read = await loadPortalPageInput(options);
+          expect(read.source, `${actor.role} ${JSON.stringify(choice)}`).toBe('pre-aggregate');
+          expect(comparable(read.totals)).toEqual(comparable((await loadPortalPageInput({ ...options, source: 'direct' })).totals));
+        }
+      }
+    };
+    await runJob();
+    await everyChoiceBuilt();
+    // New data on a later day: the as-of day and so every period moves; the job (queued by an import, nightly, or a
+    // view) builds the new ones before anyone asks.
+    await db.insert(dispensings).values({
+      patientId: await somePatient('P-40'),
+      productId: 'statin-a',
+      dispensedOn: '2026-01-18',
+      daysSupply: 30,
+      source: 'test',
+      sourceRecordId: 'new-day-1',
+    });
+    await runJob();
+    await everyChoiceBuilt();
   }, 300_000);
 
   it('differs from the engine when a refresh clears the dirty list without rewriting the rows (the check can fail)', async () => {

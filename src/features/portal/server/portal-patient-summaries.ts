@@ -31,6 +31,7 @@ import {
   summarisePatient,
 } from '../portal-tables';
 import { portalRefreshJobKind } from '../schemas';
+import { refreshForecastBases } from './portal-forecast-summaries';
 
 const DAY_MS = 86_400_000;
 /** A kept period nobody viewed for this long is dropped by the refresh. */
@@ -296,7 +297,13 @@ export async function refreshPortalPatientSummaries(options: {
   periods?: readonly ReportingPeriod[];
   /** Tests: a write between reading the dirty list and clearing it (as if committed meanwhile). */
   afterDirtyRead?: (transaction: Database) => Promise<void>;
-}): Promise<{ periods: number; built: number; rows: number; dirtyPatients: number }> {
+}): Promise<{
+  periods: number;
+  built: number;
+  rows: number;
+  dirtyPatients: number;
+  forecast: { bases: number; built: number; rows: number };
+}> {
   const { now } = options;
   return options.database.transaction(async (database) => {
     for (const period of options.periods ?? []) await registerPeriod(database, period, now);
@@ -337,13 +344,15 @@ export async function refreshPortalPatientSummaries(options: {
         await writePeriodCells(database, row.key);
       }
     }
+    // The demand forecast's pre-aggregate (decision 057) reads the same dirty list: rewritten before it is cleared.
+    const forecast = await refreshForecastBases({ database, now, dirtyIds });
     if (dirty.length > 0)
       await database.execute(sql`
         delete from portal_dirty_patients d
         using jsonb_to_recordset(${JSON.stringify(dirty.map((entry) => ({ id: entry.id, generation: Number(entry.generation) })))}::jsonb)
           as r(id uuid, generation bigint)
         where d.patient_id = r.id and d.generation <= r.generation`);
-    return { periods: periods.length, built, rows, dirtyPatients: dirty.length };
+    return { periods: periods.length, built, rows, dirtyPatients: dirty.length, forecast };
   });
 }
 

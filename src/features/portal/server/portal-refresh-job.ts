@@ -5,15 +5,17 @@ import 'server-only';
  * tonight's back at start-up), queued after the demo seed, and queued by a portal view that finds aggregated
  * days changed since the last refresh (an import, an undo, a late dose record) — once per such change.
  * Since decision 050 it also keeps the per-patient pre-aggregate (portal-patient-summaries.ts): it builds the
- * periods views registered and rewrites the rows of patients whose dispensings changed.
+ * periods views registered and rewrites the rows of patients whose dispensings changed; since decision 057 it
+ * builds ahead every period the page offers at the data's last day (portal-periods-ahead.ts) and keeps the
+ * demand forecast's pre-aggregate.
  */
 import { z } from '@/lib/zod';
 import type { Database } from '@/db/client';
 import { parseInput } from '@/lib/parse-input';
 import { enqueueJob, type JobHandler } from '@/lib/server/jobs';
 import { portalRefreshJobKind } from '../schemas';
-import { findReportingPeriod } from '@/db/queries/reporting-period';
 import { refreshPortalAggregates } from './portal-dose-slots';
+import { findPeriodsUsersOpen } from './portal-periods-ahead';
 import { refreshPortalPatientSummaries } from './portal-patient-summaries';
 
 const dayMs = 86_400_000;
@@ -45,9 +47,10 @@ export function createPortalRefreshHandler(database: () => Database, clock: () =
     const nightly = job.dedupeKey !== null && /:\d{4}-\d{2}-\d{2}$/.test(job.dedupeKey);
     const next = nightly ? await ensurePortalRefresh({ database: database(), at: new Date(now.getTime() + dayMs) }) : null;
     const refreshed = await refreshPortalAggregates({ database: database(), now });
-    // The per-patient pre-aggregate (decision 050): the periods views asked for, and the whole data's default period.
-    const period = await findReportingPeriod({ database: database(), scope: { kind: 'all' }, now });
-    const summaries = await refreshPortalPatientSummaries({ database: database(), now, periods: [period] });
+    // The per-patient pre-aggregate (decision 050): the periods views asked for, and (decision 057) every period the
+    // page offers at the data's current last day, so a first view after new data reads built rows.
+    const periods = await findPeriodsUsersOpen({ database: database(), now });
+    const summaries = await refreshPortalPatientSummaries({ database: database(), now, periods });
     return { ...refreshed, patientSummaries: summaries, nextRefreshJobId: next?.id ?? null };
   };
 }
