@@ -2,7 +2,6 @@ import { buttonVariants } from '@heroui/react';
 import Link from 'next/link';
 import { formatDate } from '@/lib/format';
 import { FormSelect } from './form-select';
-import { PeriodDateField } from './period-date-field';
 import { hrefWithPeriod, periodQueryOf, type PeriodView } from '@/lib/period-query';
 import { patientEngagementPrefix, routes } from '@/lib/routes';
 
@@ -83,8 +82,25 @@ export function ReportingPeriodBar({
             ['custom', 'From – to (below)'],
           ]}
         />
-        <PeriodDateField name="from" label="From" defaultValue={custom ? period.start : undefined} max={period.asOf} />
-        <PeriodDateField name="to" label="To" defaultValue={custom ? period.end : undefined} max={period.asOf} />
+        <label className="flex flex-col gap-1 text-sm">
+          From
+          <input
+            type="date"
+            name="from"
+            defaultValue={custom ? period.start : undefined}
+            className="rounded-lg border border-separator bg-background px-2 py-1"
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          To
+          <input
+            type="date"
+            name="to"
+            defaultValue={custom ? period.end : undefined}
+            max={period.asOf}
+            className="rounded-lg border border-separator bg-background px-2 py-1"
+          />
+        </label>
         <button type="submit" className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
           Apply period
         </button>

@@ -158,20 +158,6 @@ export async function chooseInSelect(scope: Page | Locator, label: string, optio
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/**
- * Types an ISO day ("2025-03-01") into a HeroUI date field from the keyboard, as a person would: its day
- * segment is focused and day, month and year typed in the field's British order (each segment moves on
- * when full). A date field is a group of spinbuttons, not a native input, so fill() cannot reach it.
- */
-export async function typeDate(scope: Page | Locator, label: string, iso: string) {
-  const [year, month, day] = iso.split('-');
-  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const daySegment = scope.getByRole('spinbutton', { name: new RegExp(`^day,\\s*${escaped}$`) });
-  await daySegment.click();
-  const page = 'page' in scope ? scope.page() : scope;
-  await page.keyboard.type(`${day}${month}${year}`);
-}
-
 /** Picks a user's role in /admin's role list. */
 export async function chooseRole(page: Page, email: string, role: Role) {
   await chooseInSelect(page, `Role of ${email}`, roleNames[role]);

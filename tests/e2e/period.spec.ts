@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { chooseInSelect, expect, test, typeDate } from './fixtures';
+import { chooseInSelect, expect, test } from './fixtures';
 import { choosePatient } from './patient-picker';
 
 /**
@@ -84,42 +84,6 @@ test.describe('One period on every page', () => {
     await page.getByRole('navigation', { name: 'The same period on other pages' }).getByRole('link', { name: 'Home' }).click();
     await expect(page).toHaveURL(/\/\?period=last-3-months$/);
     expect(await statedPeriod(page)).toBe(three);
-  });
-
-  test('a from–to period typed from the keyboard into the date fields is sent as ISO dates and stated', async ({ page, signIn }) => {
-    await signIn('clinician');
-    await page.goto(pages.journey);
-    const asOfText = PERIOD_TEXT.exec(await statedPeriod(page))![3]!;
-    const asOf = new Date(`${asOfText} UTC`).toISOString().slice(0, 10);
-    const monthStart = `${asOf.slice(0, 8)}01`;
-    const bar = page.getByRole('region', { name: 'Reporting period' });
-    // HeroUI date fields (spinbutton segments), not native date inputs.
-    await expect(bar.locator('input[type="date"]:not([form=""])')).toHaveCount(0);
-    await chooseInSelect(bar, 'Reporting period', 'From – to (below)');
-    await typeDate(bar, 'From', monthStart);
-    await typeDate(bar, 'To', asOf);
-    await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(new RegExp(`[?&]period=custom&from=${monthStart}&to=${asOf}$`));
-    const stated = PERIOD_TEXT.exec(await statedPeriod(page))!;
-    expect(stated[1]).toMatch(/^1 /);
-    expect(stated[2]).toBe(asOfText);
-    // The chosen days come back in the fields (day, month, year), ready to change.
-    await expect(bar.getByRole('spinbutton', { name: /^day,\s*From$/ })).toHaveText('01');
-    await expect(bar.getByRole('spinbutton', { name: /^year,\s*To$/ })).toHaveText(asOf.slice(0, 4));
-  });
-
-  test('a day after the last day of data is refused before sending, the error naming the field', async ({ page, signIn }) => {
-    await signIn('clinician');
-    await page.goto(pages.journey);
-    const asOfText = PERIOD_TEXT.exec(await statedPeriod(page))![3]!;
-    const nextYear = Number(new Date(`${asOfText} UTC`).toISOString().slice(0, 4)) + 1;
-    const bar = page.getByRole('region', { name: 'Reporting period' });
-    await chooseInSelect(bar, 'Reporting period', 'From – to (below)');
-    await typeDate(bar, 'From', `${nextYear - 1}-01-01`);
-    await typeDate(bar, 'To', `${nextYear}-01-31`);
-    await bar.getByRole('button', { name: 'Apply period' }).click();
-    await expect(bar.getByText(/^To: .*or earlier/)).toBeVisible();
-    await expect(page).not.toHaveURL(/period=custom/);
   });
 
   test('a malformed period in the address is named and the default shown', async ({ page, signIn }) => {
