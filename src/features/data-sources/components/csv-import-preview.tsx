@@ -4,6 +4,7 @@ import { Button, Label, ListBox, Select } from '@heroui/react';
 import { useEffect, useRef } from 'react';
 import type { DateFormat, DispensingCsvPreview, ImportProblem } from '@/engine/ingestion';
 import { formatCount, formatDate } from '@/lib/format';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 /** The date formats as the upload form names them (the engine's ids are iso, mdy, dmy). */
 export const dateFormatLabels: Record<DateFormat, string> = { iso: 'YYYY-MM-DD', mdy: 'MM/DD/YYYY', dmy: 'DD/MM/YYYY' };
@@ -108,7 +109,7 @@ export function CsvImportPreview(props: {
         </p>
       </div>
       {preview.rows.length > 0 ? (
-        <div className="overflow-x-auto">
+        <TableScroll label="First rows of the file">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">First rows of {props.fileName} as read</caption>
             <thead>
@@ -158,7 +159,7 @@ export function CsvImportPreview(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : null}
       {preview.totalProblems > 0 ? (
         <div role="alert" className="flex flex-col gap-1 text-sm text-danger" data-testid="csv-preview-problems">

@@ -11,6 +11,7 @@ import type { ActionResult } from '@/lib/server/action-result';
 import type { DataSourceOverview, ImportJobSummary } from '../server/get-data-source-overview';
 import { CsvImportPreview, type CsvUpload, dateFormatLabels, fetchCsvPreview } from './csv-import-preview';
 import type { DateFormat, DispensingCsvPreview } from '@/engine/ingestion';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 type Props = {
   overview: DataSourceOverview;
@@ -327,7 +328,7 @@ export function DataSourcesPanel(props: Props) {
         {overview.volumes.length === 0 ? (
           <p className="text-muted">No data has arrived yet. Import a file below, or connect a device with an API key.</p>
         ) : (
-          <div className="overflow-x-auto">
+          <TableScroll label="Records per source">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Records per source</caption>
               <thead>
@@ -367,7 +368,7 @@ export function DataSourcesPanel(props: Props) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </section>
 

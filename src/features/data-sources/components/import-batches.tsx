@@ -8,6 +8,7 @@ import type { ImportBatchCounts, ImportBatchTable } from '@/lib/domain/import-ba
 import { formatCount, formatDateTime } from '@/lib/format';
 import { useJobProgress } from '@/lib/hooks/use-job-progress';
 import type { ActionResult } from '@/lib/server/action-result';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 type Props = {
   batches: ImportBatchSummary[];
@@ -247,7 +248,7 @@ export function ImportBatches({ batches, seesEveryBatch, getBatch, undoBatch }: 
       {batches.length === 0 ? (
         <p className="text-muted">No imports yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <TableScroll label="Imports">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Imports, newest first</caption>
             <thead>
@@ -320,7 +321,7 @@ export function ImportBatches({ batches, seesEveryBatch, getBatch, undoBatch }: 
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

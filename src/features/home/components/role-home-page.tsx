@@ -9,6 +9,7 @@ import { patientEngagementPrefix, routes } from '@/lib/routes';
 import { ADMIN_HOME_WINDOW_DAYS, type AdminHome } from '../server/get-admin-home';
 import { type CareTeamHome, LAPSE_WINDOW_DAYS } from '../server/get-care-team-home';
 import type { HeadlineFigures } from '../server/get-headline-figures';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 const pageHref = (segment: string) => `${patientEngagementPrefix}${segment}`;
 
@@ -121,7 +122,7 @@ export function ClinicianHomePage({
             {careTeam.lapsed.length === 0 ? (
               <p>Nobody lapsed in these {LAPSE_WINDOW_DAYS} days.</p>
             ) : (
-              <div className="overflow-x-auto" role="region" aria-label="Lapsed patients (scrolls sideways)" tabIndex={0}>
+              <TableScroll label="Lapsed patients">
                 <table className="w-full text-left text-sm">
                   <caption className="sr-only">
                     Patients who lapsed in the last {LAPSE_WINDOW_DAYS} days of the period, earliest first
@@ -156,7 +157,7 @@ export function ClinicianHomePage({
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </Card>
         </>

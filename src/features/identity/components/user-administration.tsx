@@ -7,6 +7,7 @@ import type { ActionResult } from '@/lib/server/action-result';
 import { type Role, roleNames } from '@/lib/domain/roles';
 import { roles, type UserSummary } from '../schemas';
 import { FormMessage } from './login/form-message';
+import { TableScroll } from '@/lib/components/table-scroll';
 
 type Props = {
   users: UserSummary[];
@@ -37,7 +38,7 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
   return (
     <div className="flex flex-col gap-4">
       <FormMessage error={message.error} notice={message.notice} />
-      <div className="overflow-x-auto">
+      <TableScroll label="Users">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Users, their roles and companies</caption>
           <thead>
@@ -124,7 +125,7 @@ export function UserAdministration({ users, companies, grantRole, setCompanyMemb
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }
