@@ -101,6 +101,22 @@ describe('adaptChartOption', () => {
     expect(daily.label).toBeUndefined();
   });
 
+  it('wraps a long axis name under the plot to the width the category labels leave, and leaves a short one be', () => {
+    const option = (name: string): ChartOption => ({
+      xAxis: { type: 'value', name, nameLocation: 'middle' },
+      yAxis: { type: 'category', data: ['Reminder, friendly', 'No message'] },
+      series: [{ type: 'bar', data: [0.1, 0] }],
+    });
+    const long = 'Advantage over no message (share of doses confirmed)';
+    const narrow = adaptChartOption(option(long), 390, measure) as Adapted;
+    const labels = measure('Reminder, friendly', 12) + 8;
+    expect(narrow.xAxis.nameTextStyle).toMatchObject({ overflow: 'break' });
+    expect(narrow.xAxis.nameTextStyle.width).toBeLessThanOrEqual(390 - labels);
+    expect(measure(long, 12)).toBeGreaterThan(narrow.xAxis.nameTextStyle.width);
+    expect((adaptChartOption(option(long), 1000, measure) as Adapted).xAxis.nameTextStyle).toBeUndefined();
+    expect((adaptChartOption(option('Share'), 390, measure) as Adapted).xAxis.nameTextStyle).toBeUndefined();
+  });
+
   it('leaves a chart without axes (a calendar) its own layout', () => {
     const calendar: ChartOption = { calendar: { range: '2026-01' }, series: [{ type: 'heatmap', coordinateSystem: 'calendar', data: [] }] };
     expect(adaptChartOption(calendar, 390, measure)).toEqual(calendar);

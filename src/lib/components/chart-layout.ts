@@ -216,6 +216,23 @@ export function adaptChartOption(option: ChartOption, width: number, measure: Me
   const barsAreHorizontal = yAxes.some((axis) => axis.type === 'category');
   const shapedX = xAxes.map((axis) => withAxisDefaults(axis, true, plotWidth, measure));
   const shapedY = yAxes.map((axis) => withAxisDefaults(axis, false, plotWidth, measure));
+  // A long name under the plot wraps to the plot's width (what the value or category labels beside it leave of the
+  // chart) rather than running past the chart's edge on a phone.
+  const yLabelWidth = Math.max(
+    48,
+    ...yAxes.flatMap((axis) => (axis.type === 'category' ? categoryNames(axis).map((name) => measure(name, AXIS_FONT_SIZE) + 8) : [])),
+  );
+  const namedPlotWidth = Math.max(1, width - EDGE - right - yLabelWidth);
+  for (const axis of shapedX) {
+    if (typeof axis.name !== 'string' || axis.name === '' || (axis.nameLocation !== 'middle' && axis.nameLocation !== 'center')) continue;
+    if (measure(axis.name, AXIS_FONT_SIZE) <= namedPlotWidth) continue;
+    axis.nameTextStyle = {
+      ...(isObject(axis.nameTextStyle) ? axis.nameTextStyle : {}),
+      width: Math.floor(namedPlotWidth),
+      overflow: 'break',
+      lineHeight: LINE_HEIGHT,
+    };
+  }
   adapted.xAxis = Array.isArray(source.xAxis) ? shapedX : shapedX[0];
   adapted.yAxis = Array.isArray(source.yAxis) ? shapedY : shapedY[0];
   const valueAxis = (barsAreHorizontal ? xAxes : yAxes)[0];
