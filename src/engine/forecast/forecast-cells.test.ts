@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dayNumberFromCivil } from '../adherence/day-number';
 import { backtestDemand, backtestMonthOf, scoreBacktest } from './backtest';
 import { forecastDemand, forecastFromInputs } from './demand-forecast';
-import { referenceForecastDemand } from './demand-forecast-reference';
+import { referenceForecastDemand } from './test-support/demand-forecast-reference';
 import { addCells, addHistoryCells, type ForecastCells, forecastInputsOf } from './forecast-cells';
 import { completeMonthsBefore } from './months';
 import type { Fill } from './persistence';

@@ -2,10 +2,10 @@
  * Test only: the demand forecast as computed before decision 057 (one pass over the histories, current patients
  * added one by one), kept so a test can show the cell-summed forecast gives the same figures.
  */
-import type { SurvivalSubject } from '../aggregation/kaplan-meier';
-import { completeMonthsBefore, type MonthSpan, monthsFrom } from './months';
-import { observeRefillLateness, refillProbability, supplyEnds } from './refill-lateness';
-import { buildSurvivalCurve, episodesOf, type Fill, type SurvivalCurve, survivalAt, survivalSubject } from './persistence';
+import type { SurvivalSubject } from '../../aggregation/kaplan-meier';
+import { completeMonthsBefore, type MonthSpan, monthsFrom } from '../months';
+import { observeRefillLateness, refillProbability, supplyEnds } from '../refill-lateness';
+import { buildSurvivalCurve, episodesOf, type Fill, type SurvivalCurve, survivalAt, survivalSubject } from '../persistence';
 
 /** Fills in the last this many days before the as-of day feed the fit. */
 const FIT_LOOKBACK_DAYS = 730;
