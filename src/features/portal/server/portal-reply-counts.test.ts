@@ -203,13 +203,11 @@ describe.each(testDatabaseBackends())('portal missed-dose reply counts on $name'
       // New replies on counted days, one a text never seen before, one with a stored reading.
       () => db.insert(messages).values({ ...replyRow(first.patientId, '2025-05-14T10:00:00Z', 'new-1'), replyText: 'Ran out of tablets' }),
       () =>
-        db
-          .insert(messages)
-          .values({
-            ...replyRow(second.patientId, '2025-06-30T23:59:00Z', 'new-2'),
-            replyText: null,
-            inboundReading: readingOf('Side effects again'),
-          }),
+        db.insert(messages).values({
+          ...replyRow(second.patientId, '2025-06-30T23:59:00Z', 'new-2'),
+          replyText: null,
+          inboundReading: readingOf('Side effects again'),
+        }),
       // A changed text, a reply moved to another month, one moved to another patient, an outbound turned inbound.
       () => db.update(messages).set({ replyText: 'Run out' }).where(eq(messages.id, first.id)),
       () =>
@@ -257,6 +255,23 @@ describe.each(testDatabaseBackends())('portal missed-dose reply counts on $name'
     expect(await listed()).toBe(1);
     await expectSameAsDirect();
     await refreshPortalReplyCounts({ database: db });
+    await expectSameAsDirect();
+  });
+
+  it('keeps a patient listed whose reply is written while the refresh runs', async () => {
+    await refreshPortalReplyCounts({ database: db });
+    const reply = await someInbound(8);
+    await db.insert(messages).values(replyRow(reply.patientId, '2025-10-10T10:00:00Z', 'during-1'));
+    await refreshPortalReplyCounts({
+      database: db,
+      afterCounted: async (transaction) => {
+        await transaction.insert(messages).values(replyRow(reply.patientId, '2025-10-11T10:00:00Z', 'during-2'));
+      },
+    });
+    expect(await listed()).toBe(1);
+    await expectSameAsDirect();
+    await refreshPortalReplyCounts({ database: db });
+    expect(await listed()).toBe(0);
     await expectSameAsDirect();
   });
 

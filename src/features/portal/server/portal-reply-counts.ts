@@ -187,7 +187,11 @@ async function loadReplyGroupsCounted(options: {
  * generation it read — an entry a write committed meanwhile renumbered (or added) stays for the next refresh. One
  * transaction: views see the old counts with the list, or the new ones without it.
  */
-export async function refreshPortalReplyCounts(options: { database: Database }): Promise<{ patients: number }> {
+export async function refreshPortalReplyCounts(options: {
+  database: Database;
+  /** Tests: a write after the counts are rewritten and before the list is cleared (as if committed meanwhile). */
+  afterCounted?: (transaction: Database) => Promise<void>;
+}): Promise<{ patients: number }> {
   return options.database.transaction(async (transaction) => {
     await transaction.execute(sql`select pg_advisory_xact_lock(${refreshLock})`);
     const listed = rowsOf<{ id: string; generation: string | number }>(
@@ -214,6 +218,7 @@ export async function refreshPortalReplyCounts(options: { database: Database }):
       select patient_id, day - extract(day from date '1970-01-01' + day)::int + 1, reply_key, sum(replies)::int
       from portal_reply_days where patient_id in ${ids}
       group by 1, 2, 3`);
+    await options.afterCounted?.(transaction);
     await transaction.execute(sql`delete from portal_reply_dirty_patients d using ${entries}
       where d.patient_id = r.id and d.generation <= r.generation`);
     // A reply text no count refers to any more (its messages removed) is not kept.
