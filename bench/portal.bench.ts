@@ -27,6 +27,7 @@ import { exportPortalTable } from '@/features/portal/server/export-portal-table'
 import { getPortalView } from '@/features/portal/server/get-portal-view';
 import { refreshPortalAggregates } from '@/features/portal/server/portal-dose-slots';
 import { refreshPortalPatientSummaries } from '@/features/portal/server/portal-patient-summaries';
+import { refreshPortalReplyCounts } from '@/features/portal/server/portal-reply-counts';
 import { findCohortScope } from '@/db/queries/cohort-scope';
 import { findReportingPeriod } from '@/db/queries/reporting-period';
 import type { SessionUser } from '@/lib/server/session';
@@ -139,8 +140,9 @@ async function runDemoDataset(): Promise<boolean> {
     );
     const refreshStarted = performance.now();
     const refreshed = await refreshPortalAggregates({ database, now: new Date() });
+    const replyCounts = await refreshPortalReplyCounts({ database });
     process.stdout.write(
-      `Pre-aggregates refreshed in ${seconds(refreshStarted)} (${refreshed.rows.toLocaleString('en')} dose-slot rows)\n`,
+      `Pre-aggregates refreshed in ${seconds(refreshStarted)} (${refreshed.rows.toLocaleString('en')} dose-slot rows; reply counts of ${replyCounts.patients.toLocaleString('en')} patients)\n`,
     );
     const company = demoCompanies[0]!;
     await addViewers(database, company.id);

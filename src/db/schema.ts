@@ -1388,3 +1388,57 @@ export const messageFacts = pgTable(
 export const messageFactStaleDays = pgTable('message_fact_stale_days', {
   day: integer('day').primaryKey(),
 });
+
+/**
+ * The portal's missed-dose replies pre-aggregated (docs/decisions/061): inbound replies counted per patient, UTC
+ * day and distinct reply (its key: md5 of the text and the stored reading), and the same per calendar month. A view
+ * sums whole months from the monthly table and the period's partial months from the daily one, instead of
+ * scanning a year of messages; the reply's reason is still read by the engine at view time, once per distinct
+ * reply (portal_reply_texts), so a classifier change applies at once. No foreign keys: derived rows, removed at the
+ * patient's next refresh (as decisions 049 and 050).
+ */
+export const portalReplyDays = pgTable(
+  'portal_reply_days',
+  {
+    patientId: uuid('patient_id').notNull(),
+    /** UTC day of sent_at (days since 1970-01-01). */
+    day: integer('day').notNull(),
+    replyKey: text('reply_key').notNull(),
+    replies: integer('replies').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.patientId, table.day, table.replyKey] }), index('portal_reply_days_day_idx').on(table.day)],
+);
+
+export const portalReplyMonths = pgTable(
+  'portal_reply_months',
+  {
+    patientId: uuid('patient_id').notNull(),
+    /** The UTC day number of the month's first day. */
+    month: integer('month').notNull(),
+    replyKey: text('reply_key').notNull(),
+    replies: integer('replies').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.patientId, table.month, table.replyKey] }),
+    index('portal_reply_months_month_idx').on(table.month),
+  ],
+);
+
+/** Each distinct reply's text and stored reading, under the key the counts use (read by the engine at view time). */
+export const portalReplyTexts = pgTable('portal_reply_texts', {
+  replyKey: text('reply_key').primaryKey(),
+  replyText: text('reply_text'),
+  inboundReading: jsonb('inbound_reading').$type<InboundReading>(),
+});
+
+/**
+ * Patients whose inbound messages changed since their reply counts were written, listed by triggers on messages
+ * (hand-written SQL in the migration) with a generation from portal_dirty_generation. Views read these patients'
+ * replies from messages; the refresh rewrites their counts and deletes only the entries whose generation it read
+ * (the pattern of portal_dirty_patients, decision 050). The migration lists every patient with replies, so the
+ * counts start empty and exact.
+ */
+export const portalReplyDirtyPatients = pgTable('portal_reply_dirty_patients', {
+  patientId: uuid('patient_id').primaryKey(),
+  generation: bigint('generation', { mode: 'number' }).notNull(),
+});

@@ -4,24 +4,21 @@ import 'server-only';
  * the scope's products (manufacturers: their selected companies' products, else all their companies';
  * never another company's), one row per patient with their fills of the chosen products (aggregated into
  * arrays in SQL, as the read layer's loadCohortFillsByPatient does), dose counts by weekday and hour, and
- * missed-dose replies grouped by their text. Filters are applied in SQL and again by applyPortalFilters (one
+ * missed-dose reasons (from their pre-aggregate, portal-reply-counts.ts). Filters are applied in SQL and again by applyPortalFilters (one
  * rule). Nothing patient-level leaves the server: the use cases return only suppressed tables.
  */
-import { and, asc, eq, exists, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { type CohortScope, scopeProductIds } from '@/db/queries/cohort-scope';
 import { lookbackStart, type ReportingPeriod } from '@/db/queries/reporting-period';
-import { dispensings, drugCompanies, messages, patients, products } from '@/db/schema';
+import { dispensings, drugCompanies, patients, products } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { loadDoseSlots } from './portal-dose-slots';
 import { loadSummarisedTotals } from './portal-patient-summaries';
-import { interpretInbound, type MissReason } from '@/engine/messaging';
-import { MS_PER_DAY } from '@/engine/time/local-day';
-import type { InboundReading } from '@/lib/domain/message-records';
+import { loadMissedDoseReasons } from './portal-reply-counts';
 import {
   applyPortalFilters,
   type DoseSlot,
-  type MissedReasonKey,
   NOT_RECORDED,
   type PortalAudience,
   type PortalFilters,
@@ -166,39 +163,13 @@ async function loadDosesAndReasons(options: {
   doseSource?: 'aggregate' | 'direct';
 }): Promise<{ doses: DoseSlot[]; reasons: ReasonCount[] }> {
   const { database, productIds, period } = options;
-  const region = regionCondition(options.region);
-  const dispensedInScope = exists(
-    database
-      .select({ one: sql`1` })
-      .from(dispensings)
-      .where(and(eq(dispensings.patientId, patients.id), inArray(dispensings.productId, productIds))),
-  );
-  const [doses, replyRows] = await Promise.all([
+  const [doses, reasons] = await Promise.all([
     // Weekday (0 = Monday) and hour in the patient's own time zone, from the daily pre-aggregate where exact.
     loadDoseSlots({ database, productIds, region: options.region, period, source: options.doseSource }),
-    // Replies are not tied to a product: those of patients dispensed one of the chosen products.
-    database
-      .select({ replyText: messages.replyText, inboundReading: messages.inboundReading, replies: sql<number>`count(*)::int` })
-      .from(messages)
-      .innerJoin(patients, eq(patients.id, messages.patientId))
-      .where(
-        and(
-          eq(messages.direction, 'inbound'),
-          isNotNull(sql`coalesce(${messages.replyText}, ${messages.inboundReading}::text)`),
-          gte(messages.sentAt, new Date(period.start * MS_PER_DAY)),
-          lt(messages.sentAt, new Date(period.end * MS_PER_DAY)),
-          region,
-          dispensedInScope,
-        ),
-      )
-      .groupBy(messages.replyText, messages.inboundReading),
+    // Replies are not tied to a product: those of patients dispensed one of the chosen products (decision 061).
+    loadMissedDoseReasons({ database, productIds, region: options.region, period, source: options.doseSource }),
   ]);
-  const reasons = new Map<MissedReasonKey, number>();
-  for (const row of replyRows) {
-    const reason = missedReasonOf(row.replyText, row.inboundReading);
-    if (reason !== null) reasons.set(reason, (reasons.get(reason) ?? 0) + Number(row.replies));
-  }
-  return { doses, reasons: [...reasons].map(([reason, replies]) => ({ reason, replies })) };
+  return { doses, reasons };
 }
 
 /** A view's inputs as totals: from the per-patient pre-aggregate when it can answer, else through the engine now. */
@@ -247,18 +218,4 @@ export async function loadPortalPageInput(options: {
 
 function applyPortalFiltersToInput(input: PortalInput, filters: PortalFilters): PortalInput {
   return { ...applyPortalFilters(input, filters), doses: input.doses, reasons: input.reasons };
-}
-
-/**
- * A reply's missed-dose reason as the messaging loop reads it: its stored reading (live replies), else its
- * text read now by the engine (demo rows carry only text); null when the reply does not report a missed or
- * skipped dose.
- */
-function missedReasonOf(replyText: string | null, reading: InboundReading | null): MissedReasonKey | null {
-  const interpretation =
-    reading !== null ? reading.interpretation : replyText === null ? null : interpretInbound({ kind: 'text', text: replyText });
-  if (interpretation === null || interpretation.kind !== 'reply') return null;
-  const reply = interpretation.reply;
-  if (reply.intent !== 'missed' && reply.intent !== 'skipped') return null;
-  return (reply.reason as MissReason | null) ?? 'none';
 }

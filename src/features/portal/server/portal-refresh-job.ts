@@ -17,6 +17,7 @@ import { portalRefreshJobKind } from '../schemas';
 import { refreshPortalAggregates } from './portal-dose-slots';
 import { findPeriodsUsersOpen } from './portal-periods-ahead';
 import { refreshPortalPatientSummaries } from './portal-patient-summaries';
+import { refreshPortalReplyCounts } from './portal-reply-counts';
 
 const dayMs = 86_400_000;
 const refreshMinuteUtc = 2 * 60 + 30;
@@ -51,6 +52,8 @@ export function createPortalRefreshHandler(database: () => Database, clock: () =
     // page offers at the data's current last day, so a first view after new data reads built rows.
     const periods = await findPeriodsUsersOpen({ database: database(), now });
     const summaries = await refreshPortalPatientSummaries({ database: database(), now, periods });
-    return { ...refreshed, patientSummaries: summaries, nextRefreshJobId: next?.id ?? null };
+    // The missed-dose reply counts of the patients whose replies changed (decision 061).
+    const replyCounts = await refreshPortalReplyCounts({ database: database() });
+    return { ...refreshed, patientSummaries: summaries, replyCountPatients: replyCounts.patients, nextRefreshJobId: next?.id ?? null };
   };
 }
