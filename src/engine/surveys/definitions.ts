@@ -667,7 +667,6 @@ export const adherenceBarriersSurveyVersion2: SurveyDefinition = {
   ],
 };
 
-
 /*
  * Version 3 (docs/decisions/062): version 2's twenty-two questions unchanged and in the same order among
  * themselves, and seven questions about the patient's circumstances read off persona parameters that no
@@ -733,7 +732,11 @@ const lifeUpsets = circumstance(
   [
     { value: 'none-or-once', label: 'None or once', meaning: 'Your usual day was upset once or not at all last year.' },
     { value: '2-3', label: '2 or 3 times', meaning: 'Your usual day was upset 2 or 3 times last year.' },
-    { value: '4-plus', label: '4 times or more', meaning: 'Your usual day was upset 4 times or more last year: a plan for doses away from home can help.' },
+    {
+      value: '4-plus',
+      label: '4 times or more',
+      meaning: 'Your usual day was upset 4 times or more last year: a plan for doses away from home can help.',
+    },
   ],
   // The simulator's life events arrive as a Poisson process at `lifeEventsPerYear` (life-events.ts): a year's
   // count is Poisson with that mean — busy professional 4, sceptic and cost-constrained 3, engaged self-manager and
@@ -788,7 +791,11 @@ const collectDelay = circumstance(
   [
     { value: 'same-day', label: 'The same day', meaning: 'You usually have a new supply the day you set out to get it.' },
     { value: '1-3-days', label: '1 to 3 days later', meaning: 'A new supply usually takes you 1 to 3 days.' },
-    { value: '4-plus-days', label: '4 days or more', meaning: 'A new supply usually takes you 4 days or more: ordering earlier avoids gaps.' },
+    {
+      value: '4-plus-days',
+      label: '4 days or more',
+      meaning: 'A new supply usually takes you 4 days or more: ordering earlier avoids gaps.',
+    },
   ],
   // `refillLagDays` L (mean days between setting out and collecting): the simulator collects with chance
   // q = 1 / (1 + L) each day from the day the patient sets out (the median patient), so the same day q, 1–3

@@ -87,7 +87,9 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
     const builtInNote = (version: number) =>
       builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!.changeNote;
     const addedTo = (before: { questions: readonly { id: string }[] }, after: { questions: readonly { id: string }[] }) =>
-      after.questions.filter((question) => !before.questions.some((old) => old.id === question.id)).map((question) => `Question ${question.id} added.`);
+      after.questions
+        .filter((question) => !before.questions.some((old) => old.id === question.id))
+        .map((question) => `Question ${question.id} added.`);
     expect(barriers.versions[1]).toMatchObject({
       changeNote: builtInNote(3),
       changes: addedTo(adherenceBarriersSurveyVersion2, adherenceBarriersSurvey),

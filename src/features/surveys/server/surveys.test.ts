@@ -366,7 +366,8 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
 
   it('brings built-in version 3 on top of the built-in version 2 (decision 062), but not over an admin’s own version 3', async () => {
     const db = database.database;
-    const builtIn = (version: number) => builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!;
+    const builtIn = (version: number) =>
+      builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!;
     const upToVersionTwo = [
       { surveyKey: 'lifestyle', version: 1, definition: lifestyleSurvey },
       { surveyKey: 'adherence-barriers', version: 1, definition: adherenceBarriersSurveyVersion1 },
