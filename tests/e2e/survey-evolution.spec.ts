@@ -18,8 +18,8 @@ test('an admin sees the persona accuracy of the adaptive and fixed orders, label
   await expect(accuracy.getByText(/To reach 80% accuracy the adaptive order needs .+ and the fixed order .+\./)).toBeVisible();
   await expect(accuracy.getByRole('img', { name: /Line chart of persona accuracy against the number of questions asked/ })).toBeVisible();
   const table = accuracy.getByRole('table', { name: /Persona accuracy by questions asked/ });
-  // A header row and one row per number of questions, 0 to 22 (barrier survey version 2, decision 055).
-  await expect(table.getByRole('row')).toHaveCount(24);
+  // A header row and one row per number of questions, 0 to 29 (barrier survey version 3, decision 062).
+  await expect(table.getByRole('row')).toHaveCount(31);
 
   const versions = page.getByRole('region', { name: 'Versions, responses and the information each question adds' });
   await expect(versions.getByText(/patients \(all patients\)/)).toBeVisible();

@@ -636,7 +636,8 @@ const supplyLength = circumstance(
   ) as Record<Persona, number[]>,
 );
 
-export const adherenceBarriersSurvey: SurveyDefinition = {
+/** Version 2 of the barrier survey, as shipped (kept: databases hold it as version 2; docs/decisions/055). */
+export const adherenceBarriersSurveyVersion2: SurveyDefinition = {
   ...adherenceBarriersSurveyVersion1,
   description:
     'Questions about what makes taking your medicines harder and about your day. The questions are chosen one by one from your earlier answers, so most people answer 3 to 5.',
@@ -666,6 +667,218 @@ export const adherenceBarriersSurvey: SurveyDefinition = {
   ],
 };
 
+/*
+ * Version 3 (docs/decisions/062): version 2's twenty-two questions unchanged and in the same order among
+ * themselves, and seven questions about the patient's circumstances read off persona parameters that no
+ * question used yet — deliberate skipping (`skipProbability`), life events (`lifeEventsPerYear`), how much a
+ * reminder helps (`reminderResponsiveness`), replying to messages (`replyProbability`), restarting after a stop
+ * (`monthlyRestartProbability`), the delay in collecting a refill (`refillLagDays`) and message framing
+ * (`framingFit`). Every row is computed from the parameter by the rule its comment gives (the rule's shape is a
+ * judgement; the number is the parameter's), written before the figures were measured and not changed after.
+ * Each new question sits with its topic in the authored order (decision 062 lists it).
+ */
+
+/** P(the count falls in each band) for a Poisson count of this mean; `upperBounds` close every band but the last. */
+function poissonBands(mean: number, upperBounds: readonly number[]): number[] {
+  const probabilityOf = (count: number) => {
+    let probability = Math.exp(-mean);
+    for (let k = 1; k <= count; k += 1) probability *= mean / k;
+    return probability;
+  };
+  const bands: number[] = [];
+  let from = 0;
+  for (const upper of upperBounds) {
+    let band = 0;
+    for (let count = from; count <= upper; count += 1) band += probabilityOf(count);
+    bands.push(band);
+    from = upper + 1;
+  }
+  bands.push(1 - bands.reduce((sum, band) => sum + band, 0));
+  return fromWeights(bands);
+}
+
+/**
+ * Most times / sometimes / rarely from a per-occasion chance p as Binomial(2, p) — p², 2p(1 − p), (1 − p)² — as
+ * if two occasions to recall, the shape `self-monitoring` uses (a judgement); floored like the others.
+ */
+function twoChances(probability: number): number[] {
+  return fromWeights([probability ** 2, 2 * probability * (1 - probability), (1 - probability) ** 2]);
+}
+
+/** A row per persona computed from that persona's parameters. */
+function fromParameters(row: (parameters: (typeof personaParameters)[Persona]) => number[]): Record<Persona, number[]> {
+  return Object.fromEntries(personas.map((persona) => [persona, row(personaParameters[persona])])) as Record<Persona, number[]>;
+}
+
+const mostTimesSometimesRarely = (what: string): Answer[] => [
+  { value: 'most-times', label: 'Most times', meaning: `${what} most times.` },
+  { value: 'sometimes', label: 'Sometimes', meaning: `${what} sometimes.` },
+  { value: 'rarely', label: 'Rarely or never', meaning: `${what} rarely or never.` },
+];
+
+const reminderHelp = circumstance(
+  'reminder-help',
+  'When something reminds you at the time of a dose (an alarm, a message or someone at home), how often does it get you to take a dose you would otherwise have missed?',
+  mostTimesSometimesRarely('A reminder at dose time gets you to take a dose you would have missed'),
+  // `reminderResponsiveness` r (the share of forgetting a timely reminder prevents): Binomial(2, r) — forgetful
+  // older adult 0.65, busy professional and newly diagnosed 0.55, engaged self-manager 0.4, cost-constrained
+  // 0.35, sceptic 0.2.
+  fromParameters((parameters) => twoChances(parameters.reminderResponsiveness)),
+);
+
+const lifeUpsets = circumstance(
+  'life-upsets',
+  'In the last 12 months, how many times did something out of the ordinary (travel, an illness, a stressful time, a new job or shifts) upset your usual day for a few days or more?',
+  [
+    { value: 'none-or-once', label: 'None or once', meaning: 'Your usual day was upset once or not at all last year.' },
+    { value: '2-3', label: '2 or 3 times', meaning: 'Your usual day was upset 2 or 3 times last year.' },
+    {
+      value: '4-plus',
+      label: '4 times or more',
+      meaning: 'Your usual day was upset 4 times or more last year: a plan for doses away from home can help.',
+    },
+  ],
+  // The simulator's life events arrive as a Poisson process at `lifeEventsPerYear` (life-events.ts): a year's
+  // count is Poisson with that mean — busy professional 4, sceptic and cost-constrained 3, engaged self-manager and
+  // newly diagnosed 2.5, forgetful older adult 2 — banded 0–1, 2–3, 4 or more.
+  fromParameters((parameters) => poissonBands(parameters.lifeEventsPerYear, [1, 3])),
+);
+
+const skippedOnPurpose = circumstance(
+  'skipped-on-purpose',
+  'In the last 30 days, on how many days did you decide not to take a dose, not counting the days you forgot?',
+  [
+    { value: 'none', label: 'None', meaning: 'You did not leave out a dose on purpose in the last 30 days.' },
+    { value: '1-2', label: '1 or 2 days', meaning: 'You left out a dose on purpose on 1 or 2 days.' },
+    {
+      value: '3-plus',
+      label: '3 days or more',
+      meaning: 'You left out doses on purpose on 3 days or more: your care team would like to hear why.',
+    },
+  ],
+  // `skipProbability` s (the median chance of deliberately skipping a dose occasion): over 30 days of one dose
+  // occasion each, the count is Poisson with mean 30s (one occasion a day and the Poisson shape are judgements) —
+  // sceptic 3.6, cost-constrained and newly diagnosed 1.2, busy professional 0.6, forgetful older adult 0.3,
+  // engaged self-manager 0.15 — banded 0, 1–2, 3 or more.
+  fromParameters((parameters) => poissonBands(30 * parameters.skipProbability, [0, 2])),
+);
+
+const restartSoon = circumstance(
+  'restart-soon',
+  'If something made you stop this medicine for a while, such as an illness or a busy time, how soon would you expect to start it again?',
+  [
+    { value: 'within-month', label: 'Within a month', meaning: 'You would expect to start again within a month.' },
+    { value: 'within-6-months', label: 'Within 6 months', meaning: 'You would expect to start again within 6 months.' },
+    {
+      value: 'maybe-not',
+      label: 'Maybe not at all',
+      meaning: 'You might not start again after a break: tell your care team before you stop.',
+    },
+  ],
+  // `monthlyRestartProbability` r (the chance per month that a patient who stopped starts again): restarted by
+  // month m with chance 1 − (1 − r)^m, so within a month r, within 6 months (1 − r) − (1 − r)^6, later or not at
+  // all (1 − r)^6 — engaged self-manager 0.2, busy professional 0.1, forgetful older adult 0.08, cost-constrained
+  // 0.03, newly diagnosed 0.025, sceptic 0.015. That a patient expects what they would do is a judgement.
+  fromParameters((parameters) => {
+    const staysOff = 1 - parameters.monthlyRestartProbability;
+    return fromWeights([parameters.monthlyRestartProbability, staysOff - staysOff ** 6, staysOff ** 6]);
+  }),
+);
+
+const collectDelay = circumstance(
+  'collect-delay',
+  'Once you set out to get a new supply of this medicine, how long does it usually take until you have it?',
+  [
+    { value: 'same-day', label: 'The same day', meaning: 'You usually have a new supply the day you set out to get it.' },
+    { value: '1-3-days', label: '1 to 3 days later', meaning: 'A new supply usually takes you 1 to 3 days.' },
+    {
+      value: '4-plus-days',
+      label: '4 days or more',
+      meaning: 'A new supply usually takes you 4 days or more: ordering earlier avoids gaps.',
+    },
+  ],
+  // `refillLagDays` L (mean days between setting out and collecting): the simulator collects with chance
+  // q = 1 / (1 + L) each day from the day the patient sets out (the median patient), so the same day q, 1–3
+  // days later (1 − q)(1 − (1 − q)³), 4 or more (1 − q)⁴ — cost-constrained 3, sceptic 2.5, forgetful older adult
+  // 2, busy professional and newly diagnosed 1.5, engaged self-manager 1.
+  fromParameters((parameters) => {
+    const sameDay = 1 / (1 + parameters.refillLagDays);
+    const later = 1 - sameDay;
+    return fromWeights([sameDay, later * (1 - later ** 3), later ** 4]);
+  }),
+);
+
+const replyHabit = circumstance(
+  'reply-habit',
+  'When a text or WhatsApp message from a service asks you to reply, how often do you reply?',
+  mostTimesSometimesRarely('You reply to a message that asks for a reply'),
+  // `replyProbability` p (the chance of replying to a read message that asks for a reply): Binomial(2, p) —
+  // engaged self-manager 0.45, newly diagnosed 0.35, forgetful older adult 0.3, cost-constrained 0.2, busy
+  // professional 0.15, sceptic 0.08.
+  fromParameters((parameters) => twoChances(parameters.replyProbability)),
+);
+
+const messageFraming = circumstance(
+  'message-framing',
+  'Which kind of message would most encourage you to keep taking your medicine?',
+  [
+    { value: 'neutral', label: 'Just the facts', meaning: 'Plain facts encourage you most.' },
+    { value: 'gain', label: 'What I gain', meaning: 'Hearing what you gain encourages you most.' },
+    { value: 'loss', label: 'What I could lose', meaning: 'Hearing what you could lose encourages you most.' },
+    { value: 'social', label: 'What others do', meaning: 'Hearing what others like you do encourages you most.' },
+  ],
+  // Straight from `framingFit` (how much each framing helps the persona), normalised, as `message-help` reads
+  // `categoryFit` (a judgement of the shape). The fits differ little, so this question carries little persona
+  // information; it is asked for the message policy.
+  fromParameters((parameters) => {
+    const fit = parameters.framingFit;
+    return fromWeights([fit.neutral, fit.gain, fit.loss, fit.social]);
+  }),
+);
+
+/** The barrier survey now shipped: version 3 (docs/decisions/062). */
+export const adherenceBarriersSurvey: SurveyDefinition = {
+  ...adherenceBarriersSurveyVersion2,
+  questions: [
+    // About you and the treatment.
+    ageBand,
+    treatmentTime,
+    // Remembering.
+    versionOneQuestion('forgetting'),
+    everydayMemory,
+    medicineHelp,
+    reminderHelp,
+    // The day's routine.
+    versionOneQuestion('routine'),
+    workAndTravel,
+    weekendTiming,
+    lifeUpsets,
+    // Beliefs, skipping and stopping.
+    versionOneQuestion('concerns'),
+    skippedOnPurpose,
+    versionOneQuestion('need'),
+    withoutMedicines,
+    stopReason,
+    restartSoon,
+    // Cost and supply.
+    versionOneQuestion('cost'),
+    costTradeOff,
+    versionOneQuestion('running-out'),
+    refillTiming,
+    collectDelay,
+    supplyLength,
+    // Knowing how to take it, the week, self-care.
+    versionOneQuestion('understanding'),
+    versionOneQuestion('missed-days'),
+    selfMonitoring,
+    // How we contact you.
+    contactChannel,
+    replyHabit,
+    messageHelp,
+    messageFraming,
+  ],
+};
+
 /** A built-in version of a survey: what reaches every database, in version order (see survey-store). */
 export type BuiltInSurveyVersion = { version: number; definition: SurveyDefinition; changeNote: string | null };
 
@@ -679,9 +892,15 @@ export const builtInSurveyVersions: readonly BuiltInSurveyVersion[] = [
   { version: 1, definition: adherenceBarriersSurveyVersion1, changeNote: null },
   {
     version: 2,
-    definition: adherenceBarriersSurvey,
+    definition: adherenceBarriersSurveyVersion2,
     changeNote:
       'Built-in update: 14 questions about the patient’s circumstances added (age group, time on treatment, everyday memory, help with medicines, work and travel, weekend timing, managing without medicines, stopping and why, choosing between medicines and essentials, refill timing, supply length, checking readings, contact channel, helpful messages) so the persona can be told apart; the 8 barrier questions are unchanged.',
+  },
+  {
+    version: 3,
+    definition: adherenceBarriersSurvey,
+    changeNote:
+      'Built-in update: 7 questions added (reminders at dose time, upsets to the usual day, doses left out on purpose, starting again after a break, time to collect a new supply, replying to messages, encouraging messages) so the persona can be told apart more often; the 22 questions of version 2 are unchanged.',
   },
 ];
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, builtInSurveyVersions } from './definitions';
+import {
+  adherenceBarriersSurvey,
+  adherenceBarriersSurveyVersion1,
+  adherenceBarriersSurveyVersion2,
+  builtInSurveyVersions,
+} from './definitions';
 import { describeDefinitionChanges, questionInformation } from './evolution';
 import { entropy, posteriorFromAnswers, uniformPrior } from './inference';
 import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition } from './types';
@@ -32,24 +37,43 @@ describe('describeDefinitionChanges', () => {
   });
 });
 
-describe('the built-in version 2 of the barrier survey (docs/decisions/055)', () => {
-  it('adds questions and rewords the description, leaving the version 1 questions and their order as they were', () => {
-    const added = adherenceBarriersSurvey.questions
+describe('the built-in versions 2 and 3 of the barrier survey (docs/decisions/055, 062)', () => {
+  it('version 2 adds questions and rewords the description, leaving the version 1 questions and their order as they were', () => {
+    const added = adherenceBarriersSurveyVersion2.questions
       .filter((question) => !adherenceBarriersSurveyVersion1.questions.some((old) => old.id === question.id))
       .map((question) => `Question ${question.id} added.`);
     expect(added).toHaveLength(14);
-    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion1, adherenceBarriersSurvey)).toEqual([
+    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion1, adherenceBarriersSurveyVersion2)).toEqual([
       'Description reworded.',
       ...added,
     ]);
   });
 
-  it('is listed after version 1 with a change note, and the versions of each survey are numbered 1, 2, …', () => {
+  it('version 3 only adds questions: version 2’s keep their wording, likelihoods and order among themselves', () => {
+    const added = adherenceBarriersSurvey.questions
+      .filter((question) => !adherenceBarriersSurveyVersion2.questions.some((old) => old.id === question.id))
+      .map((question) => `Question ${question.id} added.`);
+    expect(added).toHaveLength(7);
+    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion2, adherenceBarriersSurvey)).toEqual(added);
+    const kept = adherenceBarriersSurvey.questions.filter((question) =>
+      adherenceBarriersSurveyVersion2.questions.some((old) => old.id === question.id),
+    );
+    expect(kept).toEqual(adherenceBarriersSurveyVersion2.questions);
+  });
+
+  it('every answer label of version 3 fits a WhatsApp reply button (20 characters)', () => {
+    for (const question of adherenceBarriersSurvey.questions)
+      if (question.kind === 'choice') for (const option of question.options) expect(option.label.length).toBeLessThanOrEqual(20);
+  });
+
+  it('are listed in order with change notes, and the versions of each survey are numbered 1, 2, …', () => {
     const barrierVersions = builtInSurveyVersions.filter((entry) => entry.definition.key === 'adherence-barriers');
-    expect(barrierVersions.map((entry) => entry.version)).toEqual([1, 2]);
+    expect(barrierVersions.map((entry) => entry.version)).toEqual([1, 2, 3]);
     expect(barrierVersions[0]!.changeNote).toBeNull();
     expect(barrierVersions[1]!.changeNote).toMatch(/barrier questions are unchanged/);
-    expect(barrierVersions[1]!.definition).toBe(adherenceBarriersSurvey);
+    expect(barrierVersions[1]!.definition).toBe(adherenceBarriersSurveyVersion2);
+    expect(barrierVersions[2]!.changeNote).toMatch(/22 questions of version 2 are unchanged/);
+    expect(barrierVersions[2]!.definition).toBe(adherenceBarriersSurvey);
   });
 });
 

@@ -3,7 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, organisationMemberships, organisations, patients, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { personas } from '@/engine/simulation/personas';
-import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, builtInSurveyVersions } from '@/engine/surveys';
+import {
+  adherenceBarriersSurvey,
+  adherenceBarriersSurveyVersion1,
+  adherenceBarriersSurveyVersion2,
+  builtInSurveyVersions,
+} from '@/engine/surveys';
 import { getSurveyEvolutionPage } from './get-survey-evolution-page';
 import { saveSurveyDefinition } from './save-survey-definition';
 import { seedSurveyResponses } from './seed-survey-responses';
@@ -58,7 +63,8 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
 
   it('lists every version with what changed, rates per version and channel, the bits each question added, and the accuracy curves', async () => {
     const db = database.database;
-    // The store brought the built-in version 2 on top of version 1; the demo seed answered version 2, the current one.
+    // The store brought the built-in versions 2 and 3 on top of version 1; the demo seed answered version 3, the
+    // current one.
     const edited = structuredClone(adherenceBarriersSurvey) as typeof adherenceBarriersSurvey & {
       questions: { id: string; text: string }[];
     };
@@ -76,20 +82,26 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
     expect(page.suppressed).toBe(false);
 
     const barriers = page.surveys.find((survey) => survey.surveyKey === 'adherence-barriers')!;
-    expect(barriers.versions.map((version) => version.version)).toEqual([3, 2, 1]);
+    expect(barriers.versions.map((version) => version.version)).toEqual([4, 3, 2, 1]);
     expect(barriers.versions[0]).toMatchObject({ changeNote: 'Plainer wording', changes: ['Question forgetting reworded.'], channels: [] });
-    const builtInNote = builtInSurveyVersions.find(
-      (entry) => entry.definition.key === 'adherence-barriers' && entry.version === 2,
-    )!.changeNote;
-    const added = adherenceBarriersSurvey.questions
-      .filter((question) => !adherenceBarriersSurveyVersion1.questions.some((old) => old.id === question.id))
-      .map((question) => `Question ${question.id} added.`);
+    const builtInNote = (version: number) =>
+      builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!.changeNote;
+    const addedTo = (before: { questions: readonly { id: string }[] }, after: { questions: readonly { id: string }[] }) =>
+      after.questions
+        .filter((question) => !before.questions.some((old) => old.id === question.id))
+        .map((question) => `Question ${question.id} added.`);
     expect(barriers.versions[1]).toMatchObject({
-      changeNote: builtInNote,
-      changes: ['Description reworded.', ...added],
-      questionCount: 22,
+      changeNote: builtInNote(3),
+      changes: addedTo(adherenceBarriersSurveyVersion2, adherenceBarriersSurvey),
+      questionCount: 29,
     });
-    expect(barriers.versions[2]).toMatchObject({ changeNote: null, changes: [], questionCount: 8, channels: [] });
+    expect(barriers.versions[2]).toMatchObject({
+      changeNote: builtInNote(2),
+      changes: ['Description reworded.', ...addedTo(adherenceBarriersSurveyVersion1, adherenceBarriersSurveyVersion2)],
+      questionCount: 22,
+      channels: [],
+    });
+    expect(barriers.versions[3]).toMatchObject({ changeNote: null, changes: [], questionCount: 8, channels: [] });
     const first = barriers.versions[1]!;
     const stored = await db
       .select({ patientId: surveyResponses.patientId, completedAt: surveyResponses.completedAt })
@@ -114,9 +126,9 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
       lifestyle.questions.filter((question) => question.meanBits !== null).every((question) => Math.abs(question.meanBits!) < 1e-12),
     ).toBe(true);
 
-    // The current version's accuracy (the reworded version 3 has version 2's likelihoods, so its figures): 80% is
-    // reached in both orders, the adaptive order first (docs/decisions/055).
-    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 3 });
+    // The current version's accuracy (the reworded version 4 has version 3's likelihoods, so its figures): 80% is
+    // reached in both orders, the adaptive order first (docs/decisions/062).
+    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 4 });
     expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length + 1);
     expect(page.accuracy!.fixedOrder[0]).toBe('age-band');
     expect(page.accuracy!.result.adaptiveQuestionsToTarget).not.toBeNull();

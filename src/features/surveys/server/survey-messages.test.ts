@@ -268,9 +268,13 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     const answers: Record<string, string> = {};
     for (let index = 0; index < 4; index += 1) {
       const question = nextMessageQuestions(adherenceBarriersSurvey, answers)[0]!;
-      // The second answer of each (a barrier item's "Sometimes"); the fifth question is then a barrier item.
+      // The second answer of each; the fifth question is then one of three answers (version 3: managing
+      // without medicines).
       answers[question.id] = question.kind === 'choice' ? question.options[1]!.value : '0';
     }
+    const fifth = nextMessageQuestions(adherenceBarriersSurvey, answers)[0]!;
+    if (fifth.kind !== 'choice') throw new Error('expected a choice question');
+    expect(fifth.options).toHaveLength(3);
     const offered = await offerSurveyByMessage({
       database: db,
       actor: clinician,
@@ -285,7 +289,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     expect(first).toMatchObject({ outcome: 'sent', channel: 'whatsapp', questions: 1, form: 'interactive-buttons' });
     const message = sent.at(-1)!;
     if (message.channel !== 'whatsapp' || message.content.kind !== 'interactive-buttons') throw new Error('expected buttons');
-    expect(message.content.buttons.map((button) => button.title)).toEqual(['Often', 'Sometimes', 'Never']);
+    expect(message.content.buttons.map((button) => button.title)).toEqual(fifth.options.map((option) => option.label));
     const button = message.content.buttons[2]!;
     const tapped = await whatsAppReply({
       type: 'interactive',

@@ -60,6 +60,8 @@ export async function ensureBuiltInSurveys(database: Database): Promise<void> {
     if (rows.length === 0) continue;
     let newest = rows.reduce((a, b) => (b.version > a.version ? b : a));
     for (const entry of later.filter((candidate) => candidate.definition.key === key).sort((a, b) => a.version - b.version)) {
+      // Already stored (a database brought up to an earlier release's built-in version): on to the next one.
+      if (entry.version <= newest.version) continue;
       if (newest.version !== entry.version - 1 || !isBuiltInRow(key, newest)) break;
       await database
         .insert(surveyDefinitions)

@@ -12,7 +12,13 @@ import {
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { personas } from '@/engine/simulation/personas';
-import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion1, builtInSurveyVersions, lifestyleSurvey } from '@/engine/surveys';
+import {
+  adherenceBarriersSurvey,
+  adherenceBarriersSurveyVersion1,
+  adherenceBarriersSurveyVersion2,
+  builtInSurveyVersions,
+  lifestyleSurvey,
+} from '@/engine/surveys';
 import { answerSurveyQuestion } from './answer-survey-question';
 import { getLifestyleSurveysPage } from './get-lifestyle-surveys-page';
 import { saveSurveyDefinition } from './save-survey-definition';
@@ -159,7 +165,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
     expect(state.progress.total).toBe(5);
     let asked = 0;
-    expect(state.version).toBe(2);
+    expect(state.version).toBe(3);
     while (state.question !== null) {
       // The first answer of each question (the barrier items' "Often").
       const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
@@ -273,7 +279,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { definitionJson: 'not valid JSON' } });
   });
 
-  it('brings built-in version 2 of the barrier survey to a database that holds version 1, once, keeping version 1 and its responses', async () => {
+  it('brings built-in versions 2 and 3 of the barrier survey to a database that holds version 1, once, keeping version 1 and its responses', async () => {
     const db = database.database;
     // A database seeded before version 2 existed: version 1 of each survey, as ensureBuiltInSurveys used to write it.
     await db.insert(surveyDefinitions).values([
@@ -303,14 +309,16 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     expect(versions.map(({ version, changeNote, createdBy }) => ({ version, changeNote, createdBy }))).toEqual([
       { version: 1, changeNote: null, createdBy: null },
       { version: 2, changeNote: builtInSurveyVersions.find((entry) => entry.version === 2)!.changeNote, createdBy: null },
+      { version: 3, changeNote: builtInSurveyVersions.find((entry) => entry.version === 3)!.changeNote, createdBy: null },
     ]);
     expect(versions[0]!.definition).toEqual(adherenceBarriersSurveyVersion1);
-    expect(versions[1]!.definition).toEqual(adherenceBarriersSurvey);
+    expect(versions[1]!.definition).toEqual(adherenceBarriersSurveyVersion2);
+    expect(versions[2]!.definition).toEqual(adherenceBarriersSurvey);
     // Lifestyle has no later built-in version.
     expect(
       await db.select({ version: surveyDefinitions.version }).from(surveyDefinitions).where(eq(surveyDefinitions.surveyKey, 'lifestyle')),
     ).toEqual([{ version: 1 }]);
-    // The old response keeps pointing at version 1; a new one starts on version 2.
+    // The old response keeps pointing at version 1; a new one starts on version 3.
     expect(await db.select({ definitionId: surveyResponses.definitionId }).from(surveyResponses)).toEqual([
       { definitionId: versionOne!.id },
     ]);
@@ -354,6 +362,44 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
         .from(surveyDefinitions)
         .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers')),
     ).toHaveLength(3);
+  });
+
+  it('brings built-in version 3 on top of the built-in version 2 (decision 062), but not over an admin’s own version 3', async () => {
+    const db = database.database;
+    const builtIn = (version: number) =>
+      builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!;
+    const upToVersionTwo = [
+      { surveyKey: 'lifestyle', version: 1, definition: lifestyleSurvey },
+      { surveyKey: 'adherence-barriers', version: 1, definition: adherenceBarriersSurveyVersion1 },
+      { surveyKey: 'adherence-barriers', version: 2, definition: adherenceBarriersSurveyVersion2, changeNote: builtIn(2).changeNote },
+    ];
+    // A database brought up to version 2 by the previous release.
+    await db.insert(surveyDefinitions).values(upToVersionTwo);
+    await ensureBuiltInSurveys(db);
+    const versions = () =>
+      db
+        .select({ version: surveyDefinitions.version, changeNote: surveyDefinitions.changeNote, createdBy: surveyDefinitions.createdBy })
+        .from(surveyDefinitions)
+        .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers'))
+        .orderBy(surveyDefinitions.version);
+    expect((await versions()).at(-1)).toEqual({ version: 3, changeNote: builtIn(3).changeNote, createdBy: null });
+
+    // Where an admin saved their own version 3 on top of the built-in version 2, theirs stays current.
+    await db.delete(surveyDefinitions);
+    await db.insert(surveyDefinitions).values(upToVersionTwo);
+    await db.insert(surveyDefinitions).values({
+      surveyKey: 'adherence-barriers',
+      version: 3,
+      definition: { ...adherenceBarriersSurveyVersion2, title: 'What makes your medicines harder' },
+      changeNote: 'Shorter title',
+      createdBy: admin.id,
+    });
+    await ensureBuiltInSurveys(db);
+    expect((await versions()).map((row) => [row.version, row.createdBy])).toEqual([
+      [1, null],
+      [2, null],
+      [3, admin.id],
+    ]);
   });
 
   it('an admin can save every built-in definition as it stands (it passes the editor’s checks)', async () => {
