@@ -82,6 +82,8 @@ export const offerSurveyByMessageInputSchema = z.object({
 export const surveyMessageJobPayloadSchema = z.object({
   responseId: z.guid({ error: 'responseId must be a survey response id' }),
   clarifyChunkId: z.guid({ error: 'clarifyChunkId must be a survey message id' }).optional(),
+  /** The patient's reply this message answers: within minutes of it, quiet hours do not hold it (decision 063). */
+  replyId: z.guid({ error: 'replyId must be a message id' }).optional(),
 });
 
 export type SurveyMessageSendOutcome =

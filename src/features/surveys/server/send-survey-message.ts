@@ -14,7 +14,7 @@ import { type ChannelAdapters, sendPatientMessage, type WhatsAppTemplateAlternat
 import { getCurrentTemplate } from '@/features/message-templates';
 import { AppError } from '@/lib/errors';
 import type { SurveyMessageSendOutcome } from '../schemas';
-import { loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } from './survey-message-store';
+import { findAwaitingDoseMessage, loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } from './survey-message-store';
 
 /**
  * The 'survey-message-send' job (docs/decisions/051). Without `clarifyChunkId`: the response's next questions
@@ -169,10 +169,14 @@ async function sendClarification(options: {
     );
   if (chunk === undefined || chunk.clarifiedReplyId === null) return { outcome: 'skipped', reason: 'not-awaiting' };
   if (chunk.clarificationMessageId !== null) return { outcome: 'skipped', reason: 'already-sent' };
+  const channel = chunk.channel === 'sms' ? 'sms' : 'whatsapp';
+  // A dose message awaiting its answer too: the clarification names both and how to answer each (decision 063).
+  const dose = await findAwaitingDoseMessage(database, { patientId: response.patientId, channel, at: now });
   const step = afterUnparseableReply({
     clarificationsSent: 0,
     questions: questionsOf(response.definition, chunk.questionIds),
     language: surveyMessageLanguage,
+    doseMessageAwaiting: dose !== null,
   });
   if (step.kind !== 'clarify') return { outcome: 'skipped', reason: 'not-awaiting' };
   const sent = await sendPatientMessage({
@@ -185,7 +189,7 @@ async function sendClarification(options: {
     framing: 'clarification',
     key: `survey-clarification:${chunk.id}`,
     // Where the patient wrote: their reply opened (or kept open) the WhatsApp window.
-    only: chunk.channel,
+    only: channel,
     whatsApp: { content: { kind: 'text', body: step.text }, body: step.text },
     sms: step.text,
   });

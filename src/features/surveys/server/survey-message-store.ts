@@ -3,9 +3,10 @@ import 'server-only';
  * Shared by the survey-by-message use cases (docs/decisions/051): a response with its definition, a chunk's
  * questions, and the survey's message in each channel's form.
  */
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, lte, notInArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { doseEvents, messages, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { messageCategories } from '@/engine/policy/message-arms';
 import { renderSurveySms, renderSurveyWhatsApp, type SurveyDefinition, type SurveyLanguage, type SurveyQuestion } from '@/engine/surveys';
 import type { FreeFormWhatsApp } from '@/features/message-sending';
 
@@ -20,6 +21,7 @@ export async function loadResponse(database: Database, responseId: string) {
       completedAt: surveyResponses.completedAt,
       definition: surveyDefinitions.definition,
       sex: patients.sex,
+      timezone: patients.timezone,
     })
     .from(surveyResponses)
     .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId))
@@ -58,3 +60,63 @@ export function surveyMessageForms(questions: readonly SurveyQuestion[], referen
   }
   return { whatsApp: { content, body }, sms: renderSurveySms(questions, surveyMessageLanguage) };
 }
+
+/** How far back a reply without a reference may answer our message (as for dose answers, decision 020). */
+export const replyWindowMs = 24 * 60 * 60 * 1000;
+
+/** Outbound messages of the daily loop: every one ends with the dose answers ("1 = taken…", decision 020). */
+const doseMessageCategories: readonly string[] = messageCategories;
+
+/**
+ * The patient's latest dose message on the channel in the reply window before `at` that still awaits its answer:
+ * no reply after it was recorded as a dose (a "not yet" leaves it awaiting). Null when there is none. A survey
+ * message and such a dose message both awaiting is what makes a bare "1" ambiguous by SMS (decision 063).
+ */
+export async function findAwaitingDoseMessage(
+  database: Database,
+  options: { patientId: string; channel: 'whatsapp' | 'sms'; at: Date },
+): Promise<{ id: string; sentAt: Date } | null> {
+  const { patientId, channel, at } = options;
+  const [dose] = await database
+    .select({ id: messages.id, sentAt: messages.sentAt })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.patientId, patientId),
+        eq(messages.channel, channel),
+        eq(messages.direction, 'outbound'),
+        inArray(messages.category, [...doseMessageCategories]),
+        notInArray(messages.status, ['sending', 'failed', 'undelivered']),
+        gte(messages.sentAt, new Date(at.getTime() - replyWindowMs)),
+        lte(messages.sentAt, at),
+      ),
+    )
+    .orderBy(desc(messages.sentAt))
+    .limit(1);
+  if (dose === undefined) return null;
+  const [answered] = await database
+    .select({ id: doseEvents.id })
+    .from(doseEvents)
+    .innerJoin(
+      messages,
+      and(
+        eq(messages.patientId, patientId),
+        eq(messages.channel, channel),
+        eq(messages.direction, 'inbound'),
+        eq(messages.providerMessageId, doseEvents.sourceRecordId),
+      ),
+    )
+    .where(
+      and(
+        eq(doseEvents.patientId, patientId),
+        eq(doseEvents.source, doseReplySources[channel]),
+        gt(messages.sentAt, dose.sentAt),
+        lte(messages.sentAt, at),
+      ),
+    )
+    .limit(1);
+  return answered === undefined ? dose : null;
+}
+
+/** The dose-event sources of replies (decision 020's `whatsapp-reply` / `sms-reply`). */
+const doseReplySources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;

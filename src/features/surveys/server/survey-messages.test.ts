@@ -332,9 +332,11 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     expect(chunk).toEqual({ status: 'held', held: second.messageId });
     const toRead = await listRepliesToRead({ database: db, actor: clinician, patientId });
     expect(toRead).toEqual([expect.objectContaining({ id: second.messageId, text: '1', reason: 'survey-unreadable' })]);
-    // Held: a later "1" is a dose answer again (to the clarification, the latest message), not the survey's.
+    // Held: a later "1" is not the survey's; nor is it a dose answer to a survey message (decision 063), so with no
+    // dose message to answer it is kept for a person.
     const later = await smsReply('1');
-    expect(later.outcome).toMatchObject({ kind: 'dose' });
+    expect(later.outcome).toEqual({ kind: 'kept', reason: 'no-message-answered' });
+    expect(await db.select({ id: doseEvents.id }).from(doseEvents)).toEqual([]);
   });
 
   it('respects consent: refuses without an opt-in to surveys, sends nothing after STOP, and not WhatsApp outside the window', async () => {

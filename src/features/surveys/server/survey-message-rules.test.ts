@@ -1,0 +1,275 @@
+/**
+ * Decision 063's rules for surveys by message, through the real path (the offer, the 'survey-message-send' job's
+ * use case with recording adapters, the webhook and the 'inbound-message-received' job): an SMS reply both a dose
+ * message and a survey message could take is never filed silently under one of them, and nothing but a message
+ * answering the patient's reply of minutes ago goes in their quiet hours.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  authUsers,
+  consentEvents,
+  doseEvents,
+  jobs,
+  messages,
+  organisationMemberships,
+  organisations,
+  patientPersonaPosteriors,
+  patients,
+  surveyMessageChunks,
+  surveyResponses,
+} from '@/db/schema';
+import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
+import { recordConsent } from '@/features/consent';
+import type { ChannelAdapters, OutboundContent } from '@/features/message-sending';
+import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
+import { recordWebhookEvents, twilioInboundEvent } from '@/features/messaging-webhooks';
+import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import type { SessionUser } from '@/lib/server/session';
+import { offerSurveyByMessage } from './offer-survey-by-message';
+import { sendSurveyMessage } from './send-survey-message';
+
+const phone = '+34600333777';
+// A weekday at 09:00 UTC (the patient's zone is UTC): outside quiet hours.
+const start = new Date('2026-11-25T09:00:00Z').getTime();
+const day = 24 * 60 * 60_000;
+
+const clinician: SessionUser = {
+  id: 'smr-clinician',
+  role: 'clinician',
+  email: 'smr-clinician@medaptive.test',
+  name: 'C',
+  phoneNumber: null,
+  twoFactorEnabled: false,
+};
+
+type Sent = { to: string } & OutboundContent;
+
+describe.each(testDatabaseBackends())('survey message rules on $name', (backend) => {
+  let database: TestDatabase;
+  let patientId: string;
+  let clock = start;
+  let counter = 0;
+  const sent: Sent[] = [];
+  let smsFails = false;
+  const adapters: ChannelAdapters = {
+    whatsapp: {
+      channel: 'whatsapp',
+      provider: 'local',
+      send: async (message) => {
+        sent.push(message);
+        return { providerMessageId: `wamid.smr.${(counter += 1)}`, status: 'sent' };
+      },
+    },
+    sms: {
+      channel: 'sms',
+      provider: 'local',
+      send: async (message) => {
+        if (smsFails) throw new Error('provider unavailable');
+        sent.push(message);
+        return { providerMessageId: `SMsmr${(counter += 1)}`, status: 'sent' };
+      },
+    },
+  };
+  const tick = () => new Date((clock += 60_000));
+  const smsBody = () => (sent.at(-1) as { body: string } | undefined)?.body ?? '';
+
+  beforeAll(async () => {
+    database = await backend.create();
+    const db = database.database;
+    await db.insert(organisations).values({ id: 'smr-org', name: 'In scope' });
+    await db.insert(authUsers).values([
+      { id: 'smr-patient', name: 'Patient', email: 'smr@medaptive.test', phoneNumber: phone, phoneNumberVerified: true },
+      { id: clinician.id, name: 'C', email: clinician.email },
+    ]);
+    await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'smr-org' });
+    [{ id: patientId }] = (await db
+      .insert(patients)
+      .values({
+        pseudonym: 'P-SMR',
+        source: 'test',
+        sourceRecordId: 'smr',
+        userId: 'smr-patient',
+        organisationId: 'smr-org',
+        timezone: 'UTC',
+      })
+      .returning({ id: patients.id })) as [{ id: string }];
+  });
+  afterAll(async () => {
+    await database.dispose();
+  });
+  beforeEach(async () => {
+    const db = database.database;
+    await db.delete(surveyMessageChunks);
+    await db.delete(surveyResponses);
+    await db.delete(patientPersonaPosteriors);
+    for (const table of [jobs, doseEvents, consentEvents]) await db.delete(table);
+    await db.delete(messages);
+    sent.length = 0;
+    smsFails = false;
+    // Next day, 09:00 UTC.
+    clock = Math.floor(clock / day) * day + day + 9 * 3_600_000;
+    await recordConsent({
+      database: db,
+      patientId,
+      channels: ['sms'],
+      purposes: ['surveys', 'reminders'],
+      granted: true,
+      source: 'profile',
+      actorUserId: null,
+      at: new Date(clock - 1000),
+    });
+  });
+
+  /** A daily-loop reminder SMS as the send path stores it (its body ends with "Reply 1 = taken…"). */
+  async function reminderSms() {
+    const at = tick();
+    const [row] = await database.database
+      .insert(messages)
+      .values({
+        patientId,
+        channel: 'sms',
+        direction: 'outbound',
+        category: 'reminder',
+        framing: 'gain',
+        body: 'Time for your medicine. Reply 1 = taken, 2 = not yet, 3 = skip. STOP to opt out.',
+        sentAt: at,
+        status: 'delivered',
+        providerMessageId: `SMrem${(counter += 1)}`,
+        source: 'test',
+        sourceRecordId: `reminder-${counter}`,
+      })
+      .returning({ id: messages.id, sentAt: messages.sentAt });
+    return row!;
+  }
+
+  async function offer(surveyKey: 'lifestyle' | 'adherence-barriers', now = tick()) {
+    return offerSurveyByMessage({ database: database.database, actor: clinician, input: { patientId, surveyKey }, now });
+  }
+
+  /** Runs the survey-message-send jobs due at the clock (all of them with `all`), once each, as the worker would. */
+  async function runSurveyJobs(options: { all?: boolean } = {}) {
+    const db = database.database;
+    const queued = await db
+      .select({ id: jobs.id, payload: jobs.payload, runAt: jobs.runAt })
+      .from(jobs)
+      .where(eq(jobs.kind, surveyMessageSendJobKind));
+    const outcomes = [];
+    for (const job of queued) {
+      if (options.all !== true && job.runAt.getTime() > clock) continue;
+      await db.delete(jobs).where(eq(jobs.id, job.id));
+      outcomes.push(
+        await sendSurveyMessage({
+          database: db,
+          adapters,
+          now: tick(),
+          ...(job.payload as { responseId: string; clarifyChunkId?: string; replyId?: string }),
+        }),
+      );
+    }
+    return outcomes;
+  }
+
+  async function smsReply(body: string) {
+    const db = database.database;
+    const event = twilioInboundEvent({ messageSid: `SMin${(counter += 1)}`, from: phone, body, numMedia: 0, at: tick() });
+    const recording = await recordWebhookEvents({ database: db, events: [event] });
+    const messageId = recording.inbound[0]!.messageId;
+    return { messageId, outcome: await actOnInboundMessage({ database: db, messageId, now: new Date(clock) }) };
+  }
+
+  const doses = () => database.database.select({ status: doseEvents.status, scheduledAt: doseEvents.scheduledAt }).from(doseEvents);
+  const answers = async () =>
+    (await database.database.select({ answers: surveyResponses.answers }).from(surveyResponses))[0]?.answers ?? {};
+
+  describe('a bare SMS reply while a dose message and a survey message both await', () => {
+    it('a reminder, then a one-question survey SMS: "1" is asked about, then "TAKEN" is the dose and "1" the survey', async () => {
+      const reminder = await reminderSms();
+      await offer('lifestyle');
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms', questions: 1 })]);
+
+      // Without decision 063 this "1" was the survey's "None", and the dose answer was lost.
+      const first = await smsReply('1');
+      expect(first.outcome).toMatchObject({ kind: 'survey', outcome: 'clarification' });
+      expect(await doses()).toEqual([]);
+      expect(await answers()).toEqual({});
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms' })]);
+      expect(smsBody()).toMatch(/^We could not tell whether your reply answers your medicine reminder or these survey questions\./);
+      expect(smsBody()).toContain('TAKEN, NOT YET or SKIP');
+
+      // As the clarification said: a word for the medicine, the number for the survey.
+      const taken = await smsReply('TAKEN');
+      expect(taken.outcome).toMatchObject({ kind: 'dose', status: 'taken', recorded: true });
+      expect(await doses()).toEqual([{ status: 'taken', scheduledAt: reminder.sentAt }]);
+      const answered = await smsReply('1');
+      expect(answered.outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+      expect(await answers()).toEqual({ 'ipaq-vigorous-days': '0' });
+      expect(await doses()).toHaveLength(1);
+      // Neither is left for a person.
+      expect(await listRepliesToRead({ database: database.database, actor: clinician, patientId })).toEqual([]);
+    });
+
+    it('after the clarification naming both, a number is the survey’s even while the reminder still awaits', async () => {
+      const reminder = await reminderSms();
+      await offer('lifestyle');
+      await runSurveyJobs();
+      await smsReply('1');
+      await runSurveyJobs();
+      expect((await smsReply('2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+      expect(await answers()).toEqual({ 'ipaq-vigorous-days': '1' });
+      // The survey's next message goes; the reminder's answer, a word, still finds the reminder, not a survey message.
+      await runSurveyJobs();
+      expect((await smsReply('skip')).outcome).toMatchObject({ kind: 'dose', status: 'skipped' });
+      expect(await doses()).toEqual([{ status: 'skipped', scheduledAt: reminder.sentAt }]);
+    });
+
+    it('a survey SMS, then a reminder: "1 3 2" is still the survey’s, "1" the reminder’s, and "2" to one question is asked about', async () => {
+      await offer('adherence-barriers');
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms', questions: 3 })]);
+      const reminder = await reminderSms();
+      // Only the survey reads three numbers: before decision 063 this went to the dose reader, unrecognised.
+      expect((await smsReply('1 3 2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+      expect(Object.keys(await answers())).toHaveLength(3);
+      // The next survey message (two questions) goes; "1" fits the reminder only.
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 2 })]);
+      expect((await smsReply('1')).outcome).toMatchObject({ kind: 'dose', status: 'taken' });
+      expect(await doses()).toEqual([{ status: 'taken', scheduledAt: reminder.sentAt }]);
+    });
+
+    it('a one-question survey SMS, then a reminder: "2" (not yet, or the second answer) is asked about, not filed as "not yet"', async () => {
+      await offer('lifestyle');
+      await runSurveyJobs();
+      await reminderSms();
+      expect((await smsReply('2')).outcome).toMatchObject({ kind: 'survey', outcome: 'clarification' });
+      expect(await answers()).toEqual({});
+      await runSurveyJobs();
+      expect(smsBody()).toContain('medicine reminder');
+    });
+
+    it('keeps for a person an ambiguous reply that comes after the one clarification was spent before the reminder', async () => {
+      await offer('lifestyle');
+      await runSurveyJobs();
+      expect((await smsReply('maybe')).outcome).toMatchObject({ kind: 'survey', outcome: 'clarification' });
+      await runSurveyJobs();
+      // No reminder awaited: the plain clarification.
+      expect(smsBody()).toMatch(/^Sorry, we could not read that reply\./);
+      await reminderSms();
+      const ambiguous = await smsReply('1');
+      expect(ambiguous.outcome).toMatchObject({ kind: 'survey', outcome: 'held' });
+      expect(await doses()).toEqual([]);
+      expect(await answers()).toEqual({});
+      expect(await listRepliesToRead({ database: database.database, actor: clinician, patientId })).toEqual([
+        expect.objectContaining({ id: ambiguous.messageId, reason: 'survey-unreadable' }),
+      ]);
+    });
+
+    it('reads "1" as the survey’s when the reminder was already answered', async () => {
+      await reminderSms();
+      expect((await smsReply('1')).outcome).toMatchObject({ kind: 'dose', status: 'taken' });
+      await offer('lifestyle');
+      await runSurveyJobs();
+      expect((await smsReply('1')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+      expect(await doses()).toHaveLength(1);
+    });
+  });
+});
