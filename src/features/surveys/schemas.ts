@@ -89,7 +89,9 @@ export const surveyMessageJobPayloadSchema = z.object({
 export type SurveyMessageSendOutcome =
   | { outcome: 'sent'; chunkId: string; channel: 'whatsapp' | 'sms'; messageId: string; questions: number; form: string }
   | { outcome: 'not-sent'; chunkId: string | null; reason: string }
-  | { outcome: 'skipped'; reason: 'completed' | 'awaiting-answer' | 'nothing-to-ask' | 'not-awaiting' | 'already-sent' };
+  | { outcome: 'skipped'; reason: 'completed' | 'awaiting-answer' | 'nothing-to-ask' | 'not-awaiting' | 'already-sent' }
+  /** In the patient's quiet hours and not answering their reply of minutes ago: queued again for `until` (063). */
+  | { outcome: 'deferred'; reason: 'quiet-hours'; until: string };
 
 /** What a reply did to the survey message it answered. */
 export type SurveyReplyOutcome =

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { surveyMessageChunks } from '@/db/schema';
+import { messages, surveyMessageChunks } from '@/db/schema';
 import {
   afterUnparseableReply,
   invitationQuestionCount,
@@ -13,8 +13,17 @@ import {
 import { type ChannelAdapters, sendPatientMessage, type WhatsAppTemplateAlternative } from '@/features/message-sending';
 import { getCurrentTemplate } from '@/features/message-templates';
 import { AppError } from '@/lib/errors';
+import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import { enqueueJob } from '@/lib/server/jobs';
 import type { SurveyMessageSendOutcome } from '../schemas';
-import { findAwaitingDoseMessage, loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } from './survey-message-store';
+import {
+  findAwaitingDoseMessage,
+  loadResponse,
+  questionsOf,
+  quietHoursEnd,
+  surveyMessageForms,
+  surveyMessageLanguage,
+} from './survey-message-store';
 
 /**
  * The 'survey-message-send' job (docs/decisions/051). Without `clarifyChunkId`: the response's next questions
@@ -31,6 +40,8 @@ export async function sendSurveyMessage(options: {
   now: Date;
   responseId: string;
   clarifyChunkId?: string;
+  /** The patient's reply this message answers (the next questions, the clarification, a "Start" tap). */
+  replyId?: string;
 }): Promise<SurveyMessageSendOutcome> {
   const { database, now } = options;
   const response = await loadResponse(database, options.responseId);
@@ -40,6 +51,8 @@ export async function sendSurveyMessage(options: {
 
   const questions = nextMessageQuestions(response.definition, response.answers);
   if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
+  const deferred = await deferInQuietHours({ ...options, response });
+  if (deferred !== null) return deferred;
   const [chunk] = await database
     .insert(surveyMessageChunks)
     .values({
@@ -149,6 +162,7 @@ async function sendClarification(options: {
   now: Date;
   response: NonNullable<Awaited<ReturnType<typeof loadResponse>>>;
   chunkId: string;
+  replyId?: string;
 }): Promise<SurveyMessageSendOutcome> {
   const { database, now, response } = options;
   const [chunk] = await database
@@ -179,6 +193,8 @@ async function sendClarification(options: {
     doseMessageAwaiting: dose !== null,
   });
   if (step.kind !== 'clarify') return { outcome: 'skipped', reason: 'not-awaiting' };
+  const deferred = await deferInQuietHours({ ...options, clarifyChunkId: chunk.id });
+  if (deferred !== null) return deferred;
   const sent = await sendPatientMessage({
     database,
     adapters: options.adapters,
@@ -206,4 +222,49 @@ async function sendClarification(options: {
     questions: chunk.questionIds.length,
     form: sent.form,
   };
+}
+
+/**
+ * How long after the patient's own reply a message answering it may go in their quiet hours: they are writing to
+ * us, so the next questions or the clarification go at once (decision 051). The job normally runs within seconds;
+ * a retry after a passing provider failure still within this time may go too; later, it is a message they did not
+ * just ask for, and it waits (decision 063).
+ */
+const freshReplyMs = 30 * 60_000;
+
+/**
+ * Null when the message may go now; else the job is queued again for the end of the patient's quiet hours (21:00–08:00
+ * their time) and nothing is claimed. Every send is checked — the first questions or invitation (scheduled for after
+ * quiet hours by the offer, but a retry after a provider failure may run later), a clinician's new offer, the next
+ * questions and the clarification — unless it answers the patient's reply of the last minutes.
+ */
+async function deferInQuietHours(options: {
+  database: Database;
+  now: Date;
+  response: { id: string; patientId: string; timezone: string | null };
+  clarifyChunkId?: string;
+  replyId?: string;
+}): Promise<SurveyMessageSendOutcome | null> {
+  const { database, now, response } = options;
+  const until = quietHoursEnd(now, response.timezone);
+  if (until.getTime() <= now.getTime()) return null;
+  if (options.replyId !== undefined) {
+    const [reply] = await database
+      .select({ sentAt: messages.sentAt })
+      .from(messages)
+      .where(and(eq(messages.id, options.replyId), eq(messages.patientId, response.patientId), eq(messages.direction, 'inbound')));
+    if (reply !== undefined && now.getTime() - reply.sentAt.getTime() <= freshReplyMs) return null;
+  }
+  await enqueueJob({
+    database,
+    kind: surveyMessageSendJobKind,
+    payload: {
+      responseId: response.id,
+      ...(options.clarifyChunkId === undefined ? {} : { clarifyChunkId: options.clarifyChunkId }),
+      ...(options.replyId === undefined ? {} : { replyId: options.replyId }),
+    },
+    runAt: until,
+    dedupeKey: `${surveyMessageSendJobKind}:${response.id}:${options.clarifyChunkId ?? 'next'}:quiet:${until.toISOString()}`,
+  });
+  return { outcome: 'deferred', reason: 'quiet-hours', until: until.toISOString() };
 }

@@ -272,4 +272,94 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
       expect(await doses()).toHaveLength(1);
     });
   });
+
+  describe('quiet hours (21:00–08:00 the patient’s time) for every send that answers no reply of minutes ago', () => {
+    /** Today at hh:mm UTC (the patient's zone). */
+    const at = (hours: number, minutes = 0) => {
+      clock = Math.floor(clock / day) * day + hours * 3_600_000 + minutes * 60_000;
+      return new Date(clock);
+    };
+    const surveyJobs = () =>
+      database.database.select({ runAt: jobs.runAt, payload: jobs.payload }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind));
+    const tomorrowAt8 = () => new Date(Math.floor(clock / day) * day + day + 8 * 3_600_000);
+
+    it('a first message whose job runs late (a retry after a provider failure) waits for the morning', async () => {
+      const offered = await offer('lifestyle', at(20, 50));
+      expect(offered.sendsAt).toBe(new Date(clock).toISOString());
+      smsFails = true;
+      await expect(runSurveyJobs()).rejects.toThrow('provider unavailable');
+      expect(await database.database.select({ id: surveyMessageChunks.id }).from(surveyMessageChunks)).toEqual([]);
+      // The worker retries it at 22:30: it is queued again for 08:00 and nothing is sent or claimed.
+      smsFails = false;
+      const { responseId } = offered;
+      at(22, 30);
+      expect(await sendSurveyMessage({ database: database.database, adapters, now: new Date(clock), responseId })).toEqual({
+        outcome: 'deferred',
+        reason: 'quiet-hours',
+        until: tomorrowAt8().toISOString(),
+      });
+      expect(sent).toEqual([]);
+      expect(await surveyJobs()).toContainEqual({ runAt: tomorrowAt8(), payload: { responseId } });
+      clock = tomorrowAt8().getTime();
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms' })]);
+    });
+
+    it('the next questions answer the patient’s reply at once, even at 21:05, but not when their job runs hours later', async () => {
+      await offer('adherence-barriers', at(20, 40));
+      await runSurveyJobs();
+      at(21, 3);
+      expect((await smsReply('1 3 2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+      const [queued] = await surveyJobs();
+      // Within minutes of the reply: at once, in quiet hours.
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 2 })]);
+
+      // The same job run two hours later (the provider was down meanwhile): it waits for the morning.
+      await database.database.delete(surveyMessageChunks).where(eq(surveyMessageChunks.status, 'awaiting'));
+      at(23, 10);
+      expect(
+        await sendSurveyMessage({
+          database: database.database,
+          adapters,
+          now: new Date(clock),
+          ...(queued!.payload as { responseId: string; replyId: string }),
+        }),
+      ).toEqual({ outcome: 'deferred', reason: 'quiet-hours', until: tomorrowAt8().toISOString() });
+      expect(await surveyJobs()).toEqual([{ runAt: tomorrowAt8(), payload: queued!.payload }]);
+      expect(sent).toHaveLength(2);
+    });
+
+    it('the clarification answers a reply written at 22:10 at once; its job retried at 23:00 waits', async () => {
+      await offer('lifestyle', at(20, 30));
+      await runSurveyJobs();
+      at(22, 10);
+      expect((await smsReply('what?')).outcome).toMatchObject({ kind: 'survey', outcome: 'clarification' });
+      const [queued] = await surveyJobs();
+      const payload = queued!.payload as { responseId: string; clarifyChunkId: string; replyId: string };
+      expect(payload.replyId).toEqual(expect.any(String));
+      at(23, 0);
+      expect(await sendSurveyMessage({ database: database.database, adapters, now: new Date(clock), ...payload })).toEqual({
+        outcome: 'deferred',
+        reason: 'quiet-hours',
+        until: tomorrowAt8().toISOString(),
+      });
+      at(22, 12);
+      expect(await sendSurveyMessage({ database: database.database, adapters, now: new Date(clock), ...payload })).toMatchObject({
+        outcome: 'sent',
+        channel: 'sms',
+      });
+    });
+
+    it('a clinician’s new offer after a day without an answer waits for the morning too', async () => {
+      await offer('lifestyle', at(10));
+      await runSurveyJobs();
+      clock += day;
+      const again = await offer('lifestyle', at(23, 30));
+      expect(again).toMatchObject({ status: 'queued', sendsAt: tomorrowAt8().toISOString() });
+      // A job that runs early (a worker clock ahead, a hand-run job) still waits.
+      expect(await runSurveyJobs({ all: true })).toEqual([
+        { outcome: 'deferred', reason: 'quiet-hours', until: tomorrowAt8().toISOString() },
+      ]);
+      expect(sent).toHaveLength(1);
+    });
+  });
 });

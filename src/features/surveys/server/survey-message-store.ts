@@ -6,6 +6,7 @@ import 'server-only';
 import { and, desc, eq, gt, gte, inArray, lte, notInArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { doseEvents, messages, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { nextAllowedSendTime } from '@/engine/messaging';
 import { messageCategories } from '@/engine/policy/message-arms';
 import { renderSurveySms, renderSurveyWhatsApp, type SurveyDefinition, type SurveyLanguage, type SurveyQuestion } from '@/engine/surveys';
 import type { FreeFormWhatsApp } from '@/features/message-sending';
@@ -120,3 +121,13 @@ export async function findAwaitingDoseMessage(
 
 /** The dose-event sources of replies (decision 020's `whatsapp-reply` / `sms-reply`). */
 const doseReplySources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;
+
+/** The end of the patient's quiet hours (21:00–08:00 their time, as reminders), or `now` outside them. */
+export function quietHoursEnd(now: Date, timeZone: string | null): Date {
+  try {
+    return new Date(nextAllowedSendTime(now.getTime(), timeZone ?? 'UTC'));
+  } catch {
+    // A zone Intl does not know: UTC's quiet hours rather than none.
+    return new Date(nextAllowedSendTime(now.getTime(), 'UTC'));
+  }
+}
