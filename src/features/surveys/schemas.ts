@@ -84,6 +84,8 @@ export const surveyMessageJobPayloadSchema = z.object({
   clarifyChunkId: z.guid({ error: 'clarifyChunkId must be a survey message id' }).optional(),
   /** The patient's reply this message answers: within minutes of it, quiet hours do not hold it (decision 063). */
   replyId: z.guid({ error: 'replyId must be a message id' }).optional(),
+  /** The one automatic reminder: this unanswered survey message is sent again (decision 063). */
+  remindChunkId: z.guid({ error: 'remindChunkId must be a survey message id' }).optional(),
 });
 
 export type SurveyMessageSendOutcome =

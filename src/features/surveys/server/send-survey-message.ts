@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messages, surveyMessageChunks } from '@/db/schema';
 import {
@@ -42,6 +42,8 @@ export async function sendSurveyMessage(options: {
   clarifyChunkId?: string;
   /** The patient's reply this message answers (the next questions, the clarification, a "Start" tap). */
   replyId?: string;
+  /** The one automatic reminder (decision 063): this chunk, still unanswered, is sent again. */
+  remindChunkId?: string;
 }): Promise<SurveyMessageSendOutcome> {
   const { database, now } = options;
   const response = await loadResponse(database, options.responseId);
@@ -49,10 +51,19 @@ export async function sendSurveyMessage(options: {
   if (options.clarifyChunkId !== undefined) return sendClarification({ ...options, response, chunkId: options.clarifyChunkId });
   if (response.completedAt !== null) return { outcome: 'skipped', reason: 'completed' };
 
+  const reminding = options.remindChunkId === undefined ? null : await reminderState(database, response.id, options.remindChunkId);
+  if (reminding === 'skip') return { outcome: 'skipped', reason: 'not-awaiting' };
   const questions = nextMessageQuestions(response.definition, response.answers);
   if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
   const deferred = await deferInQuietHours({ ...options, response });
   if (deferred !== null) return deferred;
+  if (reminding === 'due') {
+    // It gives way to the reminder: the same questions (or the invitation) go again as a new message.
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'expired', statusReason: 'reminded', updatedAt: now })
+      .where(and(eq(surveyMessageChunks.id, options.remindChunkId!), eq(surveyMessageChunks.status, 'awaiting')));
+  }
   const [chunk] = await database
     .insert(surveyMessageChunks)
     .values({
@@ -110,6 +121,15 @@ export async function sendSurveyMessage(options: {
       updatedAt: now,
     })
     .where(eq(surveyMessageChunks.id, chunk.id));
+  // Unanswered after `reminderAfterMs`, it is sent once more — once per response, never a reminder of a reminder.
+  if (reminding === null && !(await wasReminded(database, response.id)))
+    await enqueueJob({
+      database,
+      kind: surveyMessageSendJobKind,
+      payload: { responseId: response.id, remindChunkId: chunk.id },
+      runAt: new Date(now.getTime() + reminderAfterMs),
+      dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:remind`,
+    });
   return {
     outcome: 'sent',
     chunkId: chunk.id,
@@ -118,6 +138,41 @@ export async function sendSurveyMessage(options: {
     questions: invited ? 0 : questions.length,
     form: sent.form,
   };
+}
+
+/**
+ * When a survey message (questions or the invitation) has had no answer for two days, it is sent once more
+ * (decision 063): a day after it could no longer be answered by SMS (a bare reply matches our messages of the last
+ * 24 hours) or its invitation went stale, so never on consecutive days.
+ */
+export const reminderAfterMs = 2 * 24 * 60 * 60 * 1000;
+
+/** Whether the response's one automatic reminder has gone (its chunk gave way to it). */
+async function wasReminded(database: Database, responseId: string): Promise<boolean> {
+  const [row] = await database
+    .select({ id: surveyMessageChunks.id })
+    .from(surveyMessageChunks)
+    .where(and(eq(surveyMessageChunks.surveyResponseId, responseId), eq(surveyMessageChunks.statusReason, 'reminded')))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * `due`: the chunk still awaits its answer and no reminder went for this response; `retry`: this reminder's
+ * earlier run expired the chunk and its send failed in passing (nothing newer was sent); `skip` otherwise — answered,
+ * declined ("Not now"), held, replaced by a clinician's new offer, or the response's reminder went already.
+ */
+async function reminderState(database: Database, responseId: string, chunkId: string): Promise<'due' | 'retry' | 'skip'> {
+  const chunks = await database
+    .select({ id: surveyMessageChunks.id, status: surveyMessageChunks.status, statusReason: surveyMessageChunks.statusReason })
+    .from(surveyMessageChunks)
+    .where(eq(surveyMessageChunks.surveyResponseId, responseId))
+    .orderBy(desc(surveyMessageChunks.createdAt));
+  const chunk = chunks.find((candidate) => candidate.id === chunkId);
+  if (chunk === undefined || chunks[0]!.id !== chunkId) return 'skip';
+  if (chunk.status === 'expired' && chunk.statusReason === 'reminded') return 'retry';
+  if (chunk.status !== 'awaiting' || chunks.some((candidate) => candidate.statusReason === 'reminded')) return 'skip';
+  return 'due';
 }
 
 /**
@@ -244,6 +299,7 @@ async function deferInQuietHours(options: {
   response: { id: string; patientId: string; timezone: string | null };
   clarifyChunkId?: string;
   replyId?: string;
+  remindChunkId?: string;
 }): Promise<SurveyMessageSendOutcome | null> {
   const { database, now, response } = options;
   const until = quietHoursEnd(now, response.timezone);
@@ -262,9 +318,10 @@ async function deferInQuietHours(options: {
       responseId: response.id,
       ...(options.clarifyChunkId === undefined ? {} : { clarifyChunkId: options.clarifyChunkId }),
       ...(options.replyId === undefined ? {} : { replyId: options.replyId }),
+      ...(options.remindChunkId === undefined ? {} : { remindChunkId: options.remindChunkId }),
     },
     runAt: until,
-    dedupeKey: `${surveyMessageSendJobKind}:${response.id}:${options.clarifyChunkId ?? 'next'}:quiet:${until.toISOString()}`,
+    dedupeKey: `${surveyMessageSendJobKind}:${response.id}:${options.clarifyChunkId ?? options.remindChunkId ?? 'next'}:quiet:${until.toISOString()}`,
   });
   return { outcome: 'deferred', reason: 'quiet-hours', until: until.toISOString() };
 }

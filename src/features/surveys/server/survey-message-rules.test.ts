@@ -147,7 +147,10 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
     return offerSurveyByMessage({ database: database.database, actor: clinician, input: { patientId, surveyKey }, now });
   }
 
-  /** Runs the survey-message-send jobs due at the clock (all of them with `all`), once each, as the worker would. */
+  /**
+   * Runs the survey-message-send jobs due at the clock, once each, as the worker would; with `all`, those not due
+   * yet too, but for the two-day reminders.
+   */
   async function runSurveyJobs(options: { all?: boolean } = {}) {
     const db = database.database;
     const queued = await db
@@ -156,7 +159,8 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
       .where(eq(jobs.kind, surveyMessageSendJobKind));
     const outcomes = [];
     for (const job of queued) {
-      if (options.all !== true && job.runAt.getTime() > clock) continue;
+      const reminder = (job.payload as { remindChunkId?: string }).remindChunkId !== undefined;
+      if (job.runAt.getTime() > clock && (options.all !== true || reminder)) continue;
       await db.delete(jobs).where(eq(jobs.id, job.id));
       outcomes.push(
         await sendSurveyMessage({
@@ -279,8 +283,14 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
       clock = Math.floor(clock / day) * day + hours * 3_600_000 + minutes * 60_000;
       return new Date(clock);
     };
-    const surveyJobs = () =>
-      database.database.select({ runAt: jobs.runAt, payload: jobs.payload }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind));
+    /** The queued survey-message-send jobs but for the two-day reminders. */
+    const surveyJobs = async () =>
+      (
+        await database.database
+          .select({ runAt: jobs.runAt, payload: jobs.payload })
+          .from(jobs)
+          .where(eq(jobs.kind, surveyMessageSendJobKind))
+      ).filter((job) => (job.payload as { remindChunkId?: string }).remindChunkId === undefined);
     const tomorrowAt8 = () => new Date(Math.floor(clock / day) * day + day + 8 * 3_600_000);
 
     it('a first message whose job runs late (a retry after a provider failure) waits for the morning', async () => {
@@ -360,6 +370,99 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
         { outcome: 'deferred', reason: 'quiet-hours', until: tomorrowAt8().toISOString() },
       ]);
       expect(sent).toHaveLength(1);
+    });
+  });
+
+  describe('one automatic reminder when a survey message gets no answer for two days', () => {
+    const remindJobs = async () =>
+      (
+        await database.database
+          .select({ runAt: jobs.runAt, payload: jobs.payload })
+          .from(jobs)
+          .where(eq(jobs.kind, surveyMessageSendJobKind))
+      ).filter((job) => (job.payload as { remindChunkId?: string }).remindChunkId !== undefined);
+
+    it('sends the same SMS questions once more after two days, then never again; the reminder takes the answer', async () => {
+      await offer('adherence-barriers');
+      const [first] = await runSurveyJobs();
+      expect(first).toMatchObject({ outcome: 'sent', channel: 'sms', questions: 3 });
+      const body = smsBody();
+      const chunkId = (first as { chunkId: string }).chunkId;
+      expect(await remindJobs()).toEqual([
+        { runAt: new Date(clock + 2 * day), payload: { responseId: expect.any(String), remindChunkId: chunkId } },
+      ]);
+      clock += 2 * day;
+      const [reminder] = await runSurveyJobs();
+      expect(reminder).toMatchObject({ outcome: 'sent', channel: 'sms', questions: 3 });
+      expect(smsBody()).toBe(body);
+      expect(await remindJobs()).toEqual([]);
+      expect((await smsReply('1 3 2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
+      // The next message, unanswered too, gets no reminder: one per survey response.
+      await runSurveyJobs();
+      expect(await remindJobs()).toEqual([]);
+      clock += 3 * day;
+      expect(await runSurveyJobs()).toEqual([]);
+      expect(sent).toHaveLength(3);
+      const reasons = await database.database
+        .select({ status: surveyMessageChunks.status, reason: surveyMessageChunks.statusReason })
+        .from(surveyMessageChunks)
+        .orderBy(surveyMessageChunks.createdAt);
+      expect(reasons).toEqual([
+        { status: 'expired', reason: 'reminded' },
+        { status: 'answered', reason: null },
+        { status: 'awaiting', reason: null },
+      ]);
+    });
+
+    it('does nothing for an answered message, and nothing after STOP but record why', async () => {
+      await offer('lifestyle');
+      await runSurveyJobs();
+      await smsReply('1');
+      await runSurveyJobs();
+      // The first message was answered: its reminder job finds nothing to do; the second's is due with it.
+      clock += 2 * day + 60 * 60_000;
+      await recordConsent({
+        database: database.database,
+        patientId,
+        channels: ['sms'],
+        purposes: ['surveys', 'reminders'],
+        granted: false,
+        source: 'profile',
+        actorUserId: null,
+        at: new Date(clock - 1000),
+      });
+      const outcomes = await runSurveyJobs();
+      expect(outcomes).toHaveLength(2);
+      expect(outcomes).toEqual(
+        expect.arrayContaining([
+          { outcome: 'skipped', reason: 'not-awaiting' },
+          expect.objectContaining({ outcome: 'not-sent', reason: 'no-consent' }),
+        ]),
+      );
+      expect(sent).toHaveLength(2);
+    });
+
+    it('a reminder due in quiet hours waits for the morning', async () => {
+      await offer('adherence-barriers', new Date((clock = Math.floor(clock / day) * day + 20 * 3_600_000 + 40 * 60_000)));
+      await runSurveyJobs();
+      clock = Math.floor(clock / day) * day + 21 * 3_600_000 + 3 * 60_000;
+      await smsReply('1 3 2');
+      // Answering the reply at 21:04: at once; its reminder is due two days later at 21:05.
+      await runSurveyJobs();
+      clock += 2 * day;
+      const eight = new Date(Math.floor(clock / day) * day + day + 8 * 3_600_000);
+      // (The first message's reminder job, its message answered, does nothing.)
+      const outcomes = await runSurveyJobs();
+      expect(outcomes).toHaveLength(2);
+      expect(outcomes).toEqual(
+        expect.arrayContaining([
+          { outcome: 'skipped', reason: 'not-awaiting' },
+          { outcome: 'deferred', reason: 'quiet-hours', until: eight.toISOString() },
+        ]),
+      );
+      expect((await remindJobs()).map((job) => job.runAt)).toEqual([eight]);
+      clock = eight.getTime();
+      expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 2 })]);
     });
   });
 });
