@@ -111,3 +111,24 @@ export type OfferSurveyByMessageResult = {
   /** ISO 8601: when the patient answered "Not now" to this survey's last invitation (decision 056); null otherwise. */
   declinedAt: string | null;
 };
+
+/** A survey sent by message to one patient, as their care team sees it on the Patient Profile (decision 063). */
+export type SurveyMessageStatus = {
+  responseId: string;
+  surveyKey: string;
+  completedAt: string | null;
+  /** The survey's latest message. */
+  last: {
+    kind: 'questions' | 'invitation';
+    channel: 'whatsapp' | 'sms';
+    status: string;
+    statusReason: string | null;
+    questions: number;
+    /** ISO 8601: when it was claimed for sending. */
+    at: string;
+  };
+  /** ISO 8601: when the one automatic reminder went (its message gave way to it); null when none did. */
+  remindedAt: string | null;
+  /** ISO 8601: when the one reminder goes if the latest message stays unanswered; null when none will. */
+  reminderDueAt: string | null;
+};

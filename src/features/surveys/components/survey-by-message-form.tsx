@@ -4,7 +4,7 @@ import { Button, Form } from '@heroui/react';
 import { ChoiceSelect } from '@/components/choice-select';
 import { type FormEvent, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
-import type { OfferSurveyByMessageResult } from '../schemas';
+import type { OfferSurveyByMessageResult, SurveyMessageStatus } from '../schemas';
 import { type SurveyKey, surveyKeys } from '../survey-keys';
 import { surveyTitles } from './labels';
 
@@ -13,14 +13,44 @@ const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeS
 type Props = {
   patientId: string;
   send: (input: { patientId: string; surveyKey: SurveyKey }) => Promise<ActionResult<OfferSurveyByMessageResult>>;
+  /** The patient's surveys sent by message, newest first (as they were when the page was drawn). */
+  sentSurveys?: readonly SurveyMessageStatus[];
 };
+
+const channelNames = { whatsapp: 'WhatsApp', sms: 'SMS' } as const;
+const at = (iso: string) => `${timeFormat.format(new Date(iso))} UTC`;
+
+/** Where a survey sent by message stands, in words: its latest message, then the one automatic reminder. */
+function describeSentSurvey(survey: SurveyMessageStatus): string {
+  const { last } = survey;
+  const what =
+    last.kind === 'invitation'
+      ? `an invitation (WhatsApp, ${at(last.at)})`
+      : `${last.questions} question${last.questions === 1 ? '' : 's'} (${channelNames[last.channel]}, ${at(last.at)})`;
+  let state: string;
+  if (survey.completedAt !== null) state = `Completed ${at(survey.completedAt)}.`;
+  else if (last.status === 'awaiting') state = `Last sent ${what}, waiting for the patient’s answer.`;
+  else if (last.status === 'answered') state = `Last sent ${what}, answered; the next questions follow.`;
+  else if (last.status === 'declined') state = `Last sent ${what}; the patient answered “Not now”.`;
+  else if (last.status === 'held') state = `Last sent ${what}; a reply we could not read is under “Replies to read”.`;
+  else if (last.status === 'not-sent') state = `The last message was not sent (${last.statusReason ?? 'no reason recorded'}).`;
+  else if (last.status === 'expired') state = `Last sent ${what}; it went unanswered.`;
+  else state = `Last message ${what} is being sent.`;
+  const reminder =
+    survey.remindedAt !== null
+      ? ` Reminded automatically once, ${at(survey.remindedAt)}; no further reminder goes.`
+      : survey.reminderDueAt !== null
+        ? ` If it stays unanswered, one reminder goes automatically from ${at(survey.reminderDueAt)} (not in quiet hours).`
+        : '';
+  return `${state}${reminder}`;
+}
 
 /**
  * The patient profile's "Survey by message" (decision 051): a clinician or admin sends a survey's next questions
  * by WhatsApp or SMS, at most 3 a message; the patient's replies continue it, and a reply that cannot be read after
  * one clarification appears under "Replies to read".
  */
-export function SurveyByMessageForm({ patientId, send }: Props) {
+export function SurveyByMessageForm({ patientId, send, sentSurveys = [] }: Props) {
   const [surveyKey, setSurveyKey] = useState<SurveyKey>('adherence-barriers');
   const [notice, setNotice] = useState<{ error?: string; text?: string }>({});
   const [busy, setBusy] = useState(false);
@@ -56,8 +86,18 @@ export function SurveyByMessageForm({ patientId, send }: Props) {
       <p className="max-w-3xl text-muted">
         Sends the patient a survey by WhatsApp or SMS, only on channels they agreed to surveys on, at most 3 questions a message. On
         WhatsApp, more than 24 hours after their last WhatsApp message, they first get an invitation with “Start” and “Not now” buttons; the
-        questions follow their “Start”. An unfinished survey continues where it stopped, in the browser or by message.
+        questions follow their “Start”. An unfinished survey continues where it stopped, in the browser or by message. A message left
+        unanswered for two days is sent once more, automatically, never a second time.
       </p>
+      {sentSurveys.length === 0 ? null : (
+        <ul aria-label="Surveys sent by message" className="flex max-w-3xl flex-col gap-1">
+          {sentSurveys.map((survey) => (
+            <li key={survey.responseId} data-testid="survey-sent-by-message">
+              <span className="font-medium">{surveyTitles[survey.surveyKey] ?? survey.surveyKey}:</span> {describeSentSurvey(survey)}
+            </li>
+          ))}
+        </ul>
+      )}
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Send a survey by message">
         <ChoiceSelect
           label="Survey"

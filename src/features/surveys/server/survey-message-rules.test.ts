@@ -26,6 +26,7 @@ import { actOnInboundMessage, listRepliesToRead } from '@/features/message-repli
 import { recordWebhookEvents, twilioInboundEvent } from '@/features/messaging-webhooks';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SessionUser } from '@/lib/server/session';
+import { listSurveyMessages } from './list-survey-messages';
 import { offerSurveyByMessage } from './offer-survey-by-message';
 import { sendSurveyMessage } from './send-survey-message';
 
@@ -391,9 +392,30 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
       expect(await remindJobs()).toEqual([
         { runAt: new Date(clock + 2 * day), payload: { responseId: expect.any(String), remindChunkId: chunkId } },
       ]);
+      // The care team sees when the one reminder goes if the message stays unanswered.
+      const list = () => listSurveyMessages({ database: database.database, actor: clinician, patientId });
+      expect(await list()).toEqual([
+        expect.objectContaining({
+          surveyKey: 'adherence-barriers',
+          last: expect.objectContaining({ kind: 'questions', channel: 'sms', status: 'awaiting', questions: 3 }),
+          remindedAt: null,
+          reminderDueAt: new Date(clock + 2 * day).toISOString(),
+        }),
+      ]);
       clock += 2 * day;
       const [reminder] = await runSurveyJobs();
       expect(reminder).toMatchObject({ outcome: 'sent', channel: 'sms', questions: 3 });
+      // …and that it went, once.
+      expect(await list()).toEqual([
+        expect.objectContaining({
+          last: expect.objectContaining({ status: 'awaiting' }),
+          remindedAt: new Date(clock).toISOString(),
+          reminderDueAt: null,
+        }),
+      ]);
+      await expect(
+        listSurveyMessages({ database: database.database, actor: { id: 'smr-outsider', role: 'clinician' }, patientId }),
+      ).rejects.toMatchObject({ code: 'forbidden' });
       expect(smsBody()).toBe(body);
       expect(await remindJobs()).toEqual([]);
       expect((await smsReply('1 3 2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
