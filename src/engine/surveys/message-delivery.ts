@@ -89,6 +89,7 @@ const words = {
     clarifyBoth:
       'We could not tell whether your reply answers your medicine reminder or these survey questions. About your medicine, reply with a word: TAKEN, NOT YET or SKIP. About the survey, reply with numbers as below.',
     stop: 'STOP to opt out.',
+    reminder: 'A reminder: your care team’s survey is still waiting for your answer.',
   },
   es: {
     replyOne: 'Responda con el número de su respuesta.',
@@ -100,8 +101,14 @@ const words = {
     clarifyBoth:
       'No pudimos saber si su respuesta es para el recordatorio de su medicación o para estas preguntas. Sobre su medicación, responda con una palabra: TOMADA, AÚN NO u OMITIR. Sobre la encuesta, responda con números como se indica abajo.',
     stop: 'STOP para darse de baja.',
+    reminder: 'Un recordatorio: la encuesta de su equipo de atención sigue esperando su respuesta.',
   },
 } as const;
+
+/** The line above a survey message sent once more because it went unanswered (decision 063). */
+export function surveyReminderLine(language: SurveyLanguage = 'en'): string {
+  return words[language].reminder;
+}
 
 /** Lower case, no accents, words of letters and digits; whether it asks something (never read as an answer). */
 function normaliseReply(raw: string): { text: string; words: string[]; isQuestion: boolean } {

@@ -80,7 +80,7 @@ export async function sendSurveyMessage(options: {
     .returning({ id: surveyMessageChunks.id });
   if (chunk === undefined) return { outcome: 'skipped', reason: 'awaiting-answer' };
 
-  const forms = surveyMessageForms(questions, chunk.id);
+  const forms = surveyMessageForms(questions, chunk.id, { reminder: reminding !== null });
   let sent;
   try {
     const invitation = await invitationFor({ database, response, reference: chunk.id });

@@ -416,7 +416,7 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
       await expect(
         listSurveyMessages({ database: database.database, actor: { id: 'smr-outsider', role: 'clinician' }, patientId }),
       ).rejects.toMatchObject({ code: 'forbidden' });
-      expect(smsBody()).toBe(body);
+      expect(smsBody()).toBe(`A reminder: your care team’s survey is still waiting for your answer.\n${body}`);
       expect(await remindJobs()).toEqual([]);
       expect((await smsReply('1 3 2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });
       // The next message, unanswered too, gets no reminder: one per survey response.

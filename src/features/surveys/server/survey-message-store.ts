@@ -8,7 +8,14 @@ import type { Database } from '@/db/client';
 import { doseEvents, messages, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { nextAllowedSendTime } from '@/engine/messaging';
 import { messageCategories } from '@/engine/policy/message-arms';
-import { renderSurveySms, renderSurveyWhatsApp, type SurveyDefinition, type SurveyLanguage, type SurveyQuestion } from '@/engine/surveys';
+import {
+  renderSurveySms,
+  renderSurveyWhatsApp,
+  type SurveyDefinition,
+  type SurveyLanguage,
+  type SurveyQuestion,
+  surveyReminderLine,
+} from '@/engine/surveys';
 import type { FreeFormWhatsApp } from '@/features/message-sending';
 
 export async function loadResponse(database: Database, responseId: string) {
@@ -44,9 +51,13 @@ export function questionsOf(definition: SurveyDefinition, ids: readonly string[]
  */
 export const surveyMessageLanguage: SurveyLanguage = 'en';
 
-/** The WhatsApp form (reply buttons, a list, or numbered text) with the text stored for it, and the SMS. */
-export function surveyMessageForms(questions: readonly SurveyQuestion[], reference: string) {
+/**
+ * The WhatsApp form (reply buttons, a list, or numbered text) with the text stored for it, and the SMS; `reminder`:
+ * sent once more after no answer, with a line saying so above the questions (decision 063).
+ */
+export function surveyMessageForms(questions: readonly SurveyQuestion[], reference: string, options: { reminder?: boolean } = {}) {
   const rendered = renderSurveyWhatsApp(questions, reference, surveyMessageLanguage);
+  if (options.reminder === true) rendered.body = `${surveyReminderLine(surveyMessageLanguage)}\n\n${rendered.body}`;
   let content: FreeFormWhatsApp;
   let body: string;
   if (rendered.kind === 'buttons') {
@@ -59,7 +70,11 @@ export function surveyMessageForms(questions: readonly SurveyQuestion[], referen
     content = { kind: 'text', body: rendered.body };
     body = rendered.body;
   }
-  return { whatsApp: { content, body }, sms: renderSurveySms(questions, surveyMessageLanguage) };
+  const sms = renderSurveySms(questions, surveyMessageLanguage);
+  return {
+    whatsApp: { content, body },
+    sms: options.reminder === true ? `${surveyReminderLine(surveyMessageLanguage)}\n${sms}` : sms,
+  };
 }
 
 /** How far back a reply without a reference may answer our message (as for dose answers, decision 020). */
