@@ -103,6 +103,10 @@ test('by SMS: numbered questions, "1 3 2" answers them, an unreadable reply is c
     .toBe(1);
   // The answered and the clarified replies are data already, not listed.
   await expect(clinician.getByTestId('reply-to-read').filter({ hasText: '1 3 2' })).toHaveCount(0);
+  // The survey's state beside the form (decision 063): its last message, held; no automatic reminder for it.
+  await expect(clinician.getByRole('list', { name: 'Surveys sent by message' }).getByTestId('survey-sent-by-message')).toContainText(
+    'a reply we could not read is under “Replies to read”',
+  );
   expect(await seriousAccessibilityViolations(clinician)).toEqual([]);
   await context.close();
 });

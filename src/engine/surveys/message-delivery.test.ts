@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classifyReply } from '@/engine/messaging';
 import { adherenceBarriersSurvey, lifestyleSurvey } from './definitions';
 import { nextQuestion } from './inference';
 import {
@@ -132,5 +133,25 @@ describe('afterUnparseableReply', () => {
     expect(first.kind).toBe('clarify');
     if (first.kind === 'clarify') expect(first.text).toMatch(/^Sorry, we could not read that reply\.\n.+\n1 = Often/);
     expect(afterUnparseableReply({ clarificationsSent: 1, questions: [question('cost')] })).toEqual({ kind: 'hold-for-human' });
+  });
+
+  it('names the dose message too when one awaits, with words the dose reader reads and the survey reader does not', () => {
+    const questions = [question('cost')];
+    const both = afterUnparseableReply({ clarificationsSent: 0, questions, doseMessageAwaiting: true });
+    if (both.kind !== 'clarify') throw new Error('expected a clarification');
+    expect(both.text).toMatch(/medicine reminder.+TAKEN, NOT YET or SKIP.+numbers as below\.\n.+\n1 = Often/s);
+    for (const [word, intent] of [
+      ['TAKEN', 'taken'],
+      ['NOT YET', 'not-yet'],
+      ['SKIP', 'skipped'],
+      ['TOMADA', 'taken'],
+      ['AÚN NO', 'not-yet'],
+      ['OMITIR', 'skipped'],
+    ] as const) {
+      expect(classifyReply({ kind: 'text', text: word }).intent).toBe(intent);
+      expect(parseSurveyReply({ questions, reference: 'c', reply: { kind: 'text', text: word } })).toEqual({ kind: 'unparseable' });
+    }
+    // The survey's own answers stay numbers.
+    expect(parseSurveyReply({ questions, reference: 'c', reply: { kind: 'text', text: '1' } }).kind).toBe('answers');
   });
 });

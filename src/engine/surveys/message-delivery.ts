@@ -86,7 +86,10 @@ const words = {
     minutes: (unit: string, min: number, max: number) => `Reply with a whole number of ${unit} (${min}–${max}).`,
     choose: 'Choose an answer',
     clarify: 'Sorry, we could not read that reply.',
+    clarifyBoth:
+      'We could not tell whether your reply answers your medicine reminder or these survey questions. About your medicine, reply with a word: TAKEN, NOT YET or SKIP. About the survey, reply with numbers as below.',
     stop: 'STOP to opt out.',
+    reminder: 'A reminder: your care team’s survey is still waiting for your answer.',
   },
   es: {
     replyOne: 'Responda con el número de su respuesta.',
@@ -95,9 +98,17 @@ const words = {
     minutes: (unit: string, min: number, max: number) => `Responda con un número entero de ${unit} (${min}–${max}).`,
     choose: 'Elija una respuesta',
     clarify: 'Lo sentimos, no pudimos leer esa respuesta.',
+    clarifyBoth:
+      'No pudimos saber si su respuesta es para el recordatorio de su medicación o para estas preguntas. Sobre su medicación, responda con una palabra: TOMADA, AÚN NO u OMITIR. Sobre la encuesta, responda con números como se indica abajo.',
     stop: 'STOP para darse de baja.',
+    reminder: 'Un recordatorio: la encuesta de su equipo de atención sigue esperando su respuesta.',
   },
 } as const;
+
+/** The line above a survey message sent once more because it went unanswered (decision 063). */
+export function surveyReminderLine(language: SurveyLanguage = 'en'): string {
+  return words[language].reminder;
+}
 
 /** Lower case, no accents, words of letters and digits; whether it asks something (never read as an answer). */
 function normaliseReply(raw: string): { text: string; words: string[]; isQuestion: boolean } {
@@ -226,13 +237,20 @@ export function parseSurveyReply(options: {
 
 export type UnparseableReplyStep = { kind: 'clarify'; text: string } | { kind: 'hold-for-human' };
 
-/** After a reply we cannot read: the first time, the questions again with how to answer; after that, a person reads it. */
+/**
+ * After a reply we cannot read: the first time, the questions again with how to answer; after that, a person reads
+ * it. `doseMessageAwaiting`: a dose message (whose SMS reads "1" as taken) also awaits the patient's answer, so the
+ * one clarification names both and says how to answer each — words for the dose, numbers for the survey
+ * (decision 063); the survey's numbered format stays.
+ */
 export function afterUnparseableReply(options: {
   clarificationsSent: number;
   questions: readonly SurveyQuestion[];
   language?: SurveyLanguage;
+  doseMessageAwaiting?: boolean;
 }): UnparseableReplyStep {
   if (options.clarificationsSent >= 1) return { kind: 'hold-for-human' };
   const language = options.language ?? 'en';
-  return { kind: 'clarify', text: `${words[language].clarify}\n${numberedText(options.questions, language)}` };
+  const opening = options.doseMessageAwaiting === true ? words[language].clarifyBoth : words[language].clarify;
+  return { kind: 'clarify', text: `${opening}\n${numberedText(options.questions, language)}` };
 }

@@ -82,12 +82,18 @@ export const offerSurveyByMessageInputSchema = z.object({
 export const surveyMessageJobPayloadSchema = z.object({
   responseId: z.guid({ error: 'responseId must be a survey response id' }),
   clarifyChunkId: z.guid({ error: 'clarifyChunkId must be a survey message id' }).optional(),
+  /** The patient's reply this message answers: within minutes of it, quiet hours do not hold it (decision 063). */
+  replyId: z.guid({ error: 'replyId must be a message id' }).optional(),
+  /** The one automatic reminder: this unanswered survey message is sent again (decision 063). */
+  remindChunkId: z.guid({ error: 'remindChunkId must be a survey message id' }).optional(),
 });
 
 export type SurveyMessageSendOutcome =
   | { outcome: 'sent'; chunkId: string; channel: 'whatsapp' | 'sms'; messageId: string; questions: number; form: string }
   | { outcome: 'not-sent'; chunkId: string | null; reason: string }
-  | { outcome: 'skipped'; reason: 'completed' | 'awaiting-answer' | 'nothing-to-ask' | 'not-awaiting' | 'already-sent' };
+  | { outcome: 'skipped'; reason: 'completed' | 'awaiting-answer' | 'nothing-to-ask' | 'not-awaiting' | 'already-sent' }
+  /** In the patient's quiet hours and not answering their reply of minutes ago: queued again for `until` (063). */
+  | { outcome: 'deferred'; reason: 'quiet-hours'; until: string };
 
 /** What a reply did to the survey message it answered. */
 export type SurveyReplyOutcome =
@@ -104,4 +110,25 @@ export type OfferSurveyByMessageResult = {
   sendsAt: string;
   /** ISO 8601: when the patient answered "Not now" to this survey's last invitation (decision 056); null otherwise. */
   declinedAt: string | null;
+};
+
+/** A survey sent by message to one patient, as their care team sees it on the Patient Profile (decision 063). */
+export type SurveyMessageStatus = {
+  responseId: string;
+  surveyKey: string;
+  completedAt: string | null;
+  /** The survey's latest message. */
+  last: {
+    kind: 'questions' | 'invitation';
+    channel: 'whatsapp' | 'sms';
+    status: string;
+    statusReason: string | null;
+    questions: number;
+    /** ISO 8601: when it was claimed for sending. */
+    at: string;
+  };
+  /** ISO 8601: when the one automatic reminder went (its message gave way to it); null when none did. */
+  remindedAt: string | null;
+  /** ISO 8601: when the one reminder goes if the latest message stays unanswered; null when none will. */
+  reminderDueAt: string | null;
 };

@@ -103,6 +103,8 @@ export async function actOnInboundMessage(options: { database: Database; message
           sentAt: message.sentAt,
           replyToProviderMessageId: message.replyTo,
           content: reading.content,
+          // Weighed when a dose message awaits its answer too (decision 063): "1" reads as "taken" there.
+          doseReading: reading.interpretation.kind === 'reply' && reading.interpretation.reply.intent !== 'unrecognised',
         },
         now: options.now,
       });

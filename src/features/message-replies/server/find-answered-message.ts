@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, gte, lte } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messages, policyDecisions } from '@/db/schema';
 import type { Channel } from '@/lib/domain/channels';
@@ -17,7 +17,9 @@ export type AnsweredMessage = {
 
 /**
  * The outbound message a reply answers: the one it quotes (WhatsApp context or reaction target), else the
- * patient's latest outbound message on that channel in the 24 hours before the reply. Null when neither.
+ * patient's latest outbound message on that channel in the 24 hours before the reply. Null when neither. A survey
+ * message asks no dose question (decision 063): it is never the message a dose answer answers, so a bare "1"
+ * after a reminder and then a survey message is the reminder's, never a dose at the survey message's time.
  */
 export async function findAnsweredMessage(options: {
   database: Database;
@@ -27,8 +29,9 @@ export async function findAnsweredMessage(options: {
   repliedAt: Date;
 }): Promise<AnsweredMessage | null> {
   const { database, patientId, channel } = options;
-  const columns = { id: messages.id, sentAt: messages.sentAt, decisionId: messages.policyDecisionId };
+  const columns = { id: messages.id, sentAt: messages.sentAt, decisionId: messages.policyDecisionId, category: messages.category };
   const outboundOfPatient = and(eq(messages.patientId, patientId), eq(messages.channel, channel), eq(messages.direction, 'outbound'));
+  const notSurvey = or(isNull(messages.category), ne(messages.category, 'survey'));
   let answered: 'reply-to' | 'latest' = 'reply-to';
   let [row] =
     options.replyToProviderMessageId === null
@@ -45,6 +48,7 @@ export async function findAnsweredMessage(options: {
       .where(
         and(
           outboundOfPatient,
+          notSurvey,
           gte(messages.sentAt, new Date(options.repliedAt.getTime() - replyWindowMs)),
           lte(messages.sentAt, options.repliedAt),
         ),
@@ -52,7 +56,7 @@ export async function findAnsweredMessage(options: {
       .orderBy(desc(messages.sentAt))
       .limit(1);
   }
-  if (row === undefined) return null;
+  if (row === undefined || row.category === 'survey') return null;
   const [decision] =
     row.decisionId === null
       ? []

@@ -4,15 +4,18 @@ import { Button, Form } from '@heroui/react';
 import { ChoiceSelect } from '@/components/choice-select';
 import { type FormEvent, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
-import type { OfferSurveyByMessageResult } from '../schemas';
+import type { OfferSurveyByMessageResult, SurveyMessageStatus } from '../schemas';
 import { type SurveyKey, surveyKeys } from '../survey-keys';
 import { surveyTitles } from './labels';
+import { describeSentSurvey } from './sent-survey-sentence';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 type Props = {
   patientId: string;
   send: (input: { patientId: string; surveyKey: SurveyKey }) => Promise<ActionResult<OfferSurveyByMessageResult>>;
+  /** The patient's surveys sent by message, newest first (as they were when the page was drawn). */
+  sentSurveys?: readonly SurveyMessageStatus[];
 };
 
 /**
@@ -20,7 +23,7 @@ type Props = {
  * by WhatsApp or SMS, at most 3 a message; the patient's replies continue it, and a reply that cannot be read after
  * one clarification appears under "Replies to read".
  */
-export function SurveyByMessageForm({ patientId, send }: Props) {
+export function SurveyByMessageForm({ patientId, send, sentSurveys = [] }: Props) {
   const [surveyKey, setSurveyKey] = useState<SurveyKey>('adherence-barriers');
   const [notice, setNotice] = useState<{ error?: string; text?: string }>({});
   const [busy, setBusy] = useState(false);
@@ -56,8 +59,18 @@ export function SurveyByMessageForm({ patientId, send }: Props) {
       <p className="max-w-3xl text-muted">
         Sends the patient a survey by WhatsApp or SMS, only on channels they agreed to surveys on, at most 3 questions a message. On
         WhatsApp, more than 24 hours after their last WhatsApp message, they first get an invitation with “Start” and “Not now” buttons; the
-        questions follow their “Start”. An unfinished survey continues where it stopped, in the browser or by message.
+        questions follow their “Start”. An unfinished survey continues where it stopped, in the browser or by message. A message left
+        unanswered for two days is sent once more, automatically, never a second time.
       </p>
+      {sentSurveys.length === 0 ? null : (
+        <ul aria-label="Surveys sent by message" className="flex max-w-3xl flex-col gap-1">
+          {sentSurveys.map((survey) => (
+            <li key={survey.responseId} data-testid="survey-sent-by-message">
+              <span className="font-medium">{surveyTitles[survey.surveyKey] ?? survey.surveyKey}:</span> {describeSentSurvey(survey)}
+            </li>
+          ))}
+        </ul>
+      )}
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Send a survey by message">
         <ChoiceSelect
           label="Survey"

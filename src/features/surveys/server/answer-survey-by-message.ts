@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, gte, lte, or } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, or } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messages, surveyMessageChunks } from '@/db/schema';
 import type { InboundReply } from '@/engine/messaging';
@@ -14,10 +14,7 @@ import { enqueueJob } from '@/lib/server/jobs';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SurveyReplyOutcome } from '../schemas';
 import { storeSurveyAnswers } from './survey-store';
-import { loadResponse, questionsOf, surveyMessageLanguage } from './survey-message-store';
-
-/** How far back a reply without a reference may answer our latest message (as for dose answers, decision 020). */
-const replyWindowMs = 24 * 60 * 60 * 1000;
+import { findAwaitingDoseMessage, loadResponse, questionsOf, replyWindowMs, surveyMessageLanguage } from './survey-message-store';
 
 /**
  * An inbound reply, if it answers a survey message awaiting its answer (docs/decisions/051): a button or list tap
@@ -41,6 +38,8 @@ export async function answerSurveyByMessage(options: {
     sentAt: Date;
     replyToProviderMessageId: string | null;
     content: InboundReply;
+    /** The dose reader can read it (taken, not yet, skip, missed): weighed when a dose message also awaits (063). */
+    doseReading?: boolean;
   };
   now: Date;
 }): Promise<SurveyReplyOutcome | null> {
@@ -66,8 +65,8 @@ export async function answerSurveyByMessage(options: {
     if (tap !== null) return answerInvitation({ database, message, now, invitationId: tap.reference, action: tap.action });
   }
 
-  const chunkId = await findAnsweredChunk(database, { ...message, channel: message.channel });
-  if (chunkId === null) return null;
+  const match = await findAnsweredChunk(database, { ...message, channel: message.channel });
+  if (match === null) return null;
   const [chunk] = await database
     .select({
       id: surveyMessageChunks.id,
@@ -75,9 +74,10 @@ export async function answerSurveyByMessage(options: {
       status: surveyMessageChunks.status,
       questionIds: surveyMessageChunks.questionIds,
       clarifiedReplyId: surveyMessageChunks.clarifiedReplyId,
+      clarificationMessageId: surveyMessageChunks.clarificationMessageId,
     })
     .from(surveyMessageChunks)
-    .where(eq(surveyMessageChunks.id, chunkId))
+    .where(eq(surveyMessageChunks.id, match.chunkId))
     // Two replies at once: the second waits and then finds the chunk answered.
     .for('update');
   if (chunk === undefined || chunk.status !== 'awaiting') return null;
@@ -86,7 +86,22 @@ export async function answerSurveyByMessage(options: {
   const questions = questionsOf(response.definition, chunk.questionIds);
   const parsed = parseSurveyReply({ questions, reference: chunk.id, reply: message.content });
 
-  if (parsed.kind === 'unparseable') {
+  // Without a tap or a quote (SMS), a dose message may be awaiting its answer too (decision 063): a reply only one
+  // reader can read is that reader's, whichever message came last; one both can read ("1" to a single question) is
+  // nobody's until the patient says which, in the one clarification that names both.
+  let ambiguous = false;
+  if (match.by === 'window') {
+    const surveyReads = parsed.kind === 'answers';
+    const dose = await findAwaitingDoseMessage(database, { patientId: message.patientId, channel: message.channel, at: message.sentAt });
+    if (dose !== null && message.doseReading === true) {
+      if (!surveyReads) return null;
+      // After a clarification that named both (sent after the dose message), numbers are the survey's, as it said.
+      const told = await sentAfter(database, chunk.clarificationMessageId, dose.sentAt);
+      if (!told) ambiguous = true;
+    } else if (!surveyReads && !match.latest) return null;
+  }
+
+  if (parsed.kind === 'unparseable' || ambiguous) {
     const step = afterUnparseableReply({
       clarificationsSent: chunk.clarifiedReplyId === null ? 0 : 1,
       questions,
@@ -106,11 +121,12 @@ export async function answerSurveyByMessage(options: {
     await enqueueJob({
       database,
       kind: surveyMessageSendJobKind,
-      payload: { responseId: response.id, clarifyChunkId: chunk.id },
+      payload: { responseId: response.id, clarifyChunkId: chunk.id, replyId: message.id },
       dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:clarify`,
     });
     return { kind: 'survey', chunkId: chunk.id, outcome: 'clarification' };
   }
+  if (parsed.kind !== 'answers') return null;
 
   // Answers to the chunk's questions not answered since (in the browser, say), in the order they were asked.
   const added = chunk.questionIds
@@ -131,7 +147,7 @@ export async function answerSurveyByMessage(options: {
     await enqueueJob({
       database,
       kind: surveyMessageSendJobKind,
-      payload: { responseId: response.id },
+      payload: { responseId: response.id, replyId: message.id },
       dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:next`,
     });
   return { kind: 'survey', chunkId: chunk.id, outcome: completed ? 'completed' : 'answered' };
@@ -184,17 +200,22 @@ async function answerInvitation(options: {
   await enqueueJob({
     database,
     kind: surveyMessageSendJobKind,
-    payload: { responseId: invitation.responseId },
+    payload: { responseId: invitation.responseId, replyId: message.id },
     dedupeKey: `${surveyMessageSendJobKind}:${invitation.id}:next`,
   });
   return { kind: 'survey', chunkId: invitation.id, outcome: 'started' };
 }
 
-/** The awaiting chunk this reply answers, by the rules above; null when none. */
+/**
+ * The awaiting chunk this reply answers, by the rules above; null when none. `tap` and `quote` are decisive;
+ * `window`: no reference, and a survey message of the chunk (or its clarification) was sent in the 24 hours
+ * before — `latest` when it is the patient's latest outbound message on the channel (decision 051's rule), else
+ * a later message (a dose reminder) came after it and the caller weighs both (decision 063).
+ */
 async function findAnsweredChunk(
   database: Database,
   message: { patientId: string; channel: 'whatsapp' | 'sms'; sentAt: Date; replyToProviderMessageId: string | null; content: InboundReply },
-): Promise<string | null> {
+): Promise<{ chunkId: string; by: 'tap' | 'quote' } | { chunkId: string; by: 'window'; latest: boolean } | null> {
   const awaiting = await database
     .select({
       id: surveyMessageChunks.id,
@@ -215,7 +236,10 @@ async function findAnsweredChunk(
   if (message.content.kind === 'button') {
     const payload = parseSurveyPayload(message.content.payload);
     // A tap on a survey message: its own reference decides (a tap on an older message matches no awaiting chunk).
-    if (payload !== null) return awaiting.find((chunk) => chunk.id === payload.reference)?.id ?? null;
+    if (payload !== null) {
+      const tapped = awaiting.find((chunk) => chunk.id === payload.reference);
+      return tapped === undefined ? null : { chunkId: tapped.id, by: 'tap' };
+    }
   }
   const ours = (id: string | null) =>
     id === null ? undefined : awaiting.find((chunk) => chunk.messageId === id || chunk.clarificationMessageId === id);
@@ -230,13 +254,34 @@ async function findAnsweredChunk(
       .from(messages)
       .where(and(outbound, eq(messages.providerMessageId, message.replyToProviderMessageId)));
     // Quoting another message (a dose reminder): it answers that one.
-    if (quoted !== undefined) return ours(quoted.id)?.id ?? null;
+    if (quoted !== undefined) {
+      const chunk = ours(quoted.id);
+      return chunk === undefined ? null : { chunkId: chunk.id, by: 'quote' };
+    }
   }
-  const [latest] = await database
+  const inWindow = and(
+    outbound,
+    gte(messages.sentAt, new Date(message.sentAt.getTime() - replyWindowMs)),
+    lte(messages.sentAt, message.sentAt),
+  );
+  const [latest] = await database.select({ id: messages.id }).from(messages).where(inWindow).orderBy(desc(messages.sentAt)).limit(1);
+  const latestChunk = ours(latest?.id ?? null);
+  if (latestChunk !== undefined) return { chunkId: latestChunk.id, by: 'window', latest: true };
+  const surveyMessageIds = awaiting.flatMap((chunk) => [chunk.messageId, chunk.clarificationMessageId]).filter((id) => id !== null);
+  if (surveyMessageIds.length === 0) return null;
+  const [recent] = await database
     .select({ id: messages.id })
     .from(messages)
-    .where(and(outbound, gte(messages.sentAt, new Date(message.sentAt.getTime() - replyWindowMs)), lte(messages.sentAt, message.sentAt)))
+    .where(and(inWindow, inArray(messages.id, surveyMessageIds)))
     .orderBy(desc(messages.sentAt))
     .limit(1);
-  return ours(latest?.id ?? null)?.id ?? null;
+  const recentChunk = ours(recent?.id ?? null);
+  return recentChunk === undefined ? null : { chunkId: recentChunk.id, by: 'window', latest: false };
+}
+
+/** Whether the message was sent after `instant` (false for none). */
+async function sentAfter(database: Database, messageId: string | null, instant: Date): Promise<boolean> {
+  if (messageId === null) return false;
+  const [row] = await database.select({ sentAt: messages.sentAt }).from(messages).where(eq(messages.id, messageId));
+  return row !== undefined && row.sentAt.getTime() > instant.getTime();
 }

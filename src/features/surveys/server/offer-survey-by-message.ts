@@ -1,7 +1,6 @@
 import 'server-only';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { nextAllowedSendTime } from '@/engine/messaging';
 import { messages, organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { assertMessagingConsent, MessagingConsentMissingError } from '@/features/consent';
 import { AppError } from '@/lib/errors';
@@ -13,6 +12,7 @@ import { enqueueJob } from '@/lib/server/jobs';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { type OfferSurveyByMessageResult, offerSurveyByMessageInputSchema } from '../schemas';
+import { quietHoursEnd } from './survey-message-store';
 import { findCurrentDefinition, findLatestResponse } from './survey-store';
 
 /** How long an unanswered survey message stays open before a new offer may replace it. */
@@ -131,7 +131,7 @@ export async function offerSurveyByMessage(options: {
   }
   const status = waiting ? 'awaiting-answer' : 'queued';
   // Not in the patient's quiet hours (21:00–08:00 their time, as reminders): the first message waits for morning.
-  const sendsAt = new Date(quietHoursEnd(now, patient!.timezone));
+  const sendsAt = quietHoursEnd(now, patient!.timezone);
   if (status === 'queued') {
     // One offer per minute and response: a double click queues one job (the send claims one chunk anyway).
     await enqueueJob({
@@ -151,13 +151,4 @@ export async function offerSurveyByMessage(options: {
     details: { patientId: input.patientId, surveyKey: input.surveyKey, responseId, status },
   });
   return { responseId, status, sendsAt: sendsAt.toISOString(), declinedAt };
-}
-
-function quietHoursEnd(now: Date, timeZone: string | null): number {
-  try {
-    return nextAllowedSendTime(now.getTime(), timeZone ?? 'UTC');
-  } catch {
-    // A zone Intl does not know: UTC's quiet hours rather than none.
-    return nextAllowedSendTime(now.getTime(), 'UTC');
-  }
 }

@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { surveyMessageChunks } from '@/db/schema';
+import { messages, surveyMessageChunks } from '@/db/schema';
 import {
   afterUnparseableReply,
   invitationQuestionCount,
@@ -13,8 +13,17 @@ import {
 import { type ChannelAdapters, sendPatientMessage, type WhatsAppTemplateAlternative } from '@/features/message-sending';
 import { getCurrentTemplate } from '@/features/message-templates';
 import { AppError } from '@/lib/errors';
+import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import { enqueueJob } from '@/lib/server/jobs';
 import type { SurveyMessageSendOutcome } from '../schemas';
-import { loadResponse, questionsOf, surveyMessageForms, surveyMessageLanguage } from './survey-message-store';
+import {
+  findAwaitingDoseMessage,
+  loadResponse,
+  questionsOf,
+  quietHoursEnd,
+  surveyMessageForms,
+  surveyMessageLanguage,
+} from './survey-message-store';
 
 /**
  * The 'survey-message-send' job (docs/decisions/051). Without `clarifyChunkId`: the response's next questions
@@ -31,6 +40,10 @@ export async function sendSurveyMessage(options: {
   now: Date;
   responseId: string;
   clarifyChunkId?: string;
+  /** The patient's reply this message answers (the next questions, the clarification, a "Start" tap). */
+  replyId?: string;
+  /** The one automatic reminder (decision 063): this chunk, still unanswered, is sent again. */
+  remindChunkId?: string;
 }): Promise<SurveyMessageSendOutcome> {
   const { database, now } = options;
   const response = await loadResponse(database, options.responseId);
@@ -38,8 +51,19 @@ export async function sendSurveyMessage(options: {
   if (options.clarifyChunkId !== undefined) return sendClarification({ ...options, response, chunkId: options.clarifyChunkId });
   if (response.completedAt !== null) return { outcome: 'skipped', reason: 'completed' };
 
+  const reminding = options.remindChunkId === undefined ? null : await reminderState(database, response.id, options.remindChunkId);
+  if (reminding === 'skip') return { outcome: 'skipped', reason: 'not-awaiting' };
   const questions = nextMessageQuestions(response.definition, response.answers);
   if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
+  const deferred = await deferInQuietHours({ ...options, response });
+  if (deferred !== null) return deferred;
+  if (reminding === 'due') {
+    // It gives way to the reminder: the same questions (or the invitation) go again as a new message.
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'expired', statusReason: 'reminded', updatedAt: now })
+      .where(and(eq(surveyMessageChunks.id, options.remindChunkId!), eq(surveyMessageChunks.status, 'awaiting')));
+  }
   const [chunk] = await database
     .insert(surveyMessageChunks)
     .values({
@@ -56,7 +80,7 @@ export async function sendSurveyMessage(options: {
     .returning({ id: surveyMessageChunks.id });
   if (chunk === undefined) return { outcome: 'skipped', reason: 'awaiting-answer' };
 
-  const forms = surveyMessageForms(questions, chunk.id);
+  const forms = surveyMessageForms(questions, chunk.id, { reminder: reminding !== null });
   let sent;
   try {
     const invitation = await invitationFor({ database, response, reference: chunk.id });
@@ -97,6 +121,15 @@ export async function sendSurveyMessage(options: {
       updatedAt: now,
     })
     .where(eq(surveyMessageChunks.id, chunk.id));
+  // Unanswered after `reminderAfterMs`, it is sent once more — once per response, never a reminder of a reminder.
+  if (reminding === null && !(await wasReminded(database, response.id)))
+    await enqueueJob({
+      database,
+      kind: surveyMessageSendJobKind,
+      payload: { responseId: response.id, remindChunkId: chunk.id },
+      runAt: new Date(now.getTime() + reminderAfterMs),
+      dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:remind`,
+    });
   return {
     outcome: 'sent',
     chunkId: chunk.id,
@@ -105,6 +138,41 @@ export async function sendSurveyMessage(options: {
     questions: invited ? 0 : questions.length,
     form: sent.form,
   };
+}
+
+/**
+ * When a survey message (questions or the invitation) has had no answer for two days, it is sent once more
+ * (decision 063): a day after it could no longer be answered by SMS (a bare reply matches our messages of the last
+ * 24 hours) or its invitation went stale, so never on consecutive days.
+ */
+export const reminderAfterMs = 2 * 24 * 60 * 60 * 1000;
+
+/** Whether the response's one automatic reminder has gone (its chunk gave way to it). */
+async function wasReminded(database: Database, responseId: string): Promise<boolean> {
+  const [row] = await database
+    .select({ id: surveyMessageChunks.id })
+    .from(surveyMessageChunks)
+    .where(and(eq(surveyMessageChunks.surveyResponseId, responseId), eq(surveyMessageChunks.statusReason, 'reminded')))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * `due`: the chunk still awaits its answer and no reminder went for this response; `retry`: this reminder's
+ * earlier run expired the chunk and its send failed in passing (nothing newer was sent); `skip` otherwise — answered,
+ * declined ("Not now"), held, replaced by a clinician's new offer, or the response's reminder went already.
+ */
+async function reminderState(database: Database, responseId: string, chunkId: string): Promise<'due' | 'retry' | 'skip'> {
+  const chunks = await database
+    .select({ id: surveyMessageChunks.id, status: surveyMessageChunks.status, statusReason: surveyMessageChunks.statusReason })
+    .from(surveyMessageChunks)
+    .where(eq(surveyMessageChunks.surveyResponseId, responseId))
+    .orderBy(desc(surveyMessageChunks.createdAt));
+  const chunk = chunks.find((candidate) => candidate.id === chunkId);
+  if (chunk === undefined || chunks[0]!.id !== chunkId) return 'skip';
+  if (chunk.status === 'expired' && chunk.statusReason === 'reminded') return 'retry';
+  if (chunk.status !== 'awaiting' || chunks.some((candidate) => candidate.statusReason === 'reminded')) return 'skip';
+  return 'due';
 }
 
 /**
@@ -149,6 +217,7 @@ async function sendClarification(options: {
   now: Date;
   response: NonNullable<Awaited<ReturnType<typeof loadResponse>>>;
   chunkId: string;
+  replyId?: string;
 }): Promise<SurveyMessageSendOutcome> {
   const { database, now, response } = options;
   const [chunk] = await database
@@ -169,12 +238,18 @@ async function sendClarification(options: {
     );
   if (chunk === undefined || chunk.clarifiedReplyId === null) return { outcome: 'skipped', reason: 'not-awaiting' };
   if (chunk.clarificationMessageId !== null) return { outcome: 'skipped', reason: 'already-sent' };
+  const channel = chunk.channel === 'sms' ? 'sms' : 'whatsapp';
+  // A dose message awaiting its answer too: the clarification names both and how to answer each (decision 063).
+  const dose = await findAwaitingDoseMessage(database, { patientId: response.patientId, channel, at: now });
   const step = afterUnparseableReply({
     clarificationsSent: 0,
     questions: questionsOf(response.definition, chunk.questionIds),
     language: surveyMessageLanguage,
+    doseMessageAwaiting: dose !== null,
   });
   if (step.kind !== 'clarify') return { outcome: 'skipped', reason: 'not-awaiting' };
+  const deferred = await deferInQuietHours({ ...options, clarifyChunkId: chunk.id });
+  if (deferred !== null) return deferred;
   const sent = await sendPatientMessage({
     database,
     adapters: options.adapters,
@@ -185,7 +260,7 @@ async function sendClarification(options: {
     framing: 'clarification',
     key: `survey-clarification:${chunk.id}`,
     // Where the patient wrote: their reply opened (or kept open) the WhatsApp window.
-    only: chunk.channel,
+    only: channel,
     whatsApp: { content: { kind: 'text', body: step.text }, body: step.text },
     sms: step.text,
   });
@@ -202,4 +277,51 @@ async function sendClarification(options: {
     questions: chunk.questionIds.length,
     form: sent.form,
   };
+}
+
+/**
+ * How long after the patient's own reply a message answering it may go in their quiet hours: they are writing to
+ * us, so the next questions or the clarification go at once (decision 051). The job normally runs within seconds;
+ * a retry after a passing provider failure still within this time may go too; later, it is a message they did not
+ * just ask for, and it waits (decision 063).
+ */
+const freshReplyMs = 30 * 60_000;
+
+/**
+ * Null when the message may go now; else the job is queued again for the end of the patient's quiet hours (21:00–08:00
+ * their time) and nothing is claimed. Every send is checked — the first questions or invitation (scheduled for after
+ * quiet hours by the offer, but a retry after a provider failure may run later), a clinician's new offer, the next
+ * questions and the clarification — unless it answers the patient's reply of the last minutes.
+ */
+async function deferInQuietHours(options: {
+  database: Database;
+  now: Date;
+  response: { id: string; patientId: string; timezone: string | null };
+  clarifyChunkId?: string;
+  replyId?: string;
+  remindChunkId?: string;
+}): Promise<SurveyMessageSendOutcome | null> {
+  const { database, now, response } = options;
+  const until = quietHoursEnd(now, response.timezone);
+  if (until.getTime() <= now.getTime()) return null;
+  if (options.replyId !== undefined) {
+    const [reply] = await database
+      .select({ sentAt: messages.sentAt })
+      .from(messages)
+      .where(and(eq(messages.id, options.replyId), eq(messages.patientId, response.patientId), eq(messages.direction, 'inbound')));
+    if (reply !== undefined && now.getTime() - reply.sentAt.getTime() <= freshReplyMs) return null;
+  }
+  await enqueueJob({
+    database,
+    kind: surveyMessageSendJobKind,
+    payload: {
+      responseId: response.id,
+      ...(options.clarifyChunkId === undefined ? {} : { clarifyChunkId: options.clarifyChunkId }),
+      ...(options.replyId === undefined ? {} : { replyId: options.replyId }),
+      ...(options.remindChunkId === undefined ? {} : { remindChunkId: options.remindChunkId }),
+    },
+    runAt: until,
+    dedupeKey: `${surveyMessageSendJobKind}:${response.id}:${options.clarifyChunkId ?? options.remindChunkId ?? 'next'}:quiet:${until.toISOString()}`,
+  });
+  return { outcome: 'deferred', reason: 'quiet-hours', until: until.toISOString() };
 }

@@ -4,7 +4,7 @@
  * templates and refuses others as Meta does), the quick-reply tap's webhook recorded by recordWebhookEvents, and
  * the 'inbound-message-received' job's use case.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   authUsers,
@@ -136,7 +136,11 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
 
   async function runSurveyJobs() {
     const db = database.database;
-    const queued = await db.select({ id: jobs.id, payload: jobs.payload }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind));
+    // Those due (a reminder waits two days, decision 063).
+    const queued = await db
+      .select({ id: jobs.id, payload: jobs.payload })
+      .from(jobs)
+      .where(and(eq(jobs.kind, surveyMessageSendJobKind), lte(jobs.runAt, new Date(clock + 60_000))));
     const outcomes = [];
     for (const job of queued) {
       await db.delete(jobs).where(eq(jobs.id, job.id));
@@ -301,6 +305,49 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
       .from(surveyMessageChunks)
       .orderBy(surveyMessageChunks.createdAt);
     expect(statuses).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
+  });
+
+  it('an invitation without a tap for two days is sent once more, as the approved template, and never a third time', async () => {
+    await consent(['whatsapp']);
+    await offer();
+    await runSurveyJobs();
+    const { chunk } = await invitationSent();
+    // Not due before two days.
+    clock += 47 * 60 * 60_000;
+    expect(await runSurveyJobs()).toEqual([]);
+    clock += 60 * 60_000;
+    const [reminder] = await runSurveyJobs();
+    // Outside the window (the patient has not written): the invitation template again, which Meta accepts anytime.
+    expect(reminder).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'template' });
+    expect(accepted()).toHaveLength(2);
+    const chunks = await database.database
+      .select({
+        id: surveyMessageChunks.id,
+        kind: surveyMessageChunks.kind,
+        status: surveyMessageChunks.status,
+        reason: surveyMessageChunks.statusReason,
+      })
+      .from(surveyMessageChunks)
+      .orderBy(surveyMessageChunks.createdAt);
+    expect(chunks).toEqual([
+      { id: chunk.id, kind: 'invitation', status: 'expired', reason: 'reminded' },
+      { id: (reminder as { chunkId: string }).chunkId, kind: 'invitation', status: 'awaiting', reason: null },
+    ]);
+    // No reminder of the reminder.
+    clock += 5 * 24 * 60 * 60_000;
+    expect(await runSurveyJobs()).toEqual([]);
+    expect(accepted()).toHaveLength(2);
+  });
+
+  it('no reminder after "Not now"', async () => {
+    await consent(['whatsapp']);
+    await offer();
+    await runSurveyJobs();
+    const { chunk, message } = await invitationSent();
+    await tap(`survey:${chunk.id}:not-now`, 'Not now', message.wamid!);
+    clock += 3 * 24 * 60 * 60_000;
+    expect(await runSurveyJobs()).toEqual([{ outcome: 'skipped', reason: 'not-awaiting' }]);
+    expect(accepted()).toHaveLength(1);
   });
 
   it('inside the window the questions go as before; an unapproved invitation leaves the closed window to SMS', async () => {

@@ -3,10 +3,19 @@ import 'server-only';
  * Shared by the survey-by-message use cases (docs/decisions/051): a response with its definition, a chunk's
  * questions, and the survey's message in each channel's form.
  */
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, lte, notInArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
-import { renderSurveySms, renderSurveyWhatsApp, type SurveyDefinition, type SurveyLanguage, type SurveyQuestion } from '@/engine/surveys';
+import { doseEvents, messages, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { nextAllowedSendTime } from '@/engine/messaging';
+import { messageCategories } from '@/engine/policy/message-arms';
+import {
+  renderSurveySms,
+  renderSurveyWhatsApp,
+  type SurveyDefinition,
+  type SurveyLanguage,
+  type SurveyQuestion,
+  surveyReminderLine,
+} from '@/engine/surveys';
 import type { FreeFormWhatsApp } from '@/features/message-sending';
 
 export async function loadResponse(database: Database, responseId: string) {
@@ -20,6 +29,7 @@ export async function loadResponse(database: Database, responseId: string) {
       completedAt: surveyResponses.completedAt,
       definition: surveyDefinitions.definition,
       sex: patients.sex,
+      timezone: patients.timezone,
     })
     .from(surveyResponses)
     .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId))
@@ -41,9 +51,13 @@ export function questionsOf(definition: SurveyDefinition, ids: readonly string[]
  */
 export const surveyMessageLanguage: SurveyLanguage = 'en';
 
-/** The WhatsApp form (reply buttons, a list, or numbered text) with the text stored for it, and the SMS. */
-export function surveyMessageForms(questions: readonly SurveyQuestion[], reference: string) {
+/**
+ * The WhatsApp form (reply buttons, a list, or numbered text) with the text stored for it, and the SMS; `reminder`:
+ * sent once more after no answer, with a line saying so above the questions (decision 063).
+ */
+export function surveyMessageForms(questions: readonly SurveyQuestion[], reference: string, options: { reminder?: boolean } = {}) {
   const rendered = renderSurveyWhatsApp(questions, reference, surveyMessageLanguage);
+  if (options.reminder === true) rendered.body = `${surveyReminderLine(surveyMessageLanguage)}\n\n${rendered.body}`;
   let content: FreeFormWhatsApp;
   let body: string;
   if (rendered.kind === 'buttons') {
@@ -56,5 +70,79 @@ export function surveyMessageForms(questions: readonly SurveyQuestion[], referen
     content = { kind: 'text', body: rendered.body };
     body = rendered.body;
   }
-  return { whatsApp: { content, body }, sms: renderSurveySms(questions, surveyMessageLanguage) };
+  const sms = renderSurveySms(questions, surveyMessageLanguage);
+  return {
+    whatsApp: { content, body },
+    sms: options.reminder === true ? `${surveyReminderLine(surveyMessageLanguage)}\n${sms}` : sms,
+  };
+}
+
+/** How far back a reply without a reference may answer our message (as for dose answers, decision 020). */
+export const replyWindowMs = 24 * 60 * 60 * 1000;
+
+/** Outbound messages of the daily loop: every one ends with the dose answers ("1 = taken…", decision 020). */
+const doseMessageCategories: readonly string[] = messageCategories;
+
+/**
+ * The patient's latest dose message on the channel in the reply window before `at` that still awaits its answer:
+ * no reply after it was recorded as a dose (a "not yet" leaves it awaiting). Null when there is none. A survey
+ * message and such a dose message both awaiting is what makes a bare "1" ambiguous by SMS (decision 063).
+ */
+export async function findAwaitingDoseMessage(
+  database: Database,
+  options: { patientId: string; channel: 'whatsapp' | 'sms'; at: Date },
+): Promise<{ id: string; sentAt: Date } | null> {
+  const { patientId, channel, at } = options;
+  const [dose] = await database
+    .select({ id: messages.id, sentAt: messages.sentAt })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.patientId, patientId),
+        eq(messages.channel, channel),
+        eq(messages.direction, 'outbound'),
+        inArray(messages.category, [...doseMessageCategories]),
+        notInArray(messages.status, ['sending', 'failed', 'undelivered']),
+        gte(messages.sentAt, new Date(at.getTime() - replyWindowMs)),
+        lte(messages.sentAt, at),
+      ),
+    )
+    .orderBy(desc(messages.sentAt))
+    .limit(1);
+  if (dose === undefined) return null;
+  const [answered] = await database
+    .select({ id: doseEvents.id })
+    .from(doseEvents)
+    .innerJoin(
+      messages,
+      and(
+        eq(messages.patientId, patientId),
+        eq(messages.channel, channel),
+        eq(messages.direction, 'inbound'),
+        eq(messages.providerMessageId, doseEvents.sourceRecordId),
+      ),
+    )
+    .where(
+      and(
+        eq(doseEvents.patientId, patientId),
+        eq(doseEvents.source, doseReplySources[channel]),
+        gt(messages.sentAt, dose.sentAt),
+        lte(messages.sentAt, at),
+      ),
+    )
+    .limit(1);
+  return answered === undefined ? dose : null;
+}
+
+/** The dose-event sources of replies (decision 020's `whatsapp-reply` / `sms-reply`). */
+const doseReplySources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;
+
+/** The end of the patient's quiet hours (21:00–08:00 their time, as reminders), or `now` outside them. */
+export function quietHoursEnd(now: Date, timeZone: string | null): Date {
+  try {
+    return new Date(nextAllowedSendTime(now.getTime(), timeZone ?? 'UTC'));
+  } catch {
+    // A zone Intl does not know: UTC's quiet hours rather than none.
+    return new Date(nextAllowedSendTime(now.getTime(), 'UTC'));
+  }
 }

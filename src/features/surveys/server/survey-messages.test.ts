@@ -3,7 +3,7 @@
  * job's use case with recording adapters, the provider's webhook recorded by recordWebhookEvents and the
  * 'inbound-message-received' job's use case, which hands a survey reply to the survey before any dose reading.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   authUsers,
@@ -122,7 +122,11 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
   /** Runs the queued survey-message-send jobs once each, as the worker would. */
   async function runSurveyJobs() {
     const db = database.database;
-    const queued = await db.select({ id: jobs.id, payload: jobs.payload }).from(jobs).where(eq(jobs.kind, surveyMessageSendJobKind));
+    // Those due (a reminder waits two days, decision 063).
+    const queued = await db
+      .select({ id: jobs.id, payload: jobs.payload })
+      .from(jobs)
+      .where(and(eq(jobs.kind, surveyMessageSendJobKind), lte(jobs.runAt, new Date(clock + 60_000))));
     const outcomes = [];
     for (const job of queued) {
       await db.delete(jobs).where(eq(jobs.id, job.id));
@@ -336,9 +340,11 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     expect(chunk).toEqual({ status: 'held', held: second.messageId });
     const toRead = await listRepliesToRead({ database: db, actor: clinician, patientId });
     expect(toRead).toEqual([expect.objectContaining({ id: second.messageId, text: '1', reason: 'survey-unreadable' })]);
-    // Held: a later "1" is a dose answer again (to the clarification, the latest message), not the survey's.
+    // Held: a later "1" is not the survey's; nor is it a dose answer to a survey message (decision 063), so with no
+    // dose message to answer it is kept for a person.
     const later = await smsReply('1');
-    expect(later.outcome).toMatchObject({ kind: 'dose' });
+    expect(later.outcome).toEqual({ kind: 'kept', reason: 'no-message-answered' });
+    expect(await db.select({ id: doseEvents.id }).from(doseEvents)).toEqual([]);
   });
 
   it('respects consent: refuses without an opt-in to surveys, sends nothing after STOP, and not WhatsApp outside the window', async () => {

@@ -10,6 +10,7 @@ import { markReplyReadAction } from '@/app/_actions/reply-actions';
 import { setMessagingProgrammeAction } from '@/app/_actions/messaging-programme-actions';
 import { offerSurveyByMessageAction } from '@/app/_actions/survey-actions';
 import { SurveyByMessageForm } from '@/features/surveys/components/survey-by-message-form';
+import { listSurveyMessages } from '@/features/surveys/server/list-survey-messages';
 import { MessagingProgrammeForm } from '@/features/messaging-loop/components/messaging-programme-form';
 import { PatientRiskLine } from '@/features/risk/components/patient-risk-line';
 import { getPatientRisk } from '@/features/risk/server/get-patient-risk';
@@ -49,6 +50,11 @@ export default async function PatientProfilePage({ searchParams }: Props) {
     profile.status === 'ok' && (actor.role === 'admin' || (actor.role === 'clinician' && profile.access === 'organisation'));
   const risk = showsRisk ? await getPatientRisk({ database: getDatabase(), actor, patientId: profile.patient.id }) : null;
   const mayReadProgramme = mayChangeProgramme || (profile.status === 'ok' && profile.access === 'self');
+  // Surveys sent by message and their one automatic reminder: for those who send them (the use case checks again).
+  const sentSurveys =
+    profile.status === 'ok' && mayChangeProgramme
+      ? await listSurveyMessages({ database: getDatabase(), actor, patientId: profile.patient.id, request })
+      : [];
   return (
     <article className="flex flex-col gap-6">
       <h1 className="text-3xl font-semibold tracking-tight">Patient Profile</h1>
@@ -70,7 +76,7 @@ export default async function PatientProfilePage({ searchParams }: Props) {
       ) : null}
       {/* The same people as change the programme (the use case checks again and audits). */}
       {profile.status === 'ok' && mayChangeProgramme ? (
-        <SurveyByMessageForm patientId={profile.patient.id} send={offerSurveyByMessageAction} />
+        <SurveyByMessageForm patientId={profile.patient.id} send={offerSurveyByMessageAction} sentSurveys={sentSurveys} />
       ) : null}
       {replies === null ? null : <RepliesToRead replies={replies} markRead={markReplyReadAction} />}
     </article>
