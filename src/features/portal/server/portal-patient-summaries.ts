@@ -5,7 +5,8 @@ import 'server-only';
  * summarisePatient the per-request path runs — so a whole-population view is a few GROUP BYs over one row per
  * patient instead of every fill through the engine. Exact, not fresh by hope: patients whose dispensings changed
  * since their rows were written are listed in portal_dirty_patients (triggers) and computed on read; a view of a
- * period not built yet is computed per request and registers the period for the refresh job.
+ * period not built yet is computed per request and registers the period for the refresh job (a large scope is shown
+ * the newest built period of the same choice meanwhile, labelled: portal-served-period.ts, decision 060).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
