@@ -368,6 +368,23 @@ async function insertRows(database: Database, asOf: number, rows: readonly { id:
 }
 
 /**
+ * Registers each set's base at its current as-of day. The refresh calls it before its long transaction too
+ * (decision 060): a base it inserted uncommitted would make a view registering the same base wait for the whole
+ * refresh (an insert waits for a conflicting uncommitted one); committed first, the view's insert does nothing at once.
+ */
+export async function registerCurrentForecastBases(database: Database, now: Date): Promise<void> {
+  const catalogue = await loadForecastCatalogue(database);
+  for (const base of await currentBases(database, catalogue, now)) {
+    const productIds = setProductIds(base.setKey, catalogue);
+    await database.execute(sql`
+      insert into portal_forecast_bases (base_key, set_key, as_of, product_ids, last_used_at)
+      values (${baseKeyOf(base.setKey, base.asOf)}, ${base.setKey}, ${isoFromDayNumber(base.asOf)}::date,
+        ${productIds === null ? null : `{${productIds.map((id) => JSON.stringify(id)).join(',')}}`}::text[], ${now.toISOString()}::timestamptz)
+      on conflict (base_key) do update set last_used_at = excluded.last_used_at`);
+  }
+}
+
+/**
  * The forecast part of the refresh (called by refreshPortalPatientSummaries in its transaction, before it clears
  * the dirty entries it read): registers each set's current as-of day and drops bases it supersedes or nobody used
  * for a week; rebuilds every as-of day with a base not built (rows from every fill, every base's cells); and for
@@ -381,14 +398,7 @@ export async function refreshForecastBases(options: {
   const { database, now, dirtyIds } = options;
   const catalogue = await loadForecastCatalogue(database);
   const nowIso = now.toISOString();
-  for (const base of await currentBases(database, catalogue, now)) {
-    const productIds = setProductIds(base.setKey, catalogue);
-    await database.execute(sql`
-      insert into portal_forecast_bases (base_key, set_key, as_of, product_ids, last_used_at)
-      values (${baseKeyOf(base.setKey, base.asOf)}, ${base.setKey}, ${isoFromDayNumber(base.asOf)}::date,
-        ${productIds === null ? null : `{${productIds.map((id) => JSON.stringify(id)).join(',')}}`}::text[], ${nowIso}::timestamptz)
-      on conflict (base_key) do update set last_used_at = excluded.last_used_at`);
-  }
+  await registerCurrentForecastBases(database, now);
   // A base superseded by a later as-of day of its set is never read again (a view uses the latest fill).
   await database.execute(sql`delete from portal_forecast_bases b where last_used_at < ${new Date(now.getTime() - UNUSED_BASE_DAYS * DAY_MS).toISOString()}::timestamptz
     or exists (select 1 from portal_forecast_bases n where n.set_key = b.set_key and n.as_of > b.as_of)`);

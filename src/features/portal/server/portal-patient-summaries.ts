@@ -32,7 +32,7 @@ import {
   summarisePatient,
 } from '../portal-tables';
 import { portalRefreshJobKind } from '../schemas';
-import { refreshForecastBases } from './portal-forecast-summaries';
+import { refreshForecastBases, registerCurrentForecastBases } from './portal-forecast-summaries';
 
 const DAY_MS = 86_400_000;
 /** A kept period nobody viewed for this long is dropped by the refresh. */
@@ -306,8 +306,13 @@ export async function refreshPortalPatientSummaries(options: {
   forecast: { bases: number; built: number; rows: number };
 }> {
   const { now } = options;
-  return options.database.transaction(async (database) => {
+  // Registered and committed before the long transaction (decision 060): a period inserted by it uncommitted would
+  // make a view registering the same period wait for the whole refresh; committed, the view's insert does nothing.
+  await options.database.transaction(async (database) => {
     for (const period of options.periods ?? []) await registerPeriod(database, period, now);
+    await registerCurrentForecastBases(database, now);
+  });
+  return options.database.transaction(async (database) => {
     await database.execute(
       sql`delete from portal_summary_periods where last_used_at < ${new Date(now.getTime() - UNUSED_PERIOD_DAYS * DAY_MS).toISOString()}::timestamptz`,
     );

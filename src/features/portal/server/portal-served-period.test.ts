@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { findCohortScope } from '@/db/queries/cohort-scope';
+import { findReportingPeriod } from '@/db/queries/reporting-period';
 import { auditLog, authUsers, companyMemberships, dispensings, drugCompanies, jobs, patients, products, userProfiles } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence';
@@ -12,7 +13,7 @@ import { exportPortalTable } from './export-portal-table';
 import { getPortalView, type PortalView } from './get-portal-view';
 import { findScopeProducts, loadPortalPageInput } from './load-portal-input';
 import { createPortalRefreshHandler } from './portal-refresh-job';
-import { periodKeyOf } from './portal-patient-summaries';
+import { periodKeyOf, refreshPortalPatientSummaries } from './portal-patient-summaries';
 
 const now = new Date('2026-01-20T12:00:00Z');
 const government = { id: 'government-1', role: 'government-official' as const };
@@ -243,4 +244,46 @@ describe.each(testDatabaseBackends())('portal view of a period not built yet on 
           expect(shown.figures, label).toEqual(await figuresOfLabel(actor, shown));
         }
   }, 300_000);
+
+  it.runIf(backend.name === 'postgres')(
+    'a view during a running refresh does not wait for it (the refresh registers its periods in a committed transaction first)',
+    async () => {
+      const [someone] = await db.select({ id: patients.id }).from(patients).where(eq(patients.pseudonym, 'P-2'));
+      await db.insert(dispensings).values({
+        patientId: someone!.id,
+        productId: 'sartan-a',
+        dispensedOn: '2026-01-19',
+        daysSupply: 30,
+        source: 'test',
+        sourceRecordId: 'new-day-2',
+      });
+      const scope = await findCohortScope({ database: db, actor: government });
+      const asked = await findReportingPeriod({ database: db, scope, now });
+      expect(isoFromDayNumber(asked.asOf)).toBe('2026-01-19');
+      let shown: PortalView | 'waited' | null = null;
+      await refreshPortalPatientSummaries({
+        database: db,
+        now,
+        periods: [asked],
+        // While the refresh's transaction is open: a view of the period it is about to build, on another connection.
+        afterDirtyRead: async () => {
+          const view = getPortalView({
+            database: db,
+            actor: government,
+            filters: noPortalFilters,
+            request,
+            now,
+            builtPeriodMinPatients: 1,
+          });
+          shown = await Promise.race([view, new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000))]);
+        },
+      });
+      expect(shown).not.toBe('waited');
+      const view = shown as unknown as Extract<PortalView, { status: 'ok' }>;
+      expect(view.period.asOf).toBe('2026-01-18');
+      expect(view.pending).toMatchObject({ newDataFrom: '2026-01-19' });
+      expect(view.pending!.asked.asOf).toBe('2026-01-19');
+    },
+    60_000,
+  );
 });
