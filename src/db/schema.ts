@@ -1108,6 +1108,11 @@ export const portalAggregateState = pgTable('portal_aggregate_state', {
   version: bigint('version', { mode: 'number' }).notNull().default(0),
   refreshedVersion: bigint('refreshed_version', { mode: 'number' }).notNull().default(0),
   refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+  /**
+   * When the dose-slot triggers began listing changes (decision 060): set, under an advisory lock, just before the
+   * first build starts; null before it, when the triggers list nothing (seeding stays fast).
+   */
+  listingSince: timestamp('listing_since', { withTimezone: true }),
 });
 
 /**

@@ -59,4 +59,9 @@ export type DemandForecastDto = {
   months: DemandForecastMonthDto[];
   /** Null when suppressed, or when fewer than 11 patients feed the backtest's fit. */
   backtest: DemandBacktestDto | null;
+  /**
+   * Set when the figures are of an earlier as-of day than the data's, while the refresh builds the current one
+   * (decision 060): the first day of fills not in them, the data's last day, and the refresh's state.
+   */
+  pending: { newDataFrom: string; dataUpTo: string; refresh: 'queued' | 'running' } | null;
 };

@@ -11,6 +11,7 @@ const forecast: DemandForecastDto = {
   synthetic: true,
   suppressed: false,
   suppressedReason: null,
+  pending: null,
   patients: 40,
   months: [
     { label: '2026-03', expectedFills: 36.4, fillsLow: 33.1, fillsHigh: 39.7, expectedUnits: 1092, unitsLow: 990, unitsHigh: 1194 },

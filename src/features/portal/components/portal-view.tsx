@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { FormSelect } from '@/components/form-select';
 import { describePeriod, ReportingPeriodBar } from '@/components/reporting-period-bar';
 import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
-import { formatCount, formatPercent } from '@/lib/format';
-import { hrefWithPeriod } from '@/lib/period-query';
+import { formatCount, formatDate, formatPercent } from '@/lib/format';
+import { hrefWithPeriod, type PeriodView } from '@/lib/period-query';
 import { patientEngagementPrefix, routes } from '@/lib/routes';
 import { type PortalTable, type PortalValue, weekdayNames } from '../portal-tables';
 import { portalFilterQueryOf } from '../schemas';
@@ -90,6 +90,19 @@ function TableSection({ table, csvHref, period, children }: { table: PortalTable
   );
 }
 
+/**
+ * Why the figures are of an earlier day than the data (decision 060): the period shown, the data not yet in it, the
+ * refresh that adds them and the period the page will then show.
+ */
+export function pendingWording(period: PeriodView, pending: NonNullable<Extract<PortalView, { status: 'ok' }>['pending']>): string {
+  const short = { short: true };
+  return (
+    `Every figure below is for ${describePeriod(period)}, the latest period the portal's summaries hold. ` +
+    `Newer data (from ${formatDate(pending.newDataFrom, short)} up to ${formatDate(pending.asked.asOf, short)}) are being added: ` +
+    `the refresh is ${pending.refresh === 'running' ? 'running' : 'queued'}, and then this page shows ${describePeriod(pending.asked)}.`
+  );
+}
+
 /** The portal page's body: filters, the suppressed tables with their CSV links, and the worst dosing window. */
 export function PortalViewPanel({
   view,
@@ -131,6 +144,11 @@ export function PortalViewPanel({
   return (
     <div className="flex flex-col gap-8">
       <ReportingPeriodBar period={period} path={path} keep={filterQuery} problem={periodProblem} />
+      {view.pending === null ? null : (
+        <p role="status" data-testid="portal-pending" className="rounded-xl border border-warning bg-warning/10 p-3">
+          {pendingWording(period, view.pending)}
+        </p>
+      )}
       {[addressProblem, view.filterProblem].map((problem) =>
         problem === null ? null : (
           <p key={problem} role="alert" className="text-danger">

@@ -48,6 +48,8 @@ export async function exportPortalTable(options: {
   filters: PortalFilters;
   request: RequestContext;
   now: Date;
+  /** Tests: see getPortalView. */
+  builtPeriodMinPatients?: number;
 }): Promise<{ filename: string; csv: string }> {
   const view = await getPortalView({ ...options, purpose: { kind: 'csv', table: options.table } });
   if (view.status === 'no-company') throw new AppError('forbidden', 'You belong to no drug company yet, so there is no table to download.');
@@ -56,7 +58,12 @@ export async function exportPortalTable(options: {
   return {
     filename: `portal-${table.id}-${view.period.start}-to-${view.period.end}.csv`,
     csv: portalTableCsv(table, {
-      period: `${view.period.start} to ${view.period.end}, data up to ${view.period.asOf}`,
+      // While a newer period is built the file is of the period shown (decision 060) and says so.
+      period:
+        `${view.period.start} to ${view.period.end}, data up to ${view.period.asOf}` +
+        (view.pending === null
+          ? ''
+          : ` (the latest period the portal's summaries hold; newer data from ${view.pending.newDataFrom} up to ${view.pending.asked.asOf} are being added)`),
       population: table.population,
     }),
   };

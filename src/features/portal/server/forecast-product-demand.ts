@@ -25,10 +25,13 @@ import {
   forecastSetKeyOf,
   loadForecastCatalogue,
   loadForecastPatients,
+  findLatestBuiltForecastBase,
+  forecastRefreshKeyOf,
   loadStoredForecastCells,
   patientProductCells,
   patientSetCells,
 } from './portal-forecast-summaries';
+import { queueRefreshFor } from './portal-patient-summaries';
 
 /** Forecast figures are rounded for display; the engine keeps full precision. */
 const round = (value: number) => Math.round(value * 10) / 10;
@@ -43,6 +46,14 @@ const monthName = (label: string) =>
   new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 const longDate = (iso: string) =>
   new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** What the forecast's wording adds while a newer as-of day is being built (decision 060). */
+export function pendingForecastWording(pending: NonNullable<DemandForecastDto['pending']>): string {
+  return (
+    `These are the latest figures the portal's summaries hold: newer fills (from ${longDate(pending.newDataFrom)} up to ` +
+    `${longDate(pending.dataUpTo)}) are being added, and the refresh that adds them is ${pending.refresh}.`
+  );
+}
 
 /**
  * The forecast, recorded in the audit log like a portal view (who, which products, page or which table's CSV,
@@ -59,6 +70,8 @@ export async function forecastProductDemand(options: {
   now: Date;
   /** Tests and the bench: compute from every fill even when the pre-aggregate could answer. */
   perRequest?: boolean;
+  /** Tests: the patient count from which an as-of day not built yet is shown from the newest built one (decision 060). */
+  builtBaseMinPatients?: number;
 }): Promise<DemandForecastDto> {
   const purpose = options.purpose ?? { kind: 'page' };
   const action = purpose.kind === 'page' ? 'portal.forecast-view' : 'portal.forecast-export-csv';
@@ -78,6 +91,7 @@ export async function forecastProductDemand(options: {
       ...(purpose.kind === 'csv' ? { table: purpose.table } : {}),
       productIds: forecast.products.map((product) => product.id),
       asOf: forecast.asOf,
+      ...(forecast.pending === null ? {} : { newDataFrom: forecast.pending.newDataFrom }),
       suppressed: forecast.suppressedReason,
     },
   });
@@ -90,6 +104,7 @@ async function computeForecast(options: {
   productIds: readonly string[];
   now: Date;
   perRequest?: boolean;
+  builtBaseMinPatients?: number;
 }): Promise<DemandForecastDto> {
   const { database, actor } = options;
 
@@ -123,6 +138,7 @@ async function computeForecast(options: {
     synthetic,
     suppressed: true,
     suppressedReason: reason,
+    pending: null,
     patients: null,
     months: [],
     backtest: null,
@@ -144,16 +160,37 @@ async function computeForecast(options: {
     .select({ day: sql<string | null>`max(${dispensings.dispensedOn})` })
     .from(dispensings)
     .where(and(productCondition, lte(dispensings.dispensedOn, isoFromDayNumber(today))));
-  const lastDay = latest?.day == null ? today : dayNumberFromIso(String(latest.day).slice(0, 10));
-  const asOf = lastDay + 1;
+  const dataLastDay = latest?.day == null ? today : dayNumberFromIso(String(latest.day).slice(0, 10));
+  let asOf = dataLastDay + 1;
 
-  const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
-  const fitFromDay = asOf - FIT_LOOKBACK_DAYS;
   // The figures are sums of per-patient cells (decision 057): from the pre-aggregate when it holds this product set
   // at this as-of day, else from every patient's fills now (and the set is registered for the refresh job).
   const chosenIds = productIds === null ? null : productRows.map((product) => product.id);
   const setKey = options.perRequest === true ? null : forecastSetKeyOf(chosenIds, await loadForecastCatalogue(database));
   let cells = setKey === null ? null : await loadStoredForecastCells({ database, setKey, productIds: chosenIds, asOf, now: options.now });
+  // Not built yet at this as-of day (data arrived on a new day) and a large set: the newest built as-of day of the same
+  // set is shown, and said so, while the refresh builds this one (decision 060).
+  let pending: DemandForecastDto['pending'] = null;
+  if (cells === null && setKey !== null) {
+    const earlier = await findLatestBuiltForecastBase({
+      database,
+      setKey,
+      productIds: chosenIds,
+      before: asOf,
+      minPatients: options.builtBaseMinPatients,
+    });
+    const stored =
+      earlier === null ? null : await loadStoredForecastCells({ database, setKey, productIds: chosenIds, asOf: earlier, now: options.now });
+    if (earlier !== null && stored !== null) {
+      const refresh = await queueRefreshFor(database, forecastRefreshKeyOf(setKey, asOf));
+      pending = { newDataFrom: isoFromDayNumber(earlier), dataUpTo: isoFromDayNumber(dataLastDay), refresh: refresh.status };
+      cells = stored;
+      asOf = earlier;
+    }
+  }
+  const lastDay = asOf - 1;
+  const heldOut = completeMonthsBefore(asOf, HELD_OUT_MONTHS);
+  const fitFromDay = asOf - FIT_LOOKBACK_DAYS;
   if (cells === null) {
     cells = new Map();
     for (const patient of await loadForecastPatients({ database, asOf, productIds: chosenIds }))
@@ -166,12 +203,15 @@ async function computeForecast(options: {
   const last = forecast.months[forecast.months.length - 1]!.label;
   const fitFrom = isoFromDayNumber(fitFromDay);
   if (patientCount < MINIMUM_GROUP_SIZE) {
-    return suppressedDto(
-      'too-few-patients',
-      lastDay,
-      `Fewer than ${MINIMUM_GROUP_SIZE} patients had a fill of ${productWording} between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))}: the forecast is not shown.`,
-      synthetic,
-    );
+    return {
+      ...suppressedDto(
+        'too-few-patients',
+        lastDay,
+        `Fewer than ${MINIMUM_GROUP_SIZE} patients had a fill of ${productWording} between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))}: the forecast is not shown.`,
+        synthetic,
+      ),
+      pending,
+    };
   }
   return {
     asOf: isoFromDayNumber(lastDay),
@@ -181,10 +221,12 @@ async function computeForecast(options: {
       `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${patientCount} patients dispensed them ` +
       `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${forecast.currentPatients} patient–product therapies still going); backtest on ` +
       `${monthName(heldOut[0]!.label)} – ${monthName(heldOut[heldOut.length - 1]!.label)}, forecast from the data before them.` +
-      (synthetic ? ' Synthetic demo data.' : ''),
+      (synthetic ? ' Synthetic demo data.' : '') +
+      (pending === null ? '' : ` ${pendingForecastWording(pending)}`),
     synthetic,
     suppressed: false,
     suppressedReason: null,
+    pending,
     patients: patientCount,
     months: forecast.months.map((month) => ({
       label: month.label,

@@ -13,8 +13,16 @@ import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
-import { describePortalPageFromTotals, type PortalAudience, type PortalFigures, type PortalFilters } from '../portal-tables';
+import { isoFromDayNumber } from '@/engine/adherence/day-number';
+import {
+  applyPortalFilters,
+  describePortalPageFromTotals,
+  type PortalAudience,
+  type PortalFigures,
+  type PortalFilters,
+} from '../portal-tables';
 import { filterOptionsOf, findPortalRegions, findScopeProducts, loadPortalPageInput, type PortalFilterOptions } from './load-portal-input';
+import { findServedPortalPeriod } from './portal-served-period';
 
 export const portalRefusal =
   'The manufacturing portal is for drug manufacturers, government officials and admins. Patients and clinicians see their own figures on the other pages.';
@@ -24,7 +32,13 @@ export type PortalView =
   | {
       status: 'ok';
       audience: PortalAudience;
+      /** The period the figures are for: the one asked for, or while that is being built the newest built one (`pending`). */
       period: PeriodView;
+      /**
+       * Set when the figures are of an earlier as-of day than the data's (decision 060): the period asked for, the
+       * first day of data not yet in the figures, and the state of the refresh building the asked period.
+       */
+      pending: { asked: PeriodView; newDataFrom: string; refresh: 'queued' | 'running' } | null;
       filters: PortalFilters;
       /** Filters in the address that name nothing the viewer may see (ignored, and said so). */
       filterProblem: string | null;
@@ -47,6 +61,8 @@ export async function getPortalView(options: {
   now: Date;
   /** 'direct': every figure computed per request from the records (the reference the pre-aggregates are tested against). */
   source?: 'aggregate' | 'direct';
+  /** Tests: the scope size from which a period not built yet is shown from the newest built one (portal-served-period.ts). */
+  builtPeriodMinPatients?: number;
 }): Promise<PortalView> {
   const { database, request } = options;
   const purpose = options.purpose ?? { kind: 'page' };
@@ -69,7 +85,7 @@ export async function getPortalView(options: {
     });
     return { status: 'no-company' };
   }
-  const [period, scopeProducts] = await Promise.all([
+  const [asked, scopeProducts] = await Promise.all([
     findReportingPeriod({ database, scope, choice: options.choice, now: options.now }),
     findScopeProducts(database, scope),
   ]);
@@ -93,6 +109,19 @@ export async function getPortalView(options: {
     problems.push('region: no patient of these products lives there');
     filters.region = null;
   }
+  // A large scope's period not built yet is shown from the newest built one of the same choice, and said so.
+  const chosen = applyPortalFilters({ audience, period: asked, products: scopeProducts, patients: [], fills: [] }, filters).products;
+  const { period, pending } =
+    options.source === 'direct'
+      ? { period: asked, pending: null }
+      : await findServedPortalPeriod({
+          database,
+          asked,
+          chosen,
+          region: filters.region,
+          now: options.now,
+          minPatients: options.builtPeriodMinPatients,
+        });
   const input = await loadPortalPageInput({ database, audience, period, scopeProducts, filters, now: options.now, source: options.source });
   const { figures } = describePortalPageFromTotals(input);
   const view = periodView(period);
@@ -110,12 +139,17 @@ export async function getPortalView(options: {
       productId: filters.productId,
       companyId: filters.companyId,
       region: filters.region,
+      ...(pending === null ? {} : { newDataFrom: isoFromDayNumber(pending.newDataFrom) }),
     },
   });
   return {
     status: 'ok',
     audience,
     period: view,
+    pending:
+      pending === null
+        ? null
+        : { asked: periodView(pending.asked), newDataFrom: isoFromDayNumber(pending.newDataFrom), refresh: pending.refresh },
     filters,
     filterProblem: problems.length === 0 ? null : `Some filters in the address were ignored (${problems.join('; ')}).`,
     options: optionsOfView,

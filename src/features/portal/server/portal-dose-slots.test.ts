@@ -1,15 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { findCohortScope } from '@/db/queries/cohort-scope';
 import { dispensings, doseEvents, drugCompanies, jobs, patients, portalAggregateState, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { ReportingPeriod } from '@/engine/aggregation/reporting-period';
-import { buildPortalFigures, NOT_RECORDED, noPortalFilters, type PortalFilters } from '../portal-tables';
+import { buildPortalFigures, type DoseSlot, NOT_RECORDED, noPortalFilters, type PortalFilters } from '../portal-tables';
 import { portalRefreshJobKind } from '../schemas';
 import { findScopeProducts, loadPortalInput } from './load-portal-input';
-import { findReadableDoseSlotEnd, refreshPortalAggregates } from './portal-dose-slots';
+import { findReadableDoseSlotEnd, loadDoseSlots, refreshPortalAggregates } from './portal-dose-slots';
 import { createPortalRefreshHandler } from './portal-refresh-job';
 
 // The cohort's doses run through 2025; the period starts and ends mid-month (partial months come from the daily
@@ -223,4 +223,118 @@ describe.each(testDatabaseBackends())('portal dose-slot pre-aggregate on $name',
     expect(next!.runAt.toISOString()).toBe('2026-11-26T02:30:00.000Z');
     expect(result).toMatchObject({ throughDay: '2026-11-25', nextRefreshJobId: expect.any(String) });
   });
+});
+
+// Decision 057 left one gap: before the first build the triggers list nothing, so a dose written during that build
+// (committed after it read dose_events) was neither aggregated nor listed. Decision 060 closes it.
+describe.each(testDatabaseBackends())('portal dose-slot first build on $name', (backend) => {
+  let database: TestDatabase;
+  let db: Database;
+  const firstPeriod = { start: dayNumberFromCivil(2025, 3, 1), end: dayNumberFromCivil(2025, 5, 1) };
+  const expectExact = async () => {
+    const options = { database: db, productIds: ['statin-a'], region: null, period: firstPeriod };
+    const sorted = (slots: DoseSlot[]) => [...slots].sort((a, b) => a.weekday - b.weekday || a.hour - b.hour);
+    const direct = sorted(await loadDoseSlots({ ...options, source: 'direct' }));
+    expect(direct.length).toBeGreaterThan(0);
+    expect(sorted(await loadDoseSlots(options))).toEqual(direct);
+  };
+  const aDose = (patientId: string, scheduledAt: string, sourceRecordId: string) => ({
+    patientId,
+    productId: 'statin-a',
+    scheduledAt: new Date(scheduledAt),
+    status: 'missed' as const,
+    source: 'test',
+    sourceRecordId,
+  });
+  let patientId = '';
+
+  beforeEach(async () => {
+    database = await backend.create();
+    db = database.database;
+    await db.insert(drugCompanies).values([{ id: 'company-a', name: 'Company A' }]);
+    await db
+      .insert(products)
+      .values([{ id: 'statin-a', companyId: 'company-a', name: 'Atorva A', genericName: 'atorvastatin', atcCode: 'C10AA05' }]);
+    const rows = await db
+      .insert(patients)
+      .values(
+        Array.from({ length: 6 }, (_, index) => ({
+          pseudonym: `F-${index}`,
+          source: 'test',
+          sourceRecordId: `F-${index}`,
+          region: 'north',
+          timezone: index % 2 === 0 ? 'Europe/London' : 'Asia/Kolkata',
+          conditions: [],
+          synthetic: true,
+        })),
+      )
+      .returning({ id: patients.id });
+    patientId = rows[0]!.id;
+    await db.insert(doseEvents).values(
+      rows.flatMap((row, index) =>
+        Array.from({ length: 60 }, (_, day) => ({
+          patientId: row.id,
+          productId: 'statin-a',
+          scheduledAt: new Date((firstPeriod.start + day) * 86_400_000 + ((index * 97 + day * 31) % 1440) * 60_000),
+          status: (['taken', 'missed', 'taken', 'skipped'] as const)[(index + day) % 4]!,
+          source: 'test',
+          sourceRecordId: `f-${index}-${day}`,
+        })),
+      ),
+    );
+    // Before any build the triggers list nothing (seeding stays fast).
+    const listed = (await db.execute(sql`select count(*)::int as n from portal_dose_slot_changes`)) as unknown as { rows: { n: number }[] };
+    expect(Number(listed.rows[0]!.n)).toBe(0);
+  }, 120_000);
+  afterEach(async () => {
+    await database.close();
+  });
+
+  it('lists a dose written during the first build after it read dose_events: its day is read directly', async () => {
+    await refreshPortalAggregates({
+      database: db,
+      now: new Date('2025-06-01T09:00:00Z'),
+      afterAggregated: async (transaction) => {
+        await transaction.insert(doseEvents).values(aDose(patientId, '2025-03-20T06:15:00Z', 'during-first-build'));
+      },
+    });
+    expect(await findReadableDoseSlotEnd(db)).toMatchObject({ readableEnd: dayNumberFromCivil(2025, 3, 20), stale: true });
+    await expectExact();
+    await refreshPortalAggregates({ database: db, now: new Date('2025-06-01T09:00:00Z') });
+    expect(await findReadableDoseSlotEnd(db)).toMatchObject({ readableEnd: dayNumberFromCivil(2025, 6, 1), stale: false });
+    await expectExact();
+  });
+
+  it.runIf(backend.name === 'postgres')(
+    'waits for a transaction that wrote a dose before the first build began, so the build reads it',
+    async () => {
+      const pool = database.driver as import('pg').Pool;
+      const writer = await pool.connect();
+      try {
+        // A dose written (triggers not listing yet) by a transaction still open when the first build starts.
+        await writer.query('begin');
+        await writer.query(
+          `insert into dose_events (patient_id, product_id, scheduled_at, status, source, source_record_id)
+           values ($1, 'statin-a', '2025-04-02T11:40:00Z', 'missed', 'test', 'open-before-first-build')`,
+          [patientId],
+        );
+        const build = refreshPortalAggregates({ database: db, now: new Date('2025-06-01T09:00:00Z') });
+        // The build waits for it: an advisory lock requested and not granted (up to 5 s; without the lock it never waits).
+        for (let attempt = 0; attempt < 50; attempt += 1) {
+          const waiting = (await pool.query(`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`))
+            .rows[0] as {
+            n: number;
+          };
+          if (waiting.n > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await writer.query('commit');
+        await build;
+      } finally {
+        writer.release();
+      }
+      await expectExact();
+    },
+    60_000,
+  );
 });

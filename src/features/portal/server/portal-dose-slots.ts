@@ -155,6 +155,26 @@ const normalise = (rows: readonly DoseSlot[]): DoseSlot[] =>
     .sort((left, right) => left.weekday - right.weekday || left.hour - right.hour);
 
 /**
+ * Before the first build (decision 060): the triggers list nothing while `listing_since` is unset (seeding stays fast).
+ * It is set in a transaction of its own holding the advisory lock exclusively, which a trigger that skipped listing
+ * holds shared until its transaction commits: so every dose written without being listed is committed before the
+ * build reads dose_events, and every dose written after is listed (and kept by generation, decision 057).
+ */
+async function startListingChanges(database: Database, now: Date): Promise<void> {
+  const [state] = await database
+    .select({ listingSince: portalAggregateState.listingSince })
+    .from(portalAggregateState)
+    .where(eq(portalAggregateState.key, doseSlotsStateKey));
+  if (state?.listingSince != null) return;
+  await database.transaction(async (transaction) => {
+    await transaction.execute(sql`select pg_advisory_xact_lock(hashtextextended('portal-dose-slots-listing', 0))`);
+    await transaction.execute(sql`
+      insert into portal_aggregate_state (key, listing_since) values (${doseSlotsStateKey}, ${now.toISOString()}::timestamptz)
+      on conflict (key) do update set listing_since = coalesce(portal_aggregate_state.listing_since, excluded.listing_since)`);
+  });
+}
+
+/**
  * Rebuilds the whole aggregate for every day before `now`'s UTC day, in one transaction (readers see the old
  * one or the new one). A full rebuild rather than per-day: an import may add doses to any past day, and the
  * demo dataset rebuilds in about a second. Returns how many aggregate rows were written.
@@ -167,6 +187,7 @@ export async function refreshPortalAggregates(options: {
 }): Promise<{ throughDay: string; rows: number }> {
   const throughDay = isoFromDayNumber(Math.floor(options.now.getTime() / MS_PER_DAY));
   const through = new Date(`${throughDay}T00:00:00Z`);
+  await startListingChanges(options.database, options.now);
   return options.database.transaction(async (transaction) => {
     // Locks the state row: a trigger marking a day dirty meanwhile waits and then applies to the new state.
     const [state] = await transaction

@@ -194,6 +194,53 @@ describe.each(testDatabaseBackends())('demand forecast pre-aggregate on $name', 
     await compareAll();
   }, 300_000);
 
+  it('shows the newest built as-of day, labelled, while the refresh builds a new day of a large set (decision 060)', async () => {
+    await refresh();
+    const view = (productIds: string[], perRequest = false) =>
+      forecastProductDemand({ database: db, actor: admin, productIds, now, perRequest, builtBaseMinPatients: 1 });
+    const before = new Map<string, Awaited<ReturnType<typeof view>>>();
+    for (const productIds of productCases) {
+      const shown = await view(productIds);
+      expect(shown.pending).toBeNull();
+      expect(shown).toEqual(await view(productIds, true));
+      before.set(productIds.join(','), shown);
+    }
+    await db.insert(dispensings).values({
+      patientId: await somePatient('P-21'),
+      productId: 'statin-a',
+      dispensedOn: '2026-01-18',
+      daysSupply: 30,
+      source: 'test',
+      sourceRecordId: 'new-day',
+    });
+    // Every dispensing, company A and statin-a moved to 2026-01-18; metformin-b and generic-x did not.
+    for (const productIds of [[], ['statin-a'], ['statin-a', 'sartan-a']]) {
+      const label = productIds.join(',');
+      const earlier = before.get(label)!;
+      const shown = await view(productIds);
+      const newDataFrom = isoFromDayNumber(dayNumberFromIso(earlier.asOf) + 1);
+      expect(shown.pending, label).toEqual({ newDataFrom, dataUpTo: '2026-01-18', refresh: 'queued' });
+      // The figures and their label are the built day's: as they were (per request) before the new fill.
+      expect({ ...shown, pending: null, periodWording: earlier.periodWording }, label).toEqual(earlier);
+      expect(shown.periodWording).toContain(earlier.periodWording);
+      expect(shown.periodWording).toContain('newer fills (from');
+      // The current day's figures (per request) are of another as-of day, so a label naming it would be false.
+      const current = await view(productIds, true);
+      expect(current.asOf).toBe('2026-01-18');
+      expect(current.months).not.toEqual(shown.months);
+    }
+    expect((await view(['metformin-b'])).pending).toBeNull();
+    // The default threshold: a set this small is computed per request, current.
+    const small = await forecastProductDemand({ database: db, actor: admin, productIds: [], now });
+    expect(small).toEqual(await view([], true));
+    await refresh();
+    for (const productIds of productCases) {
+      const shown = await view(productIds);
+      expect(shown.pending).toBeNull();
+      expect(shown).toEqual(await view(productIds, true));
+    }
+  }, 300_000);
+
   it('would differ if a changed patient were not listed (the comparison can fail)', async () => {
     await refresh();
     await db.execute(sql`update dispensings set days_supply = 90 where source_record_id like 'fill-6%'`);

@@ -5,7 +5,8 @@ import 'server-only';
  * summarisePatient the per-request path runs — so a whole-population view is a few GROUP BYs over one row per
  * patient instead of every fill through the engine. Exact, not fresh by hope: patients whose dispensings changed
  * since their rows were written are listed in portal_dirty_patients (triggers) and computed on read; a view of a
- * period not built yet is computed per request and registers the period for the refresh job.
+ * period not built yet is computed per request and registers the period for the refresh job (a large scope is shown
+ * the newest built period of the same choice meanwhile, labelled: portal-served-period.ts, decision 060).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/db/client';
@@ -31,7 +32,7 @@ import {
   summarisePatient,
 } from '../portal-tables';
 import { portalRefreshJobKind } from '../schemas';
-import { refreshForecastBases } from './portal-forecast-summaries';
+import { refreshForecastBases, registerCurrentForecastBases } from './portal-forecast-summaries';
 
 const DAY_MS = 86_400_000;
 /** A kept period nobody viewed for this long is dropped by the refresh. */
@@ -59,7 +60,7 @@ export function levelKeyOf(chosen: readonly PortalProduct[], catalogue: readonly
   return ofCompany.length === ids.size && ofCompany.every((product) => ids.has(product.id)) ? `c:${companyId}` : null;
 }
 
-async function loadCatalogue(database: Database): Promise<PortalProduct[]> {
+export async function loadCatalogue(database: Database): Promise<PortalProduct[]> {
   return rowsOf<PortalProduct>(
     await database.execute(sql`select id, name, company_id as "companyId", null as "companyName", atc_code as "atcCode" from products`),
   );
@@ -305,8 +306,13 @@ export async function refreshPortalPatientSummaries(options: {
   forecast: { bases: number; built: number; rows: number };
 }> {
   const { now } = options;
-  return options.database.transaction(async (database) => {
+  // Registered and committed before the long transaction (decision 060): a period inserted by it uncommitted would
+  // make a view registering the same period wait for the whole refresh; committed, the view's insert does nothing.
+  await options.database.transaction(async (database) => {
     for (const period of options.periods ?? []) await registerPeriod(database, period, now);
+    await registerCurrentForecastBases(database, now);
+  });
+  return options.database.transaction(async (database) => {
     await database.execute(
       sql`delete from portal_summary_periods where last_used_at < ${new Date(now.getTime() - UNUSED_PERIOD_DAYS * DAY_MS).toISOString()}::timestamptz`,
     );
@@ -365,6 +371,36 @@ async function registerPeriod(database: Database, period: Period, now: Date): Pr
 }
 
 /**
+ * A period a view asked for that is not built: registered (its own row, so a running refresh holding the others
+ * locked never makes a view wait) and one refresh queued for it. Returns the queued job and its status; a job of
+ * that key that already ended without building the period (it read the period list before the period was
+ * registered, or failed) gets a successor.
+ */
+export async function registerViewedPeriod(
+  database: Database,
+  period: Period,
+  now: Date,
+): Promise<{ jobId: string; status: 'queued' | 'running' }> {
+  const periodKey = periodKeyOf(period);
+  await database.execute(sql`
+    insert into portal_summary_periods (period_key, start, "end", last_used_at)
+    values (${periodKey}, ${isoFromDayNumber(period.start)}::date, ${isoFromDayNumber(period.end)}::date, ${now.toISOString()}::timestamptz)
+    on conflict (period_key) do nothing`);
+  return queueRefreshFor(database, `${portalRefreshJobKind}:period:${periodKey}`);
+}
+
+/** A refresh queued under `dedupeKey` (or, when that one has ended, under a key naming it), with its status. */
+export async function queueRefreshFor(database: Database, dedupeKey: string): Promise<{ jobId: string; status: 'queued' | 'running' }> {
+  let key = dedupeKey;
+  for (;;) {
+    const job = await enqueueJob({ database, kind: portalRefreshJobKind, dedupeKey: key, payload: {} });
+    const [row] = rowsOf<{ status: string }>(await database.execute(sql`select status from jobs where id = ${job.id}`));
+    if (row?.status === 'queued' || row?.status === 'running') return { jobId: job.id, status: row.status };
+    key = `${dedupeKey}:after:${job.id}`;
+  }
+}
+
+/**
  * The totals of a view from the pre-aggregate, or null when it cannot answer (the product set is not one it
  * keeps, or the period is not built yet — then the period is registered and a refresh queued). Rows of patients
  * listed dirty are left out and those patients computed from their fills now, in the same snapshot.
@@ -388,11 +424,7 @@ export async function loadSummarisedTotals(options: {
   // A view never waits for a refresh: the refresh holds its periods' rows locked while it builds, so a new
   // period is inserted (its own row) and a known one's last use noted at most hourly, skipping a locked row.
   if (state === undefined) {
-    await database.execute(sql`
-      insert into portal_summary_periods (period_key, start, "end", last_used_at)
-      values (${periodKey}, ${isoFromDayNumber(period.start)}::date, ${isoFromDayNumber(period.end)}::date, ${now.toISOString()}::timestamptz)
-      on conflict (period_key) do nothing`);
-    await enqueueJob({ database, kind: portalRefreshJobKind, dedupeKey: `${portalRefreshJobKind}:period:${periodKey}`, payload: {} });
+    await registerViewedPeriod(database, period, now);
     return null;
   }
   if (state.stale)
