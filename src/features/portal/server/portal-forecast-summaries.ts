@@ -209,9 +209,10 @@ export const forecastRefreshKeyOf = (setKey: string, asOf: number) => `${portalR
 
 /**
  * A set whose newest built base feeds at least this many patients is shown from it while a later as-of day is
- * built (decision 060): per request the forecast took about 45 µs a patient at 100,000 patients (4.3 s).
+ * built (decision 060): per request the forecast took about 45 µs a patient at 100,000 patients (4.3 s), up to
+ * 95 µs under load (9.5 s), so 3,000 patients keep a per-request forecast well under a second.
  */
-export const BUILT_BASE_MIN_PATIENTS = 10_000;
+export const BUILT_BASE_MIN_PATIENTS = 3_000;
 
 /**
  * The newest built as-of day of a set before `before`, with the same products, when its forecast feeds at least

@@ -227,7 +227,7 @@ describe.each(testDatabaseBackends())('portal view of a period not built yet on 
     );
 
     // A small scope (the default threshold) is computed per request: exact and current.
-    const small = await view(government, choices[0]!, noPortalFilters, 10_000);
+    const small = await view(government, choices[0]!, noPortalFilters, 3_000);
     expect(small.pending).toBeNull();
     expect(small.period).toEqual(direct.period);
     expect(small.figures).toEqual(direct.figures);
