@@ -21,7 +21,7 @@ import { sql } from 'drizzle-orm';
 import { freshPostgresDatabase } from './support/server';
 import { type Database, openPgliteConnection, openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
-import { authUsers, companyMemberships } from '@/db/schema';
+import { authUsers, companyMemberships, userProfiles } from '@/db/schema';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { exportPortalTable } from '@/features/portal/server/export-portal-table';
@@ -89,6 +89,10 @@ async function timeViews(database: Database, productId: string, budget: number, 
     }
   }
   withinBudget =
+    (await time('portal view, drug-manufacturer of two companies, all products', budget, () =>
+      getPortalView({ database, actor: makerOfTwo, filters: none, request, now }),
+    )) && withinBudget;
+  withinBudget =
     (await time('portal CSV (by-region), government-official', budget, () =>
       exportPortalTable({ database, actor: viewer('government-official'), table: 'by-region', filters: none, request, now }),
     )) && withinBudget;
@@ -96,10 +100,19 @@ async function timeViews(database: Database, productId: string, budget: number, 
   return withinBudget;
 }
 
-async function addViewers(database: Database, companyId: string): Promise<void> {
+/** A manufacturer who belongs to two companies (decision 064: their view reads the group of both). */
+const makerOfTwo: SessionUser = { ...viewer('drug-manufacturer'), id: 'bench-maker-of-two', email: 'maker-of-two@bench.test' };
+
+async function addViewers(database: Database, companyId: string, secondCompanyId: string): Promise<void> {
   const roles = ['drug-manufacturer', 'government-official', 'admin'] as const;
   await database.insert(authUsers).values(roles.map((role) => ({ id: `bench-${role}`, name: role, email: `${role}@bench.test` })));
   await database.insert(companyMemberships).values({ userId: 'bench-drug-manufacturer', companyId });
+  await database.insert(authUsers).values({ id: makerOfTwo.id, name: makerOfTwo.name, email: makerOfTwo.email });
+  await database.insert(userProfiles).values({ uid: makerOfTwo.id, role: 'drug-manufacturer', updatedUnix: 1 });
+  await database.insert(companyMemberships).values([
+    { userId: makerOfTwo.id, companyId },
+    { userId: makerOfTwo.id, companyId: secondCompanyId },
+  ]);
 }
 
 /**
@@ -147,7 +160,7 @@ async function runDemoDataset(): Promise<boolean> {
       `Pre-aggregates refreshed in ${seconds(refreshStarted)} (${refreshed.rows.toLocaleString('en')} dose-slot rows; reply counts of ${replyCounts.patients.toLocaleString('en')} patients)\n`,
     );
     const company = demoCompanies[0]!;
-    await addViewers(database, company.id);
+    await addViewers(database, company.id, demoCompanies[1]!.id);
     const now = new Date();
     await refreshPatientSummaries(database, now);
     const product = demoProducts.find((candidate) => candidate.companyId === company.id)!;
@@ -230,7 +243,7 @@ async function runScale(db: Database, execute: (text: string) => Promise<unknown
   const refreshed = await refreshPortalAggregates({ database: db, now });
   await execute('analyze portal_dose_slots_daily');
   process.stdout.write(`Pre-aggregates refreshed in ${seconds(refreshStarted)} (${refreshed.rows.toLocaleString('en')} dose-slot rows)\n`);
-  await addViewers(db, 'scale-co-1');
+  await addViewers(db, 'scale-co-1', 'scale-co-2');
   await refreshPatientSummaries(db, now);
   await execute('analyze portal_patient_summaries');
   const withinBudget = await timeViews(db, 'scale-p1', SCALE_BUDGET_MS, now);

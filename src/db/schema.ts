@@ -1126,6 +1126,22 @@ export const portalSummaryPeriods = pgTable('portal_summary_periods', {
   end: date('end').notNull(),
   builtAt: timestamp('built_at', { withTimezone: true }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull(),
+  /** The company groups (`g:` product sets, portal_summary_groups) the period's rows were built with (decision 064). */
+  groupLevels: text('group_levels')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+});
+
+/**
+ * Product sets of two or more whole companies (a manufacturer who belongs to several), kept in the per-patient
+ * pre-aggregate as level `g:<company ids, sorted, joined by +>` (docs/decisions/064): registered by the refresh from
+ * manufacturers' memberships and by a view of a group not built yet.
+ */
+export const portalSummaryGroups = pgTable('portal_summary_groups', {
+  levelKey: text('level_key').primaryKey(),
+  companyIds: text('company_ids').array().notNull(),
+  registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

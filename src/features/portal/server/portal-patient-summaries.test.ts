@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { type CohortScope, findCohortScope } from '@/db/queries/cohort-scope';
 import { findReportingPeriod } from '@/db/queries/reporting-period';
-import { authUsers, companyMemberships, dispensings, drugCompanies, patients, products, userProfiles } from '@/db/schema';
+import {
+  authUsers,
+  companyMemberships,
+  dispensings,
+  drugCompanies,
+  patients,
+  portalSummaryGroups as portalSummaryGroupsTable,
+  products,
+  userProfiles,
+} from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
@@ -288,6 +297,65 @@ describe.each(testDatabaseBackends())('portal per-patient pre-aggregate on $name
     });
     await runJob();
     await everyChoiceBuilt();
+  }, 300_000);
+
+  it('a manufacturer of two companies reads the group of both from built rows once a refresh has built it (decision 064)', async () => {
+    await refresh();
+    const maker = { id: 'maker-2', role: 'drug-manufacturer' as const };
+    await db.insert(authUsers).values({ id: maker.id, name: maker.id, email: 'maker-2@example.org' });
+    await db.insert(userProfiles).values({ uid: maker.id, role: maker.role, updatedUnix: 1 });
+    const groupView = async () => {
+      const scope = await findCohortScope({ database: db, actor: maker });
+      const scopeProducts = await findScopeProducts(db, scope);
+      expect(scopeProducts.map((product) => product.id).sort()).toEqual(['metformin-b', 'sartan-a', 'statin-a']);
+      const period = await findReportingPeriod({ database: db, scope, choice: choices[0], now });
+      const sources: string[] = [];
+      for (const filters of [noPortalFilters, { ...noPortalFilters, region: 'north' }]) {
+        const options = { database: db, audience: 'manufacturer', period, scopeProducts, filters, now } as const;
+        const direct = await loadPortalPageInput({ ...options, source: 'direct' });
+        const read = await loadPortalPageInput(options);
+        expect(comparable(read.totals), JSON.stringify(filters)).toEqual(comparable(direct.totals));
+        expect(describePortalPageFromTotals(read).figures).toEqual(describePortalPageFromTotals(direct).figures);
+        sources.push(read.source);
+      }
+      return sources;
+    };
+    const groups = async () =>
+      (
+        (await db.execute(sql`select level_key as key from portal_summary_groups order by 1`)) as unknown as { rows: { key: string }[] }
+      ).rows.map((row) => row.key);
+    // A selection of both companies by a user whose memberships the last refresh did not see: per request, and the
+    // view registers the group and queues a refresh.
+    await db.insert(companyMemberships).values([
+      { userId: maker.id, companyId: 'company-a' },
+      { userId: maker.id, companyId: 'company-b' },
+    ]);
+    expect(await groupView()).toEqual(['per-request', 'per-request']);
+    expect(await groups()).toEqual(['g:company-a+company-b']);
+    const queued = (await db.execute(
+      sql`select count(*)::int as n from jobs where dedupe_key = ${`${portalRefreshJobKind}:group:g:company-a+company-b`}`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(queued.rows[0]!.n).toBe(1);
+    await refresh();
+    expect(await groupView()).toEqual(['pre-aggregate', 'pre-aggregate']);
+    // A change to a patient on both companies' products: exact before and after the refresh.
+    await db.insert(dispensings).values({
+      patientId: await somePatient('P-12'),
+      productId: 'metformin-b',
+      dispensedOn: '2025-08-08',
+      daysSupply: 90,
+      source: 'test',
+      sourceRecordId: 'group-1',
+    });
+    await groupView();
+    await refresh();
+    expect(await groupView()).toEqual(['pre-aggregate', 'pre-aggregate']);
+    // A membership group is registered by the refresh itself, before any view.
+    await db.delete(portalSummaryGroupsTable);
+    await refresh();
+    expect(await groups()).toEqual(['g:company-a+company-b']);
+    expect(await groupView()).toEqual(['pre-aggregate', 'pre-aggregate']);
+    await db.delete(companyMemberships).where(eq(companyMemberships.userId, maker.id));
   }, 300_000);
 
   it('differs from the engine when a refresh clears the dirty list without rewriting the rows (the check can fail)', async () => {

@@ -44,20 +44,56 @@ export const periodKeyOf = (period: Period) => `${isoFromDayNumber(period.start)
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(result: unknown): T[] => (result as Rows<T>).rows;
 
+/** The level key of a group of two or more whole companies (decision 064). */
+export const groupLevelKeyOf = (companyIds: readonly string[]) => `g:${[...new Set(companyIds)].sort().join('+')}`;
+
 /**
  * The product set a view's chosen products are, as a row key of the pre-aggregate: every product (`*`), one
- * company's (`c:<id>`), one product (`p:<id>`); null for any other set (e.g. a manufacturer of two companies
- * with no filter), which is computed per request.
+ * company's (`c:<id>`), one product (`p:<id>`), every product of two or more companies (`g:<ids>`, a manufacturer
+ * of several companies with no filter; built once the group is registered, decision 064); null for any other set,
+ * which is computed per request.
  */
 export function levelKeyOf(chosen: readonly PortalProduct[], catalogue: readonly PortalProduct[]): string | null {
   if (chosen.length === 0) return null;
   const ids = new Set(chosen.map((product) => product.id));
   if (chosen.length === 1) return `p:${chosen[0]!.id}`;
   if (catalogue.length === ids.size && catalogue.every((product) => ids.has(product.id))) return '*';
-  const companyId = chosen[0]!.companyId;
-  if (companyId === null || chosen.some((product) => product.companyId !== companyId)) return null;
-  const ofCompany = catalogue.filter((product) => product.companyId === companyId);
-  return ofCompany.length === ids.size && ofCompany.every((product) => ids.has(product.id)) ? `c:${companyId}` : null;
+  if (chosen.some((product) => product.companyId === null)) return null;
+  const companyIds = new Set(chosen.map((product) => product.companyId!));
+  const ofCompanies = catalogue.filter((product) => product.companyId !== null && companyIds.has(product.companyId));
+  if (ofCompanies.length !== ids.size || !ofCompanies.every((product) => ids.has(product.id))) return null;
+  return companyIds.size === 1 ? `c:${chosen[0]!.companyId}` : groupLevelKeyOf([...companyIds]);
+}
+
+/** A registered company group: its level key and companies. */
+type CompanyGroup = { key: string; companyIds: ReadonlySet<string> };
+
+async function loadCompanyGroups(database: Database): Promise<CompanyGroup[]> {
+  const rows = rowsOf<{ key: string; companyIds: string[] }>(
+    await database.execute(sql`select level_key as key, company_ids as "companyIds" from portal_summary_groups order by 1`),
+  );
+  return rows.map((row) => ({ key: row.key, companyIds: new Set(row.companyIds) }));
+}
+
+/** A group of companies registered for the pre-aggregate (its rows are written by the next refresh). */
+export async function registerCompanyGroup(database: Database, companyIds: readonly string[]): Promise<void> {
+  const sorted = [...new Set(companyIds)].sort();
+  await database.execute(sql`insert into portal_summary_groups (level_key, company_ids)
+    values (${groupLevelKeyOf(sorted)}, ${`{${sorted.map((id) => JSON.stringify(id)).join(',')}}`}::text[]) on conflict (level_key) do nothing`);
+}
+
+/**
+ * Every manufacturer's companies when there are two or more (their view with no selection and no filter), registered
+ * ahead by the refresh so that view reads built rows from the first time; a selection of several companies is
+ * registered by its first view.
+ */
+async function registerManufacturersCompanyGroups(database: Database): Promise<void> {
+  const rows = rowsOf<{ companyIds: string[] }>(
+    await database.execute(sql`select array_agg(distinct m.company_id order by m.company_id) as "companyIds"
+      from company_memberships m join user_profiles u on u.uid = m.user_id
+      where u.role = 'drug-manufacturer' group by m.user_id having count(distinct m.company_id) > 1`),
+  );
+  for (const row of rows) await registerCompanyGroup(database, row.companyIds);
 }
 
 export async function loadCatalogue(database: Database): Promise<PortalProduct[]> {
@@ -155,6 +191,7 @@ function summaryRows(
   period: Period,
   patient: PatientFills,
   catalogue: ReadonlyMap<string, PortalProduct>,
+  groups: readonly CompanyGroup[],
 ): SummaryRow[] {
   const months = periodMonths(period);
   const fills = patient.fills.filter((fill) => catalogue.has(fill.productId));
@@ -168,7 +205,10 @@ function summaryRows(
     add('*', fill);
     add(`p:${fill.productId}`, fill);
     const companyId = catalogue.get(fill.productId)!.companyId;
-    if (companyId !== null) add(`c:${companyId}`, fill);
+    if (companyId !== null) {
+      add(`c:${companyId}`, fill);
+      for (const group of groups) if (group.companyIds.has(companyId)) add(group.key, fill);
+    }
   }
   const rows: SummaryRow[] = [];
   for (const [levelKey, own] of sets) {
@@ -232,10 +272,11 @@ async function writePeriodRows(
   periodKey: string,
   period: Period,
   catalogue: ReadonlyMap<string, PortalProduct>,
+  groups: readonly CompanyGroup[],
   patientIds: readonly string[] | null,
 ): Promise<number> {
   const patients = await loadPatientFills({ database, period, productIds: null, patientIds: patientIds ?? undefined });
-  const rows = patients.flatMap((patient) => summaryRows(periodKey, period, patient, catalogue));
+  const rows = patients.flatMap((patient) => summaryRows(periodKey, period, patient, catalogue, groups));
   await insertRows(database, rows);
   return rows.length;
 }
@@ -311,15 +352,17 @@ export async function refreshPortalPatientSummaries(options: {
   await options.database.transaction(async (database) => {
     for (const period of options.periods ?? []) await registerPeriod(database, period, now);
     await registerCurrentForecastBases(database, now);
+    await registerManufacturersCompanyGroups(database);
   });
   return options.database.transaction(async (database) => {
     await database.execute(
       sql`delete from portal_summary_periods where last_used_at < ${new Date(now.getTime() - UNUSED_PERIOD_DAYS * DAY_MS).toISOString()}::timestamptz`,
     );
     // Row locks: a second refresh waits for this one; views registering a new period do not.
-    const periods = rowsOf<{ key: string; start: string; end: string; built: boolean }>(
+    const periods = rowsOf<{ key: string; start: string; end: string; built: boolean; groupLevels: string[] }>(
       await database.execute(
-        sql`select period_key as key, start::text as start, "end"::text as "end", built_at is not null as built from portal_summary_periods order by 1 for update`,
+        sql`select period_key as key, start::text as start, "end"::text as "end", built_at is not null as built,
+          group_levels as "groupLevels" from portal_summary_periods order by 1 for update`,
       ),
     );
     const dirty = rowsOf<{ id: string; generation: string | number }>(
@@ -328,16 +371,22 @@ export async function refreshPortalPatientSummaries(options: {
     const dirtyIds = dirty.map((row) => row.id);
     await options.afterDirtyRead?.(database);
     const catalogue = new Map((await loadCatalogue(database)).map((product) => [product.id, product]));
+    // Groups registered after this read are missing from the periods' group_levels, so the next refresh builds them.
+    const groups = await loadCompanyGroups(database);
+    const groupKeys = groups.map((group) => group.key);
     let rows = 0;
     let built = 0;
     for (const row of periods) {
       const period = { start: dayNumberFromIso(row.start), end: dayNumberFromIso(row.end) };
-      if (!row.built) {
+      // A built period missing a registered group is rebuilt whole (decision 064); views keep reading its old rows,
+      // for the levels it has, until this transaction commits.
+      if (!row.built || groupKeys.some((key) => !row.groupLevels.includes(key))) {
         await database.execute(sql`delete from portal_patient_summaries where period_key = ${row.key}`);
-        rows += await writePeriodRows(database, row.key, period, catalogue, null);
+        rows += await writePeriodRows(database, row.key, period, catalogue, groups, null);
         await writePeriodCells(database, row.key);
         await database.execute(
-          sql`update portal_summary_periods set built_at = ${now.toISOString()}::timestamptz where period_key = ${row.key}`,
+          sql`update portal_summary_periods set built_at = ${now.toISOString()}::timestamptz,
+            group_levels = ${`{${groupKeys.map((key) => JSON.stringify(key)).join(',')}}`}::text[] where period_key = ${row.key}`,
         );
         built += 1;
       } else if (dirtyIds.length > 0) {
@@ -345,7 +394,7 @@ export async function refreshPortalPatientSummaries(options: {
           const ids = dirtyIds.slice(start, start + INSERT_BATCH * 5);
           await database.execute(sql`delete from portal_patient_summaries where period_key = ${row.key}
             and patient_id = any(${`{${ids.join(',')}}`}::uuid[])`);
-          rows += await writePeriodRows(database, row.key, period, catalogue, ids);
+          rows += await writePeriodRows(database, row.key, period, catalogue, groups, ids);
         }
         await writePeriodCells(database, row.key);
       }
@@ -417,8 +466,9 @@ export async function loadSummarisedTotals(options: {
   if (levelKey === null) return null;
   const periodKey = periodKeyOf(period);
   const hourAgo = new Date(now.getTime() - DAY_MS / 24).toISOString();
-  const [state] = rowsOf<{ built: boolean; stale: boolean }>(
-    await database.execute(sql`select built_at is not null as built, last_used_at < ${hourAgo}::timestamptz as stale
+  const [state] = rowsOf<{ built: boolean; stale: boolean; hasLevel: boolean }>(
+    await database.execute(sql`select built_at is not null as built, last_used_at < ${hourAgo}::timestamptz as stale,
+        (${levelKey} not like 'g:%' or ${levelKey} = any(group_levels)) as "hasLevel"
       from portal_summary_periods where period_key = ${periodKey}`),
   );
   // A view never waits for a refresh: the refresh holds its periods' rows locked while it builds, so a new
@@ -431,6 +481,12 @@ export async function loadSummarisedTotals(options: {
     await database.execute(sql`update portal_summary_periods set last_used_at = ${now.toISOString()}::timestamptz
       where period_key in (select period_key from portal_summary_periods where period_key = ${periodKey} for update skip locked)`);
   if (!state.built) return null;
+  if (!state.hasLevel) {
+    // A group of companies not built yet (decision 064): registered for the next refresh, computed per request now.
+    await registerCompanyGroup(database, [...new Set(chosen.map((product) => product.companyId!))]);
+    await queueRefreshFor(database, `${portalRefreshJobKind}:group:${levelKey}`);
+    return null;
+  }
   const months = periodMonths(period);
   const totals = emptyPortalTotals(months.length);
   const productById = new Map(chosen.map((product) => [product.id, product]));

@@ -62,7 +62,8 @@ export async function findServedPortalPeriod(options: {
   if (levelKey === null) return current;
   const candidates = rowsOf<{ key: string; start: string; end: string; built: boolean }>(
     await database.execute(sql`select period_key as key, start::text as start, "end"::text as "end", built_at is not null as built
-      from portal_summary_periods where period_key = ${periodKeyOf(asked)} or (built_at is not null and "end" < ${isoFromDayNumber(asked.end)}::date)
+      from portal_summary_periods where period_key = ${periodKeyOf(asked)} or (built_at is not null and "end" < ${isoFromDayNumber(asked.end)}::date
+        and (${levelKey} not like 'g:%' or ${levelKey} = any(group_levels)))
       order by "end" desc`),
   );
   if (candidates.some((row) => row.key === periodKeyOf(asked) && row.built)) return current;
