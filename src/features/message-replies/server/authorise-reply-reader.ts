@@ -1,7 +1,6 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { organisationMemberships, patients } from '@/db/schema';
+import { isPatientCareTeam } from '@/db/queries/patient-care-team';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
@@ -19,19 +18,7 @@ export async function authoriseReplyReader(options: {
   request?: Partial<RequestContext>;
 }): Promise<void> {
   const { database, actor, patientId } = options;
-  let permitted = actor.role === 'admin';
-  if (actor.role === 'clinician') {
-    const [row] = await database
-      .select({ id: patients.id })
-      .from(patients)
-      .innerJoin(
-        organisationMemberships,
-        and(eq(organisationMemberships.organisationId, patients.organisationId), eq(organisationMemberships.userId, actor.id)),
-      )
-      .where(eq(patients.id, patientId))
-      .limit(1);
-    permitted = row !== undefined;
-  }
+  const permitted = await isPatientCareTeam({ database, actor, patientId });
   if (permitted) return;
   await recordAuditEvent(database, {
     action: options.action,

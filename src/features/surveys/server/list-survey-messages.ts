@@ -1,7 +1,8 @@
 import 'server-only';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { isPatientCareTeam } from '@/db/queries/patient-care-team';
+import { surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
 import type { RequestContext } from '@/lib/server/request-context';
@@ -25,19 +26,7 @@ export async function listSurveyMessages(options: {
   request?: Partial<RequestContext>;
 }): Promise<SurveyMessageStatus[]> {
   const { database, actor, patientId } = options;
-  let permitted = actor.role === 'admin';
-  if (actor.role === 'clinician') {
-    const [row] = await database
-      .select({ id: patients.id })
-      .from(patients)
-      .innerJoin(
-        organisationMemberships,
-        and(eq(organisationMemberships.organisationId, patients.organisationId), eq(organisationMemberships.userId, actor.id)),
-      )
-      .where(eq(patients.id, patientId))
-      .limit(1);
-    permitted = row !== undefined;
-  }
+  const permitted = await isPatientCareTeam({ database, actor, patientId });
   if (!permitted) {
     await recordAuditEvent(database, {
       action: 'survey.messages-read',

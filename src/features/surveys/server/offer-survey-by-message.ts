@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { messages, organisationMemberships, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { isPatientCareTeam } from '@/db/queries/patient-care-team';
+import { messages, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { assertMessagingConsent, MessagingConsentMissingError } from '@/features/consent';
 import { AppError } from '@/lib/errors';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
@@ -47,14 +48,7 @@ export async function offerSurveyByMessage(options: {
     .select({ organisationId: patients.organisationId, timezone: patients.timezone })
     .from(patients)
     .where(eq(patients.id, input.patientId));
-  let permitted = patient !== undefined && actor.role === 'admin';
-  if (patient !== undefined && actor.role === 'clinician' && patient.organisationId !== null) {
-    const [membership] = await database
-      .select({ userId: organisationMemberships.userId })
-      .from(organisationMemberships)
-      .where(and(eq(organisationMemberships.organisationId, patient.organisationId), eq(organisationMemberships.userId, actor.id)));
-    permitted = membership !== undefined;
-  }
+  const permitted = patient !== undefined && (await isPatientCareTeam({ database, actor, patientId: input.patientId }));
   if (!permitted) {
     await recordAuditEvent(database, {
       action: 'survey.send-by-message',
