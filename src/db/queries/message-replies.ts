@@ -13,6 +13,7 @@ import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 
 /** How long after a message an unquoted reply still answers it (WhatsApp's customer service window). */
 export const REPLY_WINDOW_HOURS = 24;
+export const REPLY_WINDOW_MS = REPLY_WINDOW_HOURS * 60 * 60 * 1000;
 const replyWindow = sql.raw(`interval '${REPLY_WINDOW_HOURS} hours'`);
 
 /** The outbound message the rule is applied to: the enclosing query's columns (e.g. `messages`) or values. */

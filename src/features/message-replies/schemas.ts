@@ -4,8 +4,7 @@ import type { Channel } from '@/lib/domain/channels';
 export const serviceReplyKinds = ['help', 'stop-confirmation', 'start-confirmation'] as const;
 export type ServiceReplyKind = (typeof serviceReplyKinds)[number];
 
-/** Where a dose answer came from (dose_events.source); the calendar counts them like any confirmation. */
-export const replyDoseSources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;
+export { replyDoseSources } from '@/lib/domain/dose-statuses';
 
 /** What acting on one inbound message did (the job's result; no message text). */
 export type InboundMessageOutcome =

@@ -8,3 +8,6 @@ export type DoseStatus = (typeof doseStatuses)[number];
  */
 export const missedDoseReasons = ['forgot', 'side-effects', 'ran-out', 'cost', 'felt-fine', 'other'] as const;
 export type MissedDoseReason = (typeof missedDoseReasons)[number];
+
+/** Where a dose answer by message came from (dose_events.source, decision 020); the calendar counts them like any confirmation. */
+export const replyDoseSources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;

@@ -1,11 +1,9 @@
 import 'server-only';
 import { and, desc, eq, gte, isNull, lte, ne, or } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { REPLY_WINDOW_MS } from '@/db/queries/message-replies';
 import { messages, policyDecisions } from '@/db/schema';
 import type { Channel } from '@/lib/domain/channels';
-
-/** How far back a reply without a reference may answer our latest message (WhatsApp's service window). */
-export const replyWindowMs = 24 * 60 * 60 * 1000;
 
 export type AnsweredMessage = {
   id: string;
@@ -49,7 +47,7 @@ export async function findAnsweredMessage(options: {
         and(
           outboundOfPatient,
           notSurvey,
-          gte(messages.sentAt, new Date(options.repliedAt.getTime() - replyWindowMs)),
+          gte(messages.sentAt, new Date(options.repliedAt.getTime() - REPLY_WINDOW_MS)),
           lte(messages.sentAt, options.repliedAt),
         ),
       )

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, desc, eq, gte, inArray, lte, or } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { REPLY_WINDOW_MS } from '@/db/queries/message-replies';
 import { messages, surveyMessageChunks } from '@/db/schema';
 import type { InboundReply } from '@/engine/messaging';
 import {
@@ -14,7 +15,7 @@ import { enqueueJob } from '@/lib/server/jobs';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SurveyReplyOutcome } from '../schemas';
 import { storeSurveyAnswers } from './survey-store';
-import { findAwaitingDoseMessage, loadResponse, questionsOf, replyWindowMs, surveyMessageLanguage } from './survey-message-store';
+import { findAwaitingDoseMessage, loadResponse, questionsOf, surveyMessageLanguage } from './survey-message-store';
 
 /**
  * An inbound reply, if it answers a survey message awaiting its answer (docs/decisions/051): a button or list tap
@@ -261,7 +262,7 @@ async function findAnsweredChunk(
   }
   const inWindow = and(
     outbound,
-    gte(messages.sentAt, new Date(message.sentAt.getTime() - replyWindowMs)),
+    gte(messages.sentAt, new Date(message.sentAt.getTime() - REPLY_WINDOW_MS)),
     lte(messages.sentAt, message.sentAt),
   );
   const [latest] = await database.select({ id: messages.id }).from(messages).where(inWindow).orderBy(desc(messages.sentAt)).limit(1);

@@ -5,6 +5,7 @@ import 'server-only';
  */
 import { and, desc, eq, gt, gte, inArray, lte, notInArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
+import { REPLY_WINDOW_MS } from '@/db/queries/message-replies';
 import { doseEvents, messages, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { nextAllowedSendTime } from '@/engine/messaging';
 import { messageCategories } from '@/engine/policy/message-arms';
@@ -17,6 +18,7 @@ import {
   surveyReminderLine,
 } from '@/engine/surveys';
 import type { FreeFormWhatsApp } from '@/features/message-sending';
+import { replyDoseSources } from '@/lib/domain/dose-statuses';
 
 export async function loadResponse(database: Database, responseId: string) {
   const [row] = await database
@@ -77,9 +79,6 @@ export function surveyMessageForms(questions: readonly SurveyQuestion[], referen
   };
 }
 
-/** How far back a reply without a reference may answer our message (as for dose answers, decision 020). */
-export const replyWindowMs = 24 * 60 * 60 * 1000;
-
 /** Outbound messages of the daily loop: every one ends with the dose answers ("1 = taken…", decision 020). */
 const doseMessageCategories: readonly string[] = messageCategories;
 
@@ -103,7 +102,7 @@ export async function findAwaitingDoseMessage(
         eq(messages.direction, 'outbound'),
         inArray(messages.category, [...doseMessageCategories]),
         notInArray(messages.status, ['sending', 'failed', 'undelivered']),
-        gte(messages.sentAt, new Date(at.getTime() - replyWindowMs)),
+        gte(messages.sentAt, new Date(at.getTime() - REPLY_WINDOW_MS)),
         lte(messages.sentAt, at),
       ),
     )
@@ -125,7 +124,7 @@ export async function findAwaitingDoseMessage(
     .where(
       and(
         eq(doseEvents.patientId, patientId),
-        eq(doseEvents.source, doseReplySources[channel]),
+        eq(doseEvents.source, replyDoseSources[channel]),
         gt(messages.sentAt, dose.sentAt),
         lte(messages.sentAt, at),
       ),
@@ -133,9 +132,6 @@ export async function findAwaitingDoseMessage(
     .limit(1);
   return answered === undefined ? dose : null;
 }
-
-/** The dose-event sources of replies (decision 020's `whatsapp-reply` / `sms-reply`). */
-const doseReplySources = { whatsapp: 'whatsapp-reply', sms: 'sms-reply' } as const;
 
 /** The end of the patient's quiet hours (21:00–08:00 their time, as reminders), or `now` outside them. */
 export function quietHoursEnd(now: Date, timeZone: string | null): Date {
