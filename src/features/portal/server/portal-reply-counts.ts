@@ -16,6 +16,7 @@ import type { ReportingPeriod } from '@/db/queries/reporting-period';
 import { dispensings, messages, patients } from '@/db/schema';
 import { interpretInbound, type MissReason } from '@/engine/messaging';
 import { MS_PER_DAY } from '@/engine/time/local-day';
+import { civilFromDayNumber, dayNumberFromCivil } from '@/engine/adherence/day-number';
 import type { InboundReading } from '@/lib/domain/message-records';
 import { enqueueJob } from '@/lib/server/jobs';
 import { type MissedReasonKey, NOT_RECORDED, type ReasonCount } from '../portal-tables';
@@ -33,22 +34,17 @@ const replyKeyOf = sql.raw(`md5(coalesce(m.reply_text, '') || chr(1) || coalesce
 const countedReply = sql.raw(`m.direction = 'inbound' and coalesce(m.reply_text, m.inbound_reading::text) is not null`);
 const utcDayOf = sql.raw(`floor(extract(epoch from m.sent_at) / 86400)::int`);
 
-/** The UTC day number of the first day of the month holding `day`. */
+/** The day number of the first day of the month holding `day`. */
 function monthStart(day: number): number {
-  const date = new Date(day * MS_PER_DAY);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / MS_PER_DAY;
+  const { year, month } = civilFromDayNumber(day);
+  return dayNumberFromCivil(year, month, 1);
 }
 
 /** The period's whole calendar months [from, to) (empty when from >= to); the days outside them are partial. */
 export function wholeMonthsOf(period: ReportingPeriod): { from: number; to: number } {
-  const first = monthStart(period.start) === period.start ? period.start : nextMonthStart(period.start);
+  const first = monthStart(period.start) === period.start ? period.start : monthStart(monthStart(period.start) + 31);
   const last = monthStart(period.end);
   return first < last ? { from: first, to: last } : { from: period.end, to: period.end };
-}
-
-function nextMonthStart(day: number): number {
-  const date = new Date(day * MS_PER_DAY);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / MS_PER_DAY;
 }
 
 export type ReplyGroup = { replyText: string | null; inboundReading: InboundReading | string | null; replies: number };
