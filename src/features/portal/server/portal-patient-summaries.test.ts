@@ -7,10 +7,8 @@ import {
   authUsers,
   companyMemberships,
   dispensings,
-  drugCompanies,
   patients,
   portalSummaryGroups as portalSummaryGroupsTable,
-  products,
   userProfiles,
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
@@ -23,6 +21,7 @@ import { pickerChoices } from './portal-periods-ahead';
 import { refreshPortalPatientSummaries } from './portal-patient-summaries';
 import { createPortalRefreshHandler } from './portal-refresh-job';
 import { portalRefreshJobKind } from '../schemas';
+import { seededRandom, seedTwoCompanyCatalogue } from './test-support/portal-test-catalogue';
 
 const now = new Date('2026-01-20T12:00:00Z');
 const government = { id: 'government-1', role: 'government-official' as const };
@@ -41,16 +40,7 @@ const choices: PeriodChoice[] = [
  * every 20–75 days (early refills, late ones, gaps over 60 days that end episodes), some the same day.
  */
 async function seedCohort(db: Database, random: () => number) {
-  await db.insert(drugCompanies).values([
-    { id: 'company-a', name: 'Company A' },
-    { id: 'company-b', name: 'Company B' },
-  ]);
-  await db.insert(products).values([
-    { id: 'statin-a', companyId: 'company-a', name: 'Atorva A', genericName: 'atorvastatin', atcCode: 'C10AA05' },
-    { id: 'sartan-a', companyId: 'company-a', name: 'Losar A', genericName: 'losartan', atcCode: 'C09CA01' },
-    { id: 'metformin-b', companyId: 'company-b', name: 'Metfo B', genericName: 'metformin', atcCode: 'A10BA02' },
-    { id: 'generic-x', companyId: null, name: 'Generic X', genericName: 'bisoprolol', atcCode: null },
-  ]);
+  await seedTwoCompanyCatalogue(db, { unbranded: true });
   const productIds = ['statin-a', 'sartan-a', 'metformin-b', 'generic-x'];
   for (let index = 0; index < 70; index += 1) {
     const [row] = await db
@@ -98,11 +88,7 @@ const comparable = (totals: PortalTotals) => ({
 describe.each(testDatabaseBackends())('portal per-patient pre-aggregate on $name', (backend) => {
   let database: TestDatabase;
   let db: Database;
-  let state = 20261125;
-  const random = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
+  const random = seededRandom(20261125);
 
   /** Every viewer × period × filter: the figures read through the pre-aggregate, and computed per request. */
   async function compareAll(expectedSource: 'pre-aggregate' | 'per-request' | 'some pre-aggregate' | 'any') {

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { dispensings, drugCompanies, messages, patients, portalReplyDirtyPatients, products } from '@/db/schema';
+import { dispensings, messages, patients, portalReplyDirtyPatients } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
 import type { ReportingPeriod } from '@/engine/aggregation/reporting-period';
@@ -9,6 +9,7 @@ import { interpretInbound } from '@/engine/messaging';
 import type { InboundReading } from '@/lib/domain/message-records';
 import { NOT_RECORDED } from '../portal-tables';
 import { loadMissedDoseReasons, loadReplyGroups, refreshPortalReplyCounts, wholeMonthsOf } from './portal-reply-counts';
+import { seededRandom, seedTwoCompanyCatalogue } from './test-support/portal-test-catalogue';
 
 const periodOf = (start: number, end: number): ReportingPeriod => ({
   start,
@@ -45,20 +46,8 @@ const readingOf = (text: string): InboundReading => ({
 /** A deterministic cohort: 30 patients in three regions (one unrecorded) on one or two of three products (two
  * companies), one never dispensed anything; a year and a half of messages, most outbound, replies of every kind. */
 async function seedCohort(db: Database) {
-  let state = 20261125;
-  const random = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-  await db.insert(drugCompanies).values([
-    { id: 'company-a', name: 'Company A' },
-    { id: 'company-b', name: 'Company B' },
-  ]);
-  await db.insert(products).values([
-    { id: 'statin-a', companyId: 'company-a', name: 'Atorva A', genericName: 'atorvastatin', atcCode: 'C10AA05' },
-    { id: 'sartan-a', companyId: 'company-a', name: 'Losar A', genericName: 'losartan', atcCode: 'C09CA01' },
-    { id: 'metformin-b', companyId: 'company-b', name: 'Metfo B', genericName: 'metformin', atcCode: 'A10BA02' },
-  ]);
+  const random = seededRandom(20261125);
+  await seedTwoCompanyCatalogue(db);
   const start = dayNumberFromCivil(2024, 12, 1);
   for (let index = 0; index < 30; index += 1) {
     const [row] = await db

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { findCohortScope } from '@/db/queries/cohort-scope';
 import { findReportingPeriod } from '@/db/queries/reporting-period';
-import { auditLog, authUsers, companyMemberships, dispensings, drugCompanies, jobs, patients, products, userProfiles } from '@/db/schema';
+import { auditLog, authUsers, companyMemberships, dispensings, jobs, patients, userProfiles } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { dayNumberFromCivil, dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence';
 import { type PeriodChoice, resolvePeriod } from '@/engine/aggregation/reporting-period';
@@ -14,6 +14,7 @@ import { getPortalView, type PortalView } from './get-portal-view';
 import { findScopeProducts, loadPortalPageInput } from './load-portal-input';
 import { createPortalRefreshHandler } from './portal-refresh-job';
 import { periodKeyOf, refreshPortalPatientSummaries } from './portal-patient-summaries';
+import { seededRandom, seedTwoCompanyCatalogue } from './test-support/portal-test-catalogue';
 
 const now = new Date('2026-01-20T12:00:00Z');
 const government = { id: 'government-1', role: 'government-official' as const };
@@ -32,20 +33,8 @@ const filterCases: PortalFilters[] = [
 
 /** 60 patients on one or two of three products (two companies), monthly-ish fills through 2026-01-10. */
 async function seedCohort(db: Database) {
-  let state = 20261125;
-  const random = () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-  await db.insert(drugCompanies).values([
-    { id: 'company-a', name: 'Company A' },
-    { id: 'company-b', name: 'Company B' },
-  ]);
-  await db.insert(products).values([
-    { id: 'statin-a', companyId: 'company-a', name: 'Atorva A', genericName: 'atorvastatin', atcCode: 'C10AA05' },
-    { id: 'sartan-a', companyId: 'company-a', name: 'Losar A', genericName: 'losartan', atcCode: 'C09CA01' },
-    { id: 'metformin-b', companyId: 'company-b', name: 'Metfo B', genericName: 'metformin', atcCode: 'A10BA02' },
-  ]);
+  const random = seededRandom(20261125);
+  await seedTwoCompanyCatalogue(db);
   const productIds = ['statin-a', 'sartan-a', 'metformin-b'];
   for (let index = 0; index < 60; index += 1) {
     const [row] = await db
