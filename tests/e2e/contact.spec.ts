@@ -35,7 +35,8 @@ function collectAlerts(page: Page): string[] {
 test('the modal is titled "Contact Medaptive", extra large, with labelled fields of the right types', async ({ page }) => {
   const dialog = await openContactModal(page);
   await expect(dialog.getByRole('heading', { name: 'Contact Medaptive' })).toBeVisible();
-  expect((await dialog.boundingBox())?.width).toBe(576); // 36rem, HeroUI's "xl"
+  // The dialog scales in, so its box is only final once the entry animation ends: poll rather than read once.
+  await expect.poll(async () => (await dialog.boundingBox())?.width).toBe(576); // 36rem, HeroUI's "xl"
 
   const expectations: [string, string, boolean][] = [
     ['Your Name', 'text', true],
