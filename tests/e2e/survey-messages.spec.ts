@@ -77,6 +77,11 @@ test('by SMS: numbered questions, "1 3 2" answers them, an unreadable reply is c
   await expect(sms.getByTestId('phone-message-outbound').first()).toContainText(/1 = [A-Z]/);
   await expect(sms.getByTestId('phone-message-outbound').first()).toContainText('Reply with one number per question');
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  // The clinician's list follows without a reload: the send adds the survey, the poll sees it go out and wait.
+  await expect(clinician.getByRole('list', { name: 'Surveys sent by message' }).getByTestId('survey-sent-by-message')).toContainText(
+    'waiting for the patient’s answer',
+    { timeout: 30_000 },
+  );
 
   await replyBySms(page, '1 3 2');
   // The next two questions follow.

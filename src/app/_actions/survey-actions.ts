@@ -1,7 +1,13 @@
 'use server';
 
 import { z } from '@/lib/zod';
-import { answerSurveyQuestion, offerSurveyByMessage, saveSurveyDefinition, startSurveyResponse } from '@/features/surveys';
+import {
+  answerSurveyQuestion,
+  listSurveyMessages,
+  offerSurveyByMessage,
+  saveSurveyDefinition,
+  startSurveyResponse,
+} from '@/features/surveys';
 import { authedAction } from '@/lib/server/authed-action';
 
 // The use cases validate their input (they are also called from tests) and check who may act.
@@ -24,4 +30,11 @@ export const saveSurveyDefinitionAction = authedAction({
 export const offerSurveyByMessageAction = authedAction({
   schema: z.unknown(),
   run: (input, context) => offerSurveyByMessage({ ...context, input, now: new Date() }),
+});
+
+// The Patient Profile's list of surveys by message, read again while one awaits the patient (decision 063).
+export const listSurveyMessagesAction = authedAction({
+  schema: z.object({ patientId: z.guid({ error: 'patientId must be a patient id' }) }),
+  label: 'The survey list request',
+  run: ({ patientId }, context) => listSurveyMessages({ ...context, patientId }),
 });

@@ -2,6 +2,7 @@ export { answerSurveyByMessage } from './server/answer-survey-by-message';
 export { answerSurveyQuestion } from './server/answer-survey-question';
 export { type CohortDistribution, getLifestyleSurveysPage, type LifestyleSurveysPage } from './server/get-lifestyle-surveys-page';
 export { getSurveyEvolutionPage, type SurveyEvolutionPage } from './server/get-survey-evolution-page';
+export { listSurveyMessages } from './server/list-survey-messages';
 export { offerSurveyByMessage } from './server/offer-survey-by-message';
 export { createSurveyMessageJobHandler, registerSurveyMessageJobs } from './server/register-survey-message-jobs';
 export { saveSurveyDefinition } from './server/save-survey-definition';
@@ -13,6 +14,7 @@ export {
   type OfferSurveyByMessageResult,
   type SurveyKey,
   surveyKeys,
+  type SurveyMessageStatus,
   type SurveyMessageSendOutcome,
   type SurveyReplyOutcome,
 } from './schemas';

@@ -2,7 +2,7 @@
 
 import { Button, Form } from '@heroui/react';
 import { ChoiceSelect } from '@/components/choice-select';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { OfferSurveyByMessageResult, SurveyMessageStatus } from '../schemas';
 import { type SurveyKey, surveyKeys } from '../survey-keys';
@@ -14,19 +14,49 @@ const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeS
 type Props = {
   patientId: string;
   send: (input: { patientId: string; surveyKey: SurveyKey }) => Promise<ActionResult<OfferSurveyByMessageResult>>;
+  /** Reads the list again (after a send, and while a survey waits on the patient). */
+  list: (input: { patientId: string }) => Promise<ActionResult<SurveyMessageStatus[]>>;
   /** The patient's surveys sent by message, newest first (as they were when the page was drawn). */
   sentSurveys?: readonly SurveyMessageStatus[];
 };
+
+/** How often the list is read again while a survey may still change without the clinician doing anything. */
+export const sentSurveysPollMs = 10_000;
+
+/** A survey whose state can still move on by itself: sent, awaiting the patient, or answered with more to come. */
+function mayChange(survey: SurveyMessageStatus): boolean {
+  return survey.completedAt === null && !['declined', 'not-sent', 'expired'].includes(survey.last.status);
+}
 
 /**
  * The patient profile's "Survey by message" (decision 051): a clinician or admin sends a survey's next questions
  * by WhatsApp or SMS, at most 3 a message; the patient's replies continue it, and a reply that cannot be read after
  * one clarification appears under "Replies to read".
  */
-export function SurveyByMessageForm({ patientId, send, sentSurveys = [] }: Props) {
+export function SurveyByMessageForm({ patientId, send, list, sentSurveys: initialSurveys = [] }: Props) {
   const [surveyKey, setSurveyKey] = useState<SurveyKey>('adherence-barriers');
   const [notice, setNotice] = useState<{ error?: string; text?: string }>({});
   const [busy, setBusy] = useState(false);
+  const [sentSurveys, setSentSurveys] = useState<readonly SurveyMessageStatus[]>(initialSurveys);
+  // Set when a refresh failed: the list then says it may be out of date, and since when.
+  const [staleSince, setStaleSince] = useState<string | null>(null);
+  const refresh = useCallback(async () => {
+    const result = await list({ patientId }).catch(() => null);
+    if (result?.ok) {
+      setSentSurveys(result.data);
+      setStaleSince(null);
+    } else setStaleSince((since) => since ?? new Date().toISOString());
+  }, [list, patientId]);
+  const waiting = sentSurveys.some(mayChange);
+  useEffect(() => {
+    // Only while something can change by itself (the patient's reply, the send job, the one reminder), and only
+    // while the tab is shown: one small query per poll, read by the use case with the same permission check.
+    if (!waiting) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void refresh();
+    }, sentSurveysPollMs);
+    return () => clearInterval(timer);
+  }, [waiting, refresh]);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBusy(true);
@@ -36,6 +66,7 @@ export function SurveyByMessageForm({ patientId, send, sentSurveys = [] }: Props
     if (result === null) setNotice({ error: 'We could not reach the server. Nothing was sent.' });
     else if (!result.ok) setNotice({ error: result.error.message });
     else {
+      void refresh();
       // The patient's "Not now" to the last invitation (decision 056): said first, so asking again is a choice made knowingly.
       const declined =
         result.data.declinedAt === null
@@ -70,6 +101,12 @@ export function SurveyByMessageForm({ patientId, send, sentSurveys = [] }: Props
             </li>
           ))}
         </ul>
+      )}
+      {staleSince === null ? null : (
+        <p className="text-danger">
+          This list could not be refreshed since {timeFormat.format(new Date(staleSince))} UTC; it may be out of date. It tries again every{' '}
+          {sentSurveysPollMs / 1000} seconds.
+        </p>
       )}
       <Form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void submit(event)} aria-label="Send a survey by message">
         <ChoiceSelect

@@ -8,7 +8,7 @@ import { listRepliesToRead } from '@/features/message-replies';
 import { RepliesToRead } from '@/features/message-replies/components/replies-to-read';
 import { markReplyReadAction } from '@/app/_actions/reply-actions';
 import { setMessagingProgrammeAction } from '@/app/_actions/messaging-programme-actions';
-import { offerSurveyByMessageAction } from '@/app/_actions/survey-actions';
+import { listSurveyMessagesAction, offerSurveyByMessageAction } from '@/app/_actions/survey-actions';
 import { SurveyByMessageForm } from '@/features/surveys/components/survey-by-message-form';
 import { listSurveyMessages } from '@/features/surveys/server/list-survey-messages';
 import { MessagingProgrammeForm } from '@/features/messaging-loop/components/messaging-programme-form';
@@ -76,7 +76,12 @@ export default async function PatientProfilePage({ searchParams }: Props) {
       ) : null}
       {/* The same people as change the programme (the use case checks again and audits). */}
       {profile.status === 'ok' && mayChangeProgramme ? (
-        <SurveyByMessageForm patientId={profile.patient.id} send={offerSurveyByMessageAction} sentSurveys={sentSurveys} />
+        <SurveyByMessageForm
+          patientId={profile.patient.id}
+          send={offerSurveyByMessageAction}
+          list={listSurveyMessagesAction}
+          sentSurveys={sentSurveys}
+        />
       ) : null}
       {replies === null ? null : <RepliesToRead replies={replies} markRead={markReplyReadAction} />}
     </article>
