@@ -66,9 +66,7 @@ export async function getMessageExamplesPage(options: {
   let editing: MessageExamplesPage['editing'] = null;
   let editProblem: string | null = null;
   if (canEdit && options.editTemplateId) {
-    const card = [...cards, ...surveyInvitations].find(
-      (candidate) => candidate.templateId === options.editTemplateId,
-    );
+    const card = [...cards, ...surveyInvitations].find((candidate) => candidate.templateId === options.editTemplateId);
     if (card === undefined) editProblem = `edit: the library has no template ${options.editTemplateId} in ${language}.`;
     else editing = { card, versions: await listTemplateVersions({ database, templateId: card.templateId, language }) };
   }

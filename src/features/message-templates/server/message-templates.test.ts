@@ -102,9 +102,9 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
     expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' }))?.whatsApp.approval).toBe(
       'approved',
     );
-    expect(
-      (await getCurrentTemplate({ database: db, templateId: 'survey.invitation-reminder', language: 'en' }))?.whatsApp.approval,
-    ).toBe('approved');
+    expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation-reminder', language: 'en' }))?.whatsApp.approval).toBe(
+      'approved',
+    );
   });
 
   it('an admin edit adds version 2 (version 1 kept), audited; a stale edit, a non-admin and a bad placeholder are refused', async () => {

@@ -462,7 +462,10 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     const { chunkId, message, body } = await remindOfInvitation();
     expect(body.template.name).toBe('medaptive_survey_invitation');
     expect(message.body).toMatch(/^Your care team would like you to answer a short survey/);
-    expect(message.choices).toMatchObject({ kind: 'quick-replies', choices: [{ id: `survey:${chunkId}:start` }, { id: `survey:${chunkId}:not-now` }] });
+    expect(message.choices).toMatchObject({
+      kind: 'quick-replies',
+      choices: [{ id: `survey:${chunkId}:start` }, { id: `survey:${chunkId}:not-now` }],
+    });
     expect(accepted().map((request) => (request.body as TemplateBody).template.name)).toEqual([
       'medaptive_survey_invitation',
       'medaptive_survey_invitation',
