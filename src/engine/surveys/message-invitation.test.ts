@@ -3,12 +3,15 @@ import { MAX_ADAPTIVE_QUESTIONS } from './inference';
 import { parseSurveyPayload } from './message-delivery';
 import {
   checkSurveyInvitationBody,
+  findSurveyInvitationTemplate,
   invitationQuestionCount,
   maxQuickReplyTitleLength,
   parseSurveyInvitationPayload,
   renderSurveyInvitation,
   surveyInvitationPayload,
+  surveyInvitationReminderTemplate,
   surveyInvitationTemplate,
+  surveyInvitationTemplates,
 } from './message-invitation';
 import type { SurveyDefinition } from './types';
 
@@ -75,6 +78,59 @@ describe('the survey invitation template', () => {
     expect(parseSurveyInvitationPayload('survey:abc:later')).toBeNull();
     expect(parseSurveyInvitationPayload('dose.taken')).toBeNull();
     expect(parseSurveyPayload('survey:abc:start')).toBeNull();
+  });
+
+  it('has a reminder template of its own: the same parameters, quick replies and category, with reminder wording (decision 065)', () => {
+    const reminder = surveyInvitationReminderTemplate;
+    expect(reminder).toMatchObject({ id: 'survey.invitation-reminder', name: 'medaptive_survey_invitation_reminder', language: 'en' });
+    expect(reminder.category).toBe('utility');
+    expect(reminder.name).toMatch(/^[a-z0-9_]+$/);
+    expect(reminder.name).not.toBe(surveyInvitationTemplate.name);
+    expect(reminder.body).toMatch(/^A reminder:/);
+    expect(reminder.body).not.toBe(surveyInvitationTemplate.body);
+    expect(reminder.parameters).toEqual(surveyInvitationTemplate.parameters);
+    expect(reminder.buttons).toEqual(surveyInvitationTemplate.buttons);
+    expect(checkSurveyInvitationBody(reminder.body, reminder)).toEqual([]);
+    expect(checkSurveyInvitationBody('A reminder about {{medicine}}.', reminder)).toEqual([
+      'Unknown placeholder {{medicine}}: an invitation may use {{survey}} and {{questions}}.',
+    ]);
+    expect(surveyInvitationTemplates.map((template) => template.id)).toEqual(['survey.invitation', 'survey.invitation-reminder']);
+    expect(findSurveyInvitationTemplate('survey.invitation-reminder')).toBe(reminder);
+    expect(findSurveyInvitationTemplate('reminder.gain.1')).toBeUndefined();
+  });
+
+  it('renders the reminder with its own wording and the invitation’s payloads, which read back as the invitation’s taps', () => {
+    const rendered = renderSurveyInvitation({
+      template: surveyInvitationReminderTemplate,
+      surveyTitle: 'Sleep',
+      questionCount: 3,
+      reference: 'chunk-2',
+    });
+    expect(rendered.text).toBe(
+      'A reminder: your care team would still like you to answer a short survey, "Sleep": at most 3 questions, answered with a tap or a number. Tap Start to begin, or Not now to skip it.',
+    );
+    expect(rendered.parameters).toEqual([
+      { name: 'survey', text: 'Sleep' },
+      { name: 'questions', text: '3' },
+    ]);
+    expect(rendered.buttons).toEqual([
+      { title: 'Start', payload: 'survey:chunk-2:start' },
+      { title: 'Not now', payload: 'survey:chunk-2:not-now' },
+    ]);
+    expect(rendered.buttons.map((button) => parseSurveyInvitationPayload(button.payload))).toEqual([
+      { reference: 'chunk-2', action: 'start' },
+      { reference: 'chunk-2', action: 'not-now' },
+    ]);
+    // An edited stored body is what is rendered.
+    expect(
+      renderSurveyInvitation({
+        template: surveyInvitationReminderTemplate,
+        body: 'Still waiting: "{{survey}}", {{questions}} questions.',
+        surveyTitle: 'Sleep',
+        questionCount: 2,
+        reference: 'r',
+      }).text,
+    ).toBe('Still waiting: "Sleep", 2 questions.');
   });
 
   it('promises a fixed survey’s unanswered questions, and an adaptive one’s within the question limit', () => {

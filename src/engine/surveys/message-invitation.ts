@@ -2,7 +2,8 @@
  * The survey invitation (docs/decisions/056): the WhatsApp template that opens a conversation for a survey when
  * the 24-hour customer-service window is closed (free-form questions may not start one). Utility category — it
  * concerns the programme the patient consented to and promotes nothing — with two quick-reply buttons, "Start"
- * and "Not now"; a tap comes back as a button message with the payload we set and opens the window. Pure: the
+ * and "Not now"; a tap comes back as a button message with the payload we set and opens the window. Its reminder
+ * (decision 065) is a second template with the same parameters and quick replies and reminder wording. Pure: the
  * stored library version (and Meta's approval) is the send path's, the I/O the survey feature's.
  */
 import { MAX_ADAPTIVE_QUESTIONS } from './inference';
@@ -11,6 +12,14 @@ import type { SurveyAnswers, SurveyDefinition } from './types';
 
 /** Its id in the stored template library (message_template_versions), beside the reminders' `category.framing.n`. */
 export const surveyInvitationTemplateId = 'survey.invitation';
+/** The invitation's reminder (decision 065), sent instead of the invitation itself by the one automatic reminder. */
+export const surveyInvitationReminderTemplateId = 'survey.invitation-reminder';
+
+/** The quick replies both templates offer: the same actions and payloads, so a tap on either is read alike. */
+const invitationButtons = [
+  { action: 'start', title: 'Start' },
+  { action: 'not-now', title: 'Not now' },
+] as const;
 
 /**
  * What is submitted to Meta: name (lower case, digits, underscores), category, the English body with named
@@ -24,13 +33,35 @@ export const surveyInvitationTemplate = {
   category: 'utility',
   body: 'Your care team would like you to answer a short survey, "{{survey}}": at most {{questions}} questions, answered with a tap or a number. Tap Start to begin, or Not now to skip it.',
   parameters: ['survey', 'questions'],
-  buttons: [
-    { action: 'start', title: 'Start' },
-    { action: 'not-now', title: 'Not now' },
-  ],
+  buttons: invitationButtons,
 } as const;
 
-export type SurveyInvitationAction = (typeof surveyInvitationTemplate.buttons)[number]['action'];
+/**
+ * The one automatic reminder's template (decision 065): the invitation's parameters and quick replies with
+ * reminder wording, submitted to Meta as a template of its own (a reminder re-sending the invitation would read the
+ * same twice). The send path falls back to the invitation while this one is not approved.
+ */
+export const surveyInvitationReminderTemplate = {
+  id: surveyInvitationReminderTemplateId,
+  name: 'medaptive_survey_invitation_reminder',
+  language: 'en',
+  category: 'utility',
+  body: 'A reminder: your care team would still like you to answer a short survey, "{{survey}}": at most {{questions}} questions, answered with a tap or a number. Tap Start to begin, or Not now to skip it.',
+  parameters: ['survey', 'questions'],
+  buttons: invitationButtons,
+} as const;
+
+export type SurveyInvitationTemplate = typeof surveyInvitationTemplate | typeof surveyInvitationReminderTemplate;
+
+/** Both, in the order the library and the examples page list them. */
+export const surveyInvitationTemplates: readonly SurveyInvitationTemplate[] = [surveyInvitationTemplate, surveyInvitationReminderTemplate];
+
+/** The invitation template with this library id (the invitation or its reminder); undefined for any other. */
+export function findSurveyInvitationTemplate(templateId: string): SurveyInvitationTemplate | undefined {
+  return surveyInvitationTemplates.find((template) => template.id === templateId);
+}
+
+export type SurveyInvitationAction = (typeof invitationButtons)[number]['action'];
 
 /** Meta's limit on a template button's text. */
 export const maxQuickReplyTitleLength = 25;
@@ -49,7 +80,7 @@ export function parseSurveyInvitationPayload(payload: string): { reference: stri
   if (!payload.startsWith(surveyPayloadPrefix)) return null;
   const parts = payload.slice(surveyPayloadPrefix.length).split(':');
   if (parts.length !== 2 || parts[0] === '') return null;
-  const action = surveyInvitationTemplate.buttons.find((button) => button.action === parts[1])?.action;
+  const action = invitationButtons.find((button) => button.action === parts[1])?.action;
   return action === undefined ? null : { reference: parts[0]!, action };
 }
 
@@ -67,18 +98,18 @@ export function invitationQuestionCount(definition: SurveyDefinition, answers: S
 }
 
 /**
- * What is wrong with an invitation body for Meta's review and for our rendering, one line each (for the template
- * editor); empty when it is fine: only {{survey}} and {{questions}}, neither at either end, never side by side, no
- * stray brace, at most 1024 characters.
+ * What is wrong with an invitation body (the invitation's or its reminder's: `template`, the invitation by default)
+ * for Meta's review and for our rendering, one line each (for the template editor); empty when it is fine: only
+ * {{survey}} and {{questions}}, neither at either end, never side by side, no stray brace, at most 1024 characters.
  */
-export function checkSurveyInvitationBody(body: string): string[] {
+export function checkSurveyInvitationBody(body: string, template: SurveyInvitationTemplate = surveyInvitationTemplate): string[] {
   const trimmed = body.trim();
   if (trimmed === '') return ['The body is empty.'];
   const problems: string[] = [];
   const pattern = /\{\{\s*([^{}]*?)\s*\}\}/g;
   for (const match of body.matchAll(pattern)) {
     const name = match[1] ?? '';
-    if (!(surveyInvitationTemplate.parameters as readonly string[]).includes(name))
+    if (!(template.parameters as readonly string[]).includes(name))
       problems.push(`Unknown placeholder {{${name}}}: an invitation may use {{survey}} and {{questions}}.`);
   }
   if (/^\{\{/.test(trimmed)) problems.push('The body starts with a placeholder; WhatsApp refuses that.');
@@ -99,16 +130,19 @@ export type RenderedSurveyInvitation = {
 };
 
 /**
- * The invitation for one survey. `body` is the stored library version's (the engine's unless edited), so what is
- * stored as sent matches what Meta shows. Throws when the body names a parameter we do not fill.
+ * The invitation (or, with `template`, its reminder) for one survey. `body` is the stored library version's (the
+ * template's own unless edited), so what is stored as sent matches what Meta shows. Throws when the body names a
+ * parameter we do not fill.
  */
 export function renderSurveyInvitation(options: {
+  template?: SurveyInvitationTemplate;
   body?: string;
   surveyTitle: string;
   questionCount: number;
   reference: string;
 }): RenderedSurveyInvitation {
-  const body = options.body ?? surveyInvitationTemplate.body;
+  const template = options.template ?? surveyInvitationTemplate;
+  const body = options.body ?? template.body;
   // WhatsApp refuses parameters with line breaks, tabs or runs of more than four spaces.
   const title = options.surveyTitle.replace(/\s+/g, ' ').trim();
   const values: Record<string, string> = {
@@ -125,7 +159,7 @@ export function renderSurveyInvitation(options: {
   return {
     parameters,
     text: body.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, name: string) => values[name] ?? ''),
-    buttons: surveyInvitationTemplate.buttons.map(({ action, title: buttonTitle }) => ({
+    buttons: template.buttons.map(({ action, title: buttonTitle }) => ({
       title: buttonTitle,
       payload: surveyInvitationPayload(options.reference, action),
     })),

@@ -38,8 +38,8 @@ export const templateUpdateSchema = z.object({
   templateId: z
     .string({ error: 'Choose a template' })
     .trim()
-    // The arms' templates, and the survey invitation (decision 056).
-    .regex(/^([a-z-]+\.[a-z-]+\.\d{1,2}|survey\.invitation)$/, { error: 'Not a template id (category.framing.variant)' }),
+    // The arms' templates, the survey invitation (decision 056) and its reminder (decision 065).
+    .regex(/^([a-z-]+\.[a-z-]+\.\d{1,2}|survey\.invitation(-reminder)?)$/, { error: 'Not a template id (category.framing.variant)' }),
   language: z.enum(templateLanguages, { error: `Choose one of ${templateLanguages.join(', ')}` }),
   body: z.string({ error: 'Write the body' }).max(4000, { error: 'The body is longer than 4000 characters' }),
   approvalStatus: z.enum(templateApprovalStatuses, { error: `Choose one of ${templateApprovalStatuses.join(', ')}` }),

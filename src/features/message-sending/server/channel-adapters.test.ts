@@ -76,9 +76,44 @@ describe('WhatsApp Cloud API adapter against the local Cloud API', () => {
       await expect(send({ name: 'medaptive_survey_invitation', parameters, buttonPayloads: ['a', 'b', 'c'] })).rejects.toEqual(
         refusal('132000'),
       );
+      // The invitation's reminder (decision 065) is a template of its own: refused by an account that has not got it.
+      await expect(send({ name: 'medaptive_survey_invitation_reminder', parameters, buttonPayloads: ['a', 'b'] })).rejects.toEqual(
+        refusal('132001'),
+      );
       expect(strict.accepted()).toHaveLength(1);
     } finally {
       await strict.stop();
+    }
+  });
+
+  it('accepts the invitation’s reminder template once the account has it approved, with the invitation’s parameters and buttons', async () => {
+    const both = await startLocalWhatsAppCloudApi({
+      templates: ['medaptive_survey_invitation', 'medaptive_survey_invitation_reminder'].map((name) => ({
+        name,
+        language: 'en',
+        bodyParameters: ['survey', 'questions'],
+        quickReplies: 2,
+      })),
+    });
+    try {
+      const adapter = createWhatsAppCloudAdapter({ apiUrl: both.url, phoneNumberId: both.phoneNumberId, accessToken: both.accessToken });
+      const content = {
+        kind: 'template' as const,
+        name: 'medaptive_survey_invitation_reminder',
+        language: 'en',
+        parameters: [
+          { name: 'survey', text: 'Lifestyle' },
+          { name: 'questions', text: '5' },
+        ],
+        buttonPayloads: ['survey:c1:start', 'survey:c1:not-now'],
+      };
+      await expect(adapter.send({ to, channel: 'whatsapp', content })).resolves.toMatchObject({ status: 'accepted' });
+      await expect(
+        adapter.send({ to, channel: 'whatsapp', content: { ...content, parameters: content.parameters.slice(0, 1) } }),
+      ).rejects.toEqual(expect.objectContaining({ providerCode: '132000' }));
+      expect(both.accepted()).toHaveLength(1);
+    } finally {
+      await both.stop();
     }
   });
 

@@ -24,6 +24,8 @@ export const framingLabels: Readonly<Record<string, string>> = {
   gain: 'Gain: what taking it brings',
   loss: 'Loss: what missing it risks',
   social: 'Social: what other people do',
+  invitation: 'Invitation: opens a survey outside the 24-hour window',
+  'invitation-reminder': 'Reminder: the invitation’s one automatic reminder, two days on',
 };
 
 /** "busy-professional" → "Busy professional". */

@@ -295,21 +295,26 @@ export function MessageExamplesView({ page, periodProblem, addressProblem, save 
           the patient receives it on WhatsApp (with its quick-reply buttons) and by SMS (with its reply keywords). Reminders, refills and
           check-ins are WhatsApp utility templates; education and encouragement are marketing templates.
         </p>
-        {page.surveyInvitation === null ? null : (
+        {page.surveyInvitations.length === 0 ? null : (
           <section aria-labelledby="category-survey" className="flex flex-col gap-3">
             <h3 id="category-survey" className="text-lg font-semibold">
-              Survey invitation
+              Survey invitation and its reminder
             </h3>
             <p className="max-w-3xl text-sm text-muted">
               Sent instead of a survey’s questions when the patient has not written on WhatsApp for 24 hours (decision 056): a utility
               template with “Start” and “Not now” buttons. Only once it is recorded as approved by WhatsApp does it go; until then such a
-              survey goes by SMS when the patient agreed to it. Shown for an example survey of five questions; surveys are in English.
+              survey goes by SMS when the patient agreed to it. When it stays unanswered for two days, the one automatic reminder goes as
+              the reminder template, with the same buttons (decision 065); until that one is approved, the invitation is sent again instead.
+              Shown for an example survey of five questions; surveys are in English.
             </p>
             <div className="grid gap-4 lg:grid-cols-2">
-              <TemplateCard
-                card={page.surveyInvitation}
-                editHref={page.canEdit ? `${href({ edit: page.surveyInvitation.templateId })}#template-editor` : null}
-              />
+              {page.surveyInvitations.map((card) => (
+                <TemplateCard
+                  key={card.templateId}
+                  card={card}
+                  editHref={page.canEdit ? `${href({ edit: card.templateId })}#template-editor` : null}
+                />
+              ))}
             </div>
           </section>
         )}

@@ -4,7 +4,7 @@ import { Button, Description, FieldError, Form, Input, Label, ListBox, Select, T
 import { useRouter } from 'next/navigation';
 import { startTransition, useActionState } from 'react';
 import { placeholderNames, templateApprovalStatuses, whatsAppCategories } from '@/engine/messaging';
-import { surveyInvitationTemplateId } from '@/engine/surveys/message-invitation';
+import { findSurveyInvitationTemplate } from '@/engine/surveys/message-invitation';
 import type { ActionResult } from '@/lib/server/action-result';
 import type { StoredTemplate, TemplateUpdateInput } from '../schemas';
 import { approvalLabels, categoryLabels } from './labels';
@@ -61,7 +61,7 @@ export function TemplateEditor({ template, save }: Props) {
         <Label>Body</Label>
         <TextArea rows={4} />
         <Description>
-          {template.templateId === surveyInvitationTemplateId
+          {findSurveyInvitationTemplate(template.templateId) !== undefined
             ? 'Placeholders: {{survey}} (the survey’s title), {{questions}} (how many at most). Its Start and Not now buttons are part of the template Meta approves.'
             : `Placeholders: ${placeholderNames.map((name) => `{{${name}}}`).join(', ')}. The reply buttons and SMS keywords are added when sent.`}
         </Description>

@@ -10,7 +10,7 @@ import {
   type TemplateValues,
 } from '@/engine/messaging';
 import { maxMedicineLength } from '@/engine/messaging/template-fields';
-import { checkSurveyInvitationBody, surveyInvitationTemplateId } from '@/engine/surveys';
+import { checkSurveyInvitationBody, findSurveyInvitationTemplate } from '@/engine/surveys';
 
 /**
  * The longest values the send path can put in a body: a medicine name at the engine's limit, a two-digit
@@ -24,9 +24,10 @@ const longestValues: TemplateValues = { medicine: 'M'.repeat(maxMedicineLength),
  * and that the SMS rendering with the longest values stays within the engine's segment limit.
  */
 export function problemWithBody(options: { templateId: string; language: TemplateLanguage; body: string }): string | null {
-  // The survey invitation has placeholders of its own and no SMS form (decision 056).
-  if (options.templateId === surveyInvitationTemplateId) {
-    const invitationProblems = checkSurveyInvitationBody(options.body);
+  // The survey invitation and its reminder have placeholders of their own and no SMS form (decisions 056, 065).
+  const invitation = findSurveyInvitationTemplate(options.templateId);
+  if (invitation !== undefined) {
+    const invitationProblems = checkSurveyInvitationBody(options.body, invitation);
     return invitationProblems.length > 0 ? invitationProblems.join(' ') : null;
   }
   const problems = checkTemplateBody(options.body).map(({ problem }) => problem);

@@ -3,11 +3,11 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messageTemplateVersions } from '@/db/schema';
 import { templateLibrary } from '@/engine/messaging';
-import { surveyInvitationTemplate } from '@/engine/surveys';
+import { surveyInvitationTemplates } from '@/engine/surveys';
 
 /**
- * Version 1 of every template of the engine's library that has no version yet — the reminders' arms and the survey
- * invitation (decision 056), which the send path reads here with its approval (run on every start, after
+ * Version 1 of every template of the engine's library that has no version yet — the reminders' arms, the survey
+ * invitation (decision 056) and its reminder (decision 065), which the send path reads here with its approval (run on every start, after
  * migrations). Idempotent and cheap: one statement; a template already stored, edited or not, is left alone,
  * and instances starting together cannot both insert it (the unique key on template, language and version).
  * Returns how many templates were added.
@@ -28,18 +28,18 @@ export async function ensureTemplateLibrary(options: { database: Database }): Pr
         editedBy: null,
         note: 'The library’s first version.',
       })),
-      {
-        templateId: surveyInvitationTemplate.id,
-        language: surveyInvitationTemplate.language,
+      ...surveyInvitationTemplates.map((template) => ({
+        templateId: template.id,
+        language: template.language,
         version: 1,
-        body: surveyInvitationTemplate.body,
-        whatsAppName: surveyInvitationTemplate.name,
-        whatsAppLanguage: surveyInvitationTemplate.language,
-        whatsAppCategory: surveyInvitationTemplate.category,
-        approvalStatus: 'not-submitted',
+        body: template.body,
+        whatsAppName: template.name,
+        whatsAppLanguage: template.language,
+        whatsAppCategory: template.category,
+        approvalStatus: 'not-submitted' as const,
         editedBy: null,
         note: 'The library’s first version.',
-      },
+      })),
     ])
     .onConflictDoNothing({
       target: [messageTemplateVersions.templateId, messageTemplateVersions.language, messageTemplateVersions.version],

@@ -3,7 +3,7 @@ import type { Database } from '@/db/client';
 import type { PeriodChoice } from '@/db/queries/reporting-period';
 import { findTemplate, type TemplateLanguage } from '@/engine/messaging';
 import { personas } from '@/engine/simulation/personas';
-import { renderSurveyInvitation, surveyInvitationTemplateId } from '@/engine/surveys';
+import { renderSurveyInvitation, surveyInvitationTemplates, type SurveyInvitationTemplate } from '@/engine/surveys';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
@@ -23,10 +23,11 @@ export type MessageExamplesPage = {
   topByPersona: TopTemplatesByPersona;
   canEdit: boolean;
   /**
-   * The survey invitation (decision 056; English, as the surveys are), shown for an example survey, with its own
-   * approval: only approved does it open a survey outside the WhatsApp window. Null in other languages.
+   * The survey invitation (decision 056) and its reminder (decision 065), English as the surveys are, each shown for
+   * an example survey with its own approval: only approved does it open a survey outside the WhatsApp window (the
+   * reminder falls back to the invitation until then). Empty in other languages.
    */
-  surveyInvitation: LibraryCard | null;
+  surveyInvitations: LibraryCard[];
   /** Admins only: the template opened for editing, with its history. */
   editing: { card: LibraryCard; versions: TemplateVersionDto[] } | null;
   /** Why `?edit=` was not opened (unknown template); null otherwise. */
@@ -57,29 +58,39 @@ export async function getMessageExamplesPage(options: {
     const { category, framing } = engineTemplate.arm;
     return [{ ...entry, category, framing, variant: engineTemplate.variant, preview: previewTemplate(entry) }];
   });
-  const invitationEntry = library.find((entry) => entry.templateId === surveyInvitationTemplateId);
-  const surveyInvitation = invitationEntry === undefined ? null : invitationCard(invitationEntry);
+  const surveyInvitations = surveyInvitationTemplates.flatMap((template) => {
+    const entry = library.find((candidate) => candidate.templateId === template.id);
+    return entry === undefined ? [] : [invitationCard(entry, template)];
+  });
   const canEdit = hasPermission(actor.role, 'message-templates:edit');
   let editing: MessageExamplesPage['editing'] = null;
   let editProblem: string | null = null;
   if (canEdit && options.editTemplateId) {
-    const card = [...cards, ...(surveyInvitation === null ? [] : [surveyInvitation])].find(
-      (candidate) => candidate.templateId === options.editTemplateId,
-    );
+    const card = [...cards, ...surveyInvitations].find((candidate) => candidate.templateId === options.editTemplateId);
     if (card === undefined) editProblem = `edit: the library has no template ${options.editTemplateId} in ${language}.`;
     else editing = { card, versions: await listTemplateVersions({ database, templateId: card.templateId, language }) };
   }
-  return { language, cards, surveyInvitation, personas, topByPersona, canEdit, editing, editProblem };
+  return { language, cards, surveyInvitations, personas, topByPersona, canEdit, editing, editProblem };
 }
 
-/** The invitation as a patient would get it for an example survey of five questions (no SMS form: SMS sends the questions). */
-function invitationCard(entry: LibraryEntry): LibraryCard {
+/**
+ * The invitation or its reminder as a patient would get it for an example survey of five questions (no SMS form: SMS
+ * sends the questions).
+ */
+function invitationCard(entry: LibraryEntry, template: SurveyInvitationTemplate): LibraryCard {
   let preview: TemplatePreview;
   try {
-    const rendered = renderSurveyInvitation({ body: entry.body, surveyTitle: 'Lifestyle', questionCount: 5, reference: 'example' });
+    const rendered = renderSurveyInvitation({
+      template,
+      body: entry.body,
+      surveyTitle: 'Lifestyle',
+      questionCount: 5,
+      reference: 'example',
+    });
     preview = { whatsApp: { text: rendered.text, buttons: rendered.buttons.map((button) => button.title) }, sms: null, problem: null };
   } catch (error) {
     preview = { whatsApp: null, sms: null, problem: error instanceof Error ? error.message : 'It cannot be rendered.' };
   }
-  return { ...entry, category: 'survey', framing: 'invitation', variant: 1, preview };
+  // The framing names which of the two it is: 'invitation' or 'invitation-reminder'.
+  return { ...entry, category: 'survey', framing: template.id.slice('survey.'.length), variant: 1, preview };
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, authUsers, messages, messageTemplateVersions, patients } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { templateLibrary } from '@/engine/messaging';
-import { surveyInvitationTemplate } from '@/engine/surveys';
+import { surveyInvitationReminderTemplate, surveyInvitationTemplate } from '@/engine/surveys';
 import type { Role } from '@/lib/domain/roles';
 import { approveDemoTemplates } from './approve-demo-templates';
 import { findTopTemplatesByPersona } from './find-top-templates-by-persona';
@@ -68,17 +68,24 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
 
   it('stores version 1 of every engine template once, however often it runs', async () => {
     const db = database.database;
-    // The reminders' arms and the survey invitation (decision 056).
-    expect(await ensureTemplateLibrary({ database: db })).toBe(templateLibrary.length + 1);
+    // The reminders' arms, the survey invitation (decision 056) and its reminder (decision 065).
+    expect(await ensureTemplateLibrary({ database: db })).toBe(templateLibrary.length + 2);
     expect(await ensureTemplateLibrary({ database: db })).toBe(0);
     const rows = await db.select({ id: messageTemplateVersions.id }).from(messageTemplateVersions);
-    expect(rows).toHaveLength(templateLibrary.length + 1);
+    expect(rows).toHaveLength(templateLibrary.length + 2);
     expect(await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' })).toEqual({
       templateId: 'survey.invitation',
       language: 'en',
       version: 1,
       body: surveyInvitationTemplate.body,
       whatsApp: { name: 'medaptive_survey_invitation', language: 'en', category: 'utility', approval: 'not-submitted' },
+    });
+    expect(await getCurrentTemplate({ database: db, templateId: 'survey.invitation-reminder', language: 'en' })).toEqual({
+      templateId: 'survey.invitation-reminder',
+      language: 'en',
+      version: 1,
+      body: surveyInvitationReminderTemplate.body,
+      whatsApp: { name: 'medaptive_survey_invitation_reminder', language: 'en', category: 'utility', approval: 'not-submitted' },
     });
     const stored = await getCurrentTemplate({ database: db, templateId: 'refill.loss.2', language: 'es' });
     const engine = templateLibrary.find((template) => template.id === 'refill.loss.2' && template.language === 'es')!;
@@ -90,9 +97,12 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
       whatsApp: { name: 'medaptive_refill_loss_2', language: 'es', category: 'utility', approval: 'not-submitted' },
     });
     expect(await getCurrentTemplate({ database: db, templateId: 'no.such.1', language: 'en' })).toBeNull();
-    // The demo dataset records its utility templates as approved, the invitation among them.
+    // The demo dataset records its utility templates as approved, the invitation and its reminder among them.
     await approveDemoTemplates({ database: db });
     expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' }))?.whatsApp.approval).toBe(
+      'approved',
+    );
+    expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation-reminder', language: 'en' }))?.whatsApp.approval).toBe(
       'approved',
     );
   });
@@ -113,8 +123,8 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
       [1, null, 'The library’s first version.'],
     ]);
     const library = await listTemplateLibrary({ database: db, language: 'en' });
-    // The reminders' templates in English, and the survey invitation (English only).
-    expect(library).toHaveLength(templateLibrary.length / 2 + 1);
+    // The reminders' templates in English, and the survey invitation and its reminder (English only).
+    expect(library).toHaveLength(templateLibrary.length / 2 + 2);
     expect(library.find((entry) => entry.templateId === edit.templateId)).toMatchObject({ version: 2, versionCount: 2 });
     expect(library.find((entry) => entry.templateId === 'reminder.gain.2')).toMatchObject({ version: 1, versionCount: 1 });
 
@@ -292,11 +302,75 @@ describe.each(testDatabaseBackends())('message template library on $name', (back
       editTemplateId: 'survey.invitation',
       now,
     });
-    expect(page.surveyInvitation).toMatchObject({ version: 2, preview: { whatsApp: { buttons: ['Start', 'Not now'] }, problem: null } });
-    expect(page.surveyInvitation?.preview.whatsApp?.text).toContain('"Lifestyle": at most 5 questions');
+    expect(page.surveyInvitations[0]).toMatchObject({
+      templateId: 'survey.invitation',
+      framing: 'invitation',
+      version: 2,
+      preview: { whatsApp: { buttons: ['Start', 'Not now'] }, problem: null },
+    });
+    expect(page.surveyInvitations[0]?.preview.whatsApp?.text).toContain('"Lifestyle": at most 5 questions');
     expect(page.editing?.card.templateId).toBe('survey.invitation');
     expect(page.cards.some((card) => card.templateId === 'survey.invitation')).toBe(false);
-    expect((await getMessageExamplesPage({ database: db, actor: sessionUser(admin), language: 'es', now })).surveyInvitation).toBeNull();
+    expect((await getMessageExamplesPage({ database: db, actor: sessionUser(admin), language: 'es', now })).surveyInvitations).toEqual([]);
+  });
+
+  it('the invitation’s reminder has a card of its own, is edited with the same body checks, and its approval is recorded (decision 065)', async () => {
+    const db = database.database;
+    await ensureTemplateLibrary({ database: db });
+    const page = await getMessageExamplesPage({ database: db, actor: sessionUser(admin), language: 'en', now });
+    expect(page.surveyInvitations.map((card) => card.templateId)).toEqual(['survey.invitation', 'survey.invitation-reminder']);
+    expect(page.surveyInvitations[1]).toMatchObject({
+      category: 'survey',
+      framing: 'invitation-reminder',
+      version: 1,
+      whatsApp: { name: 'medaptive_survey_invitation_reminder', approval: 'not-submitted' },
+      preview: { whatsApp: { buttons: ['Start', 'Not now'] }, sms: null, problem: null },
+    });
+    expect(page.surveyInvitations[1]?.preview.whatsApp?.text).toMatch(/^A reminder: .*"Lifestyle": at most 5 questions/);
+
+    const reminder = {
+      templateId: 'survey.invitation-reminder',
+      language: 'en' as const,
+      body: surveyInvitationReminderTemplate.body,
+      approvalStatus: 'approved' as const,
+      whatsAppCategory: 'utility' as const,
+      note: 'Approved by Meta',
+      expectedVersion: 1,
+      now,
+    };
+    expect(problemWithBody({ templateId: reminder.templateId, language: 'en', body: reminder.body })).toBeNull();
+    await expect(
+      updateTemplate({ database: db, actor: admin, ...reminder, body: 'A reminder about your {{medicine}}, please.' }),
+    ).rejects.toMatchObject({ code: 'validation', fieldErrors: { body: expect.stringContaining('{{medicine}}') } });
+    await expect(updateTemplate({ database: db, actor: admin, ...reminder, body: '{{survey}} is still waiting' })).rejects.toMatchObject({
+      code: 'validation',
+      fieldErrors: { body: expect.stringContaining('starts with a placeholder') },
+    });
+    await expect(updateTemplate({ database: db, actor: admin, ...reminder, language: 'es' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(updateTemplate({ database: db, actor: clinician, ...reminder })).rejects.toMatchObject({ code: 'forbidden' });
+    const body = 'Still waiting for you: "{{survey}}", at most {{questions}} questions. Tap Start to begin, or Not now to skip it.';
+    const saved = await updateTemplate({ database: db, actor: admin, ...reminder, body });
+    expect(saved).toMatchObject({
+      templateId: 'survey.invitation-reminder',
+      version: 2,
+      body,
+      whatsApp: { name: 'medaptive_survey_invitation_reminder', approval: 'approved' },
+    });
+    // The invitation itself is untouched.
+    expect((await getCurrentTemplate({ database: db, templateId: 'survey.invitation', language: 'en' }))?.version).toBe(1);
+
+    const editing = await getMessageExamplesPage({
+      database: db,
+      actor: sessionUser(admin),
+      language: 'en',
+      editTemplateId: 'survey.invitation-reminder',
+      now,
+    });
+    expect(editing.editing?.card).toMatchObject({ templateId: 'survey.invitation-reminder', version: 2 });
+    expect(editing.editing?.versions.map((version) => version.version)).toEqual([2, 1]);
+    expect(editing.surveyInvitations[1]?.preview.whatsApp?.text).toBe(
+      'Still waiting for you: "Lifestyle", at most 5 questions. Tap Start to begin, or Not now to skip it.',
+    );
   });
 
   it('the page renders each template as WhatsApp and SMS from the example record; only admins get the editor', async () => {

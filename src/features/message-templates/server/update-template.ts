@@ -2,7 +2,7 @@ import 'server-only';
 import type { Database } from '@/db/client';
 import { messageTemplateVersions } from '@/db/schema';
 import { findTemplate } from '@/engine/messaging';
-import { surveyInvitationTemplate } from '@/engine/surveys';
+import { findSurveyInvitationTemplate } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
@@ -52,10 +52,10 @@ export async function updateTemplate(
   );
 
   const current = await getCurrentTemplate({ database, templateId: input.templateId, language: input.language });
-  // An arm's template in one of its languages, or the survey invitation (English only, decision 056).
+  // An arm's template in one of its languages, or the survey invitation or its reminder (English only, decisions 056, 065).
   const known =
     findTemplate(input.templateId, input.language) !== undefined ||
-    (input.templateId === surveyInvitationTemplate.id && input.language === surveyInvitationTemplate.language);
+    findSurveyInvitationTemplate(input.templateId)?.language === input.language;
   if (current === null || !known)
     throw new AppError('not_found', `templateId: the library has no template ${input.templateId} in ${input.language}.`, {
       fieldErrors: { templateId: 'No such template in this language' },

@@ -7,8 +7,9 @@ import {
   invitationQuestionCount,
   nextMessageQuestions,
   renderSurveyInvitation,
+  type SurveyInvitationTemplate,
+  surveyInvitationReminderTemplate,
   surveyInvitationTemplate,
-  surveyInvitationTemplateId,
 } from '@/engine/surveys';
 import { type ChannelAdapters, sendPatientMessage, type WhatsAppTemplateAlternative } from '@/features/message-sending';
 import { getCurrentTemplate } from '@/features/message-templates';
@@ -31,7 +32,9 @@ import {
  * numbered text otherwise, numbered answers by SMS — on a channel the patient opted in to for surveys. The
  * questions go by WhatsApp only inside the 24-hour customer-service window; outside it a patient who gets WhatsApp
  * first is sent the survey invitation template instead when the library records it approved (decision 056: the
- * chunk becomes an `invitation`, and its "Start" tap brings the questions), else SMS. The chunk row is claimed before the provider is called (one open chunk per response), so a retried
+ * chunk becomes an `invitation`, and its "Start" tap brings the questions), else SMS; the one automatic reminder
+ * (decision 063) goes there as the invitation's reminder template when that is approved, else as the invitation
+ * (decision 065). The chunk row is claimed before the provider is called (one open chunk per response), so a retried
  * or doubled job sends nothing twice. With `clarifyChunkId`: that chunk's one clarification, on its channel.
  */
 export async function sendSurveyMessage(options: {
@@ -83,7 +86,7 @@ export async function sendSurveyMessage(options: {
   const forms = surveyMessageForms(questions, chunk.id, { reminder: reminding !== null });
   let sent;
   try {
-    const invitation = await invitationFor({ database, response, reference: chunk.id });
+    const invitation = await invitationFor({ database, response, reference: chunk.id, reminder: reminding !== null });
     sent = await sendPatientMessage({
       database,
       adapters: options.adapters,
@@ -177,20 +180,31 @@ async function reminderState(database: Database, responseId: string, chunkId: st
 
 /**
  * The survey invitation for this response, as the stored library's current version has it (its body and Meta's
- * approval); null when the library has none (a database the server never started on).
+ * approval); null when the library has none (a database the server never started on). For the one automatic
+ * reminder, the invitation's reminder template when its current version is approved (decision 065); until then the
+ * invitation itself, as before — never a reminder template Meta has not approved, which it would refuse.
  */
 async function invitationFor(options: {
   database: Database;
   response: NonNullable<Awaited<ReturnType<typeof loadResponse>>>;
   reference: string;
+  reminder: boolean;
 }): Promise<WhatsAppTemplateAlternative | null> {
-  const stored = await getCurrentTemplate({
-    database: options.database,
-    templateId: surveyInvitationTemplateId,
-    language: surveyInvitationTemplate.language,
-  });
+  const current = (template: SurveyInvitationTemplate) =>
+    getCurrentTemplate({ database: options.database, templateId: template.id, language: template.language });
+  let template: SurveyInvitationTemplate = surveyInvitationTemplate;
+  let stored = null;
+  if (options.reminder) {
+    const reminder = await current(surveyInvitationReminderTemplate);
+    if (reminder?.whatsApp.approval === 'approved') {
+      template = surveyInvitationReminderTemplate;
+      stored = reminder;
+    }
+  }
+  stored ??= await current(surveyInvitationTemplate);
   if (stored === null) return null;
   const rendered = renderSurveyInvitation({
+    template,
     body: stored.body,
     surveyTitle: options.response.definition.title,
     questionCount: invitationQuestionCount(options.response.definition, options.response.answers),

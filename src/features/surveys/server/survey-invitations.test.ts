@@ -4,7 +4,7 @@
  * templates and refuses others as Meta does), the quick-reply tap's webhook recorded by recordWebhookEvents, and
  * the 'inbound-message-received' job's use case.
  */
-import { and, eq, lte } from 'drizzle-orm';
+import { and, desc, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   authUsers,
@@ -21,7 +21,13 @@ import {
   webhookEvents,
 } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { invitationQuestionCount, lifestyleSurvey, surveyInvitationTemplate } from '@/engine/surveys';
+import {
+  invitationQuestionCount,
+  lifestyleSurvey,
+  renderSurveyInvitation,
+  surveyInvitationReminderTemplate,
+  surveyInvitationTemplate,
+} from '@/engine/surveys';
 import { recordConsent } from '@/features/consent';
 import { type ChannelAdapters, createWhatsAppCloudAdapter } from '@/features/message-sending';
 import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-templates';
@@ -74,8 +80,13 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
 
   beforeAll(async () => {
     api = await startLocalWhatsAppCloudApi({
-      // The account's approved templates: only the invitation, as submitted.
-      templates: [{ name: surveyInvitationTemplate.name, language: 'en', bodyParameters: ['survey', 'questions'], quickReplies: 2 }],
+      // The account's approved templates: the invitation and its reminder (decision 065), as submitted.
+      templates: [surveyInvitationTemplate, surveyInvitationReminderTemplate].map((template) => ({
+        name: template.name,
+        language: template.language,
+        bodyParameters: template.parameters,
+        quickReplies: template.buttons.length,
+      })),
     });
     adapters = {
       whatsapp: createWhatsAppCloudAdapter({ apiUrl: api.url, phoneNumberId: api.phoneNumberId, accessToken: api.accessToken }),
@@ -307,7 +318,7 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     expect(statuses).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
   });
 
-  it('an invitation without a tap for two days is sent once more, as the approved template, and never a third time', async () => {
+  it('an invitation without a tap for two days is sent once more, as the approved reminder template, and never a third time', async () => {
     await consent(['whatsapp']);
     await offer();
     await runSurveyJobs();
@@ -317,9 +328,10 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     expect(await runSurveyJobs()).toEqual([]);
     clock += 60 * 60_000;
     const [reminder] = await runSurveyJobs();
-    // Outside the window (the patient has not written): the invitation template again, which Meta accepts anytime.
+    // Outside the window (the patient has not written): a template, which Meta accepts anytime — the reminder's (decision 065).
     expect(reminder).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'template' });
     expect(accepted()).toHaveLength(2);
+    expect((accepted()[1]!.body as TemplateBody).template.name).toBe('medaptive_survey_invitation_reminder');
     const chunks = await database.database
       .select({
         id: surveyMessageChunks.id,
@@ -337,6 +349,127 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     clock += 5 * 24 * 60 * 60_000;
     expect(await runSurveyJobs()).toEqual([]);
     expect(accepted()).toHaveLength(2);
+  });
+
+  /** The one automatic reminder of an unanswered invitation, two days on: its chunk and its WhatsApp message. */
+  async function remindOfInvitation() {
+    const db = database.database;
+    await offer();
+    await runSurveyJobs();
+    const { chunk: first } = await invitationSent();
+    clock += 48 * 60 * 60_000;
+    const [reminder] = await runSurveyJobs();
+    expect(reminder).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'template', questions: 0 });
+    const chunkId = (reminder as { chunkId: string }).chunkId;
+    const [message] = await db
+      .select({ wamid: messages.providerMessageId, body: messages.body, choices: messages.replyChoices })
+      .from(messages)
+      .where(and(eq(messages.direction, 'outbound'), eq(messages.channel, 'whatsapp')))
+      .orderBy(desc(messages.sentAt))
+      .limit(1);
+    return { first, chunkId, message: message!, body: accepted().at(-1)!.body as TemplateBody };
+  }
+
+  it('the reminder goes as the reminder template, with its wording and the invitation’s buttons and payloads (decision 065)', async () => {
+    await consent(['whatsapp']);
+    const { first, chunkId, message, body } = await remindOfInvitation();
+    expect(first.id).not.toBe(chunkId);
+    const count = invitationQuestionCount(lifestyleSurvey, {});
+    const expected = renderSurveyInvitation({
+      template: surveyInvitationReminderTemplate,
+      surveyTitle: lifestyleSurvey.title,
+      questionCount: count,
+      reference: chunkId,
+    });
+    expect(body).toMatchObject({
+      type: 'template',
+      to: digits,
+      template: { name: 'medaptive_survey_invitation_reminder', language: { code: 'en' } },
+    });
+    expect(body.template.components).toEqual([
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', parameter_name: 'survey', text: lifestyleSurvey.title },
+          { type: 'text', parameter_name: 'questions', text: String(count) },
+        ],
+      },
+      { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: `survey:${chunkId}:start` }] },
+      { type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `survey:${chunkId}:not-now` }] },
+    ]);
+    // What is stored as sent is the reminder's wording, with its buttons.
+    expect(message.body).toBe(`${expected.text}\n[Start] [Not now]`);
+    expect(message.body).toMatch(/^A reminder: your care team would still like you to answer a short survey/);
+    expect(message.choices).toEqual({
+      kind: 'quick-replies',
+      choices: [
+        { id: `survey:${chunkId}:start`, title: 'Start' },
+        { id: `survey:${chunkId}:not-now`, title: 'Not now' },
+      ],
+    });
+  });
+
+  it('a "Start" tap on the reminder brings the questions; the first invitation’s tap no longer does', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    const { first, chunkId, message, body } = await remindOfInvitation();
+    expect(body.template.name).toBe('medaptive_survey_invitation_reminder');
+    const started = await tap(`survey:${chunkId}:start`, 'Start', message.wamid!);
+    expect(started.outcome).toEqual({ kind: 'survey', chunkId, outcome: 'started' });
+    const [questions] = await runSurveyJobs();
+    expect(questions).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'interactive-list', questions: 1 });
+    const chunks = await db
+      .select({ id: surveyMessageChunks.id, kind: surveyMessageChunks.kind, status: surveyMessageChunks.status })
+      .from(surveyMessageChunks)
+      .orderBy(surveyMessageChunks.createdAt);
+    expect(chunks).toEqual([
+      { id: first.id, kind: 'invitation', status: 'expired' },
+      { id: chunkId, kind: 'invitation', status: 'answered' },
+      { id: (questions as { chunkId: string }).chunkId, kind: 'questions', status: 'awaiting' },
+    ]);
+    expect((await tap(`survey:${first.id}:start`, 'Start', message.wamid!)).outcome).toMatchObject({ outcome: 'invitation-closed' });
+    expect(await runSurveyJobs()).toEqual([]);
+  });
+
+  it('"Not now" on the reminder declines: nothing more is sent', async () => {
+    const db = database.database;
+    await consent(['whatsapp']);
+    const { chunkId, message, body } = await remindOfInvitation();
+    expect(body.template.name).toBe('medaptive_survey_invitation_reminder');
+    const declined = await tap(`survey:${chunkId}:not-now`, 'Not now', message.wamid!);
+    expect(declined.outcome).toEqual({ kind: 'survey', chunkId, outcome: 'declined' });
+    clock += 5 * 24 * 60 * 60_000;
+    expect(await runSurveyJobs()).toEqual([]);
+    expect(accepted()).toHaveLength(2);
+    const [stored] = await db
+      .select({ status: surveyMessageChunks.status, reason: surveyMessageChunks.statusReason })
+      .from(surveyMessageChunks)
+      .where(eq(surveyMessageChunks.id, chunkId));
+    expect(stored).toEqual({ status: 'declined', reason: 'not-now' });
+  });
+
+  it('while the reminder template is not approved, the reminder goes as the invitation template, as before', async () => {
+    const db = database.database;
+    // The library records the reminder as submitted but not yet approved (version 2 of the demo's approvals undone).
+    await db
+      .delete(messageTemplateVersions)
+      .where(and(eq(messageTemplateVersions.templateId, surveyInvitationReminderTemplate.id), eq(messageTemplateVersions.version, 2)));
+    await db
+      .update(messageTemplateVersions)
+      .set({ approvalStatus: 'pending' })
+      .where(eq(messageTemplateVersions.templateId, surveyInvitationReminderTemplate.id));
+    await consent(['whatsapp']);
+    const { chunkId, message, body } = await remindOfInvitation();
+    expect(body.template.name).toBe('medaptive_survey_invitation');
+    expect(message.body).toMatch(/^Your care team would like you to answer a short survey/);
+    expect(message.choices).toMatchObject({
+      kind: 'quick-replies',
+      choices: [{ id: `survey:${chunkId}:start` }, { id: `survey:${chunkId}:not-now` }],
+    });
+    expect(accepted().map((request) => (request.body as TemplateBody).template.name)).toEqual([
+      'medaptive_survey_invitation',
+      'medaptive_survey_invitation',
+    ]);
   });
 
   it('no reminder after "Not now"', async () => {
