@@ -22,6 +22,8 @@ type Props = {
 
 /** How often the list is read again while a survey may still change without the clinician doing anything. */
 export const sentSurveysPollMs = 10_000;
+/** How long the list waits for a just-queued send to appear (the send job runs within a minute). */
+const expectedSendWaitMs = 5 * 60_000;
 
 /** A survey whose state can still move on by itself: sent, awaiting the patient, or answered with more to come. */
 function mayChange(survey: SurveyMessageStatus): boolean {
@@ -40,14 +42,24 @@ export function SurveyByMessageForm({ patientId, send, list, sentSurveys: initia
   const [sentSurveys, setSentSurveys] = useState<readonly SurveyMessageStatus[]>(initialSurveys);
   // Set when a refresh failed: the list then says it may be out of date, and since when.
   const [staleSince, setStaleSince] = useState<string | null>(null);
+  // A send queued just now: its message appears on the list only once the send job has claimed it (within a
+  // minute), so the list is read again until it does, for at most `expectedSendWaitMs`.
+  const [expected, setExpected] = useState<{ responseId: string; sendsAt: number; until: number } | null>(null);
   const refresh = useCallback(async () => {
     const result = await list({ patientId }).catch(() => null);
     if (result?.ok) {
       setSentSurveys(result.data);
       setStaleSince(null);
+      setExpected((current) =>
+        current === null ||
+        Date.now() > current.until ||
+        result.data.some((survey) => survey.responseId === current.responseId && Date.parse(survey.last.at) >= current.sendsAt)
+          ? null
+          : current,
+      );
     } else setStaleSince((since) => since ?? new Date().toISOString());
   }, [list, patientId]);
-  const waiting = sentSurveys.some(mayChange);
+  const waiting = sentSurveys.some(mayChange) || expected !== null;
   useEffect(() => {
     // Only while something can change by itself (the patient's reply, the send job, the one reminder), and only
     // while the tab is shown: one small query per poll, read by the use case with the same permission check.
@@ -66,6 +78,10 @@ export function SurveyByMessageForm({ patientId, send, list, sentSurveys: initia
     if (result === null) setNotice({ error: 'We could not reach the server. Nothing was sent.' });
     else if (!result.ok) setNotice({ error: result.error.message });
     else {
+      const sendsAt = Date.parse(result.data.sendsAt);
+      // Sent within the minute: follow it on the list. Held for quiet hours: the notice says when; no poll for hours.
+      if (result.data.status === 'queued' && sendsAt - Date.now() <= 5 * 60_000)
+        setExpected({ responseId: result.data.responseId, sendsAt: sendsAt - 1000, until: Date.now() + expectedSendWaitMs });
       void refresh();
       // The patient's "Not now" to the last invitation (decision 056): said first, so asking again is a choice made knowingly.
       const declined =
