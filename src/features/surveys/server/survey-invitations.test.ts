@@ -6,20 +6,7 @@
  */
 import { and, desc, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  authUsers,
-  consentEvents,
-  jobs,
-  messages,
-  messageTemplateVersions,
-  organisationMemberships,
-  organisations,
-  patientPersonaPosteriors,
-  patients,
-  surveyMessageChunks,
-  surveyResponses,
-  webhookEvents,
-} from '@/db/schema';
+import { jobs, messages, messageTemplateVersions, surveyMessageChunks, surveyResponses, webhookEvents } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import {
   invitationQuestionCount,
@@ -34,22 +21,20 @@ import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-
 import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
 import { recordWebhookEvents, whatsAppInboundEvent } from '@/features/messaging-webhooks';
 import { inboundMessageJobKind, surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
-import type { SessionUser } from '@/lib/server/session';
 import { type LocalWhatsAppCloudApi, startLocalWhatsAppCloudApi } from '../../../../tests/support/local-whatsapp-cloud-api';
 import { offerSurveyByMessage } from './offer-survey-by-message';
 import { sendSurveyMessage } from './send-survey-message';
+import {
+  clearSurveyMessageTables,
+  createRecordingAdapters,
+  insertSurveyTestPatient,
+  testSessionUser,
+} from './test-support/survey-message-harness';
 
 const phone = '+34600444666';
 const digits = '34600444666';
 const start = new Date('2026-11-25T09:00:00Z').getTime();
-const clinician: SessionUser = {
-  id: 'si-clinician',
-  role: 'clinician',
-  email: 'si-clinician@medaptive.test',
-  name: 'C',
-  phoneNumber: null,
-  twoFactorEnabled: false,
-};
+const clinician = testSessionUser('si-clinician', 'clinician', 'C');
 
 type TemplateBody = {
   type: string;
@@ -68,7 +53,8 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
   let patientId: string;
   let clock = start;
   let counter = 0;
-  const sms: string[] = [];
+  // SMS is recorded; WhatsApp goes to the local Cloud API.
+  const recording = createRecordingAdapters({ prefix: 'si' });
   const tick = () => new Date((clock += 60_000));
   // What the local API received and accepted since the test began.
   let baseline = { received: 0, accepted: 0 };
@@ -89,28 +75,11 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
       })),
     });
     adapters = {
+      ...recording.adapters,
       whatsapp: createWhatsAppCloudAdapter({ apiUrl: api.url, phoneNumberId: api.phoneNumberId, accessToken: api.accessToken }),
-      sms: {
-        channel: 'sms',
-        provider: 'local',
-        send: async (message) => {
-          sms.push(message.body);
-          return { providerMessageId: `SMsi${(counter += 1)}`, status: 'sent' };
-        },
-      },
     };
     database = await backend.create();
-    const db = database.database;
-    await db.insert(organisations).values({ id: 'si-org', name: 'In scope' });
-    await db.insert(authUsers).values([
-      { id: 'si-patient', name: 'Patient', email: 'si@medaptive.test', phoneNumber: phone, phoneNumberVerified: true },
-      { id: clinician.id, name: 'C', email: clinician.email },
-    ]);
-    await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'si-org' });
-    [{ id: patientId }] = (await db
-      .insert(patients)
-      .values({ pseudonym: 'P-SI', source: 'test', sourceRecordId: 'si', userId: 'si-patient', organisationId: 'si-org', timezone: 'UTC' })
-      .returning({ id: patients.id })) as [{ id: string }];
+    patientId = await insertSurveyTestPatient(database.database, { prefix: 'si', phone, staff: [{ user: clinician }] });
   });
   afterAll(async () => {
     await database.dispose();
@@ -118,16 +87,12 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
   });
   beforeEach(async () => {
     const db = database.database;
-    await db.delete(surveyMessageChunks);
-    await db.delete(surveyResponses);
-    await db.delete(patientPersonaPosteriors);
-    for (const table of [jobs, consentEvents, webhookEvents, messageTemplateVersions]) await db.delete(table);
-    await db.delete(messages);
+    await clearSurveyMessageTables(db, { also: [webhookEvents, messageTemplateVersions] });
     // The library as the server's start stores it, with the demo's approvals (the invitation is utility).
     await ensureTemplateLibrary({ database: db });
     await approveDemoTemplates({ database: db });
     resetBaseline();
-    sms.length = 0;
+    recording.reset();
     clock += 24 * 60 * 60_000 * 3;
   });
 
@@ -194,7 +159,7 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     await offer();
     const [first] = await runSurveyJobs();
     expect(first).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'template', questions: 0 });
-    expect(sms).toEqual([]);
+    expect(recording.sent).toEqual([]);
     const { chunk, message } = await invitationSent();
     expect(chunk).toMatchObject({ kind: 'invitation', status: 'awaiting' });
 

@@ -6,108 +6,49 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  authUsers,
-  consentEvents,
-  doseEvents,
-  jobs,
-  messages,
-  organisationMemberships,
-  organisations,
-  patientPersonaPosteriors,
-  patients,
-  surveyMessageChunks,
-  surveyResponses,
-} from '@/db/schema';
+import { doseEvents, jobs, messages, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { recordConsent } from '@/features/consent';
-import type { ChannelAdapters, OutboundContent } from '@/features/message-sending';
 import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
 import { recordWebhookEvents, twilioInboundEvent } from '@/features/messaging-webhooks';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
-import type { SessionUser } from '@/lib/server/session';
 import { listSurveyMessages } from './list-survey-messages';
 import { offerSurveyByMessage } from './offer-survey-by-message';
 import { sendSurveyMessage } from './send-survey-message';
+import {
+  clearSurveyMessageTables,
+  createRecordingAdapters,
+  insertSurveyTestPatient,
+  testSessionUser,
+} from './test-support/survey-message-harness';
 
 const phone = '+34600333777';
 // A weekday at 09:00 UTC (the patient's zone is UTC): outside quiet hours.
 const start = new Date('2026-11-25T09:00:00Z').getTime();
 const day = 24 * 60 * 60_000;
 
-const clinician: SessionUser = {
-  id: 'smr-clinician',
-  role: 'clinician',
-  email: 'smr-clinician@medaptive.test',
-  name: 'C',
-  phoneNumber: null,
-  twoFactorEnabled: false,
-};
-
-type Sent = { to: string } & OutboundContent;
+const clinician = testSessionUser('smr-clinician', 'clinician', 'C');
 
 describe.each(testDatabaseBackends())('survey message rules on $name', (backend) => {
   let database: TestDatabase;
   let patientId: string;
   let clock = start;
   let counter = 0;
-  const sent: Sent[] = [];
-  let smsFails = false;
-  const adapters: ChannelAdapters = {
-    whatsapp: {
-      channel: 'whatsapp',
-      provider: 'local',
-      send: async (message) => {
-        sent.push(message);
-        return { providerMessageId: `wamid.smr.${(counter += 1)}`, status: 'sent' };
-      },
-    },
-    sms: {
-      channel: 'sms',
-      provider: 'local',
-      send: async (message) => {
-        if (smsFails) throw new Error('provider unavailable');
-        sent.push(message);
-        return { providerMessageId: `SMsmr${(counter += 1)}`, status: 'sent' };
-      },
-    },
-  };
+  const { adapters, sent, failSms, reset } = createRecordingAdapters({ prefix: 'smr' });
   const tick = () => new Date((clock += 60_000));
   const smsBody = () => (sent.at(-1) as { body: string } | undefined)?.body ?? '';
 
   beforeAll(async () => {
     database = await backend.create();
-    const db = database.database;
-    await db.insert(organisations).values({ id: 'smr-org', name: 'In scope' });
-    await db.insert(authUsers).values([
-      { id: 'smr-patient', name: 'Patient', email: 'smr@medaptive.test', phoneNumber: phone, phoneNumberVerified: true },
-      { id: clinician.id, name: 'C', email: clinician.email },
-    ]);
-    await db.insert(organisationMemberships).values({ userId: clinician.id, organisationId: 'smr-org' });
-    [{ id: patientId }] = (await db
-      .insert(patients)
-      .values({
-        pseudonym: 'P-SMR',
-        source: 'test',
-        sourceRecordId: 'smr',
-        userId: 'smr-patient',
-        organisationId: 'smr-org',
-        timezone: 'UTC',
-      })
-      .returning({ id: patients.id })) as [{ id: string }];
+    patientId = await insertSurveyTestPatient(database.database, { prefix: 'smr', phone, staff: [{ user: clinician }] });
   });
   afterAll(async () => {
     await database.dispose();
   });
   beforeEach(async () => {
     const db = database.database;
-    await db.delete(surveyMessageChunks);
-    await db.delete(surveyResponses);
-    await db.delete(patientPersonaPosteriors);
-    for (const table of [jobs, doseEvents, consentEvents]) await db.delete(table);
-    await db.delete(messages);
-    sent.length = 0;
-    smsFails = false;
+    await clearSurveyMessageTables(db);
+    reset();
     // Next day, 09:00 UTC.
     clock = Math.floor(clock / day) * day + day + 9 * 3_600_000;
     await recordConsent({
@@ -297,11 +238,11 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
     it('a first message whose job runs late (a retry after a provider failure) waits for the morning', async () => {
       const offered = await offer('lifestyle', at(20, 50));
       expect(offered.sendsAt).toBe(new Date(clock).toISOString());
-      smsFails = true;
+      failSms(true);
       await expect(runSurveyJobs()).rejects.toThrow('provider unavailable');
       expect(await database.database.select({ id: surveyMessageChunks.id }).from(surveyMessageChunks)).toEqual([]);
       // The worker retries it at 22:30: it is queued again for 08:00 and nothing is sent or claimed.
-      smsFails = false;
+      failSms(false);
       const { responseId } = offered;
       at(22, 30);
       expect(await sendSurveyMessage({ database: database.database, adapters, now: new Date(clock), responseId })).toEqual({

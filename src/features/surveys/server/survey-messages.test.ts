@@ -5,105 +5,54 @@
  */
 import { and, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  authUsers,
-  consentEvents,
-  doseEvents,
-  jobs,
-  messages,
-  organisationMemberships,
-  organisations,
-  patientPersonaPosteriors,
-  patients,
-  surveyMessageChunks,
-  surveyResponses,
-} from '@/db/schema';
+import { doseEvents, jobs, messages, patientPersonaPosteriors, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { adherenceBarriersSurvey, nextMessageQuestions } from '@/engine/surveys';
 import { recordConsent } from '@/features/consent';
-import type { ChannelAdapters, OutboundContent } from '@/features/message-sending';
 import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
 import { recordWebhookEvents, twilioInboundEvent, whatsAppInboundEvent } from '@/features/messaging-webhooks';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
-import type { SessionUser } from '@/lib/server/session';
 import { offerSurveyByMessage } from './offer-survey-by-message';
 import { sendSurveyMessage } from './send-survey-message';
+import {
+  clearSurveyMessageTables,
+  createRecordingAdapters,
+  insertSurveyTestPatient,
+  testSessionUser as user,
+} from './test-support/survey-message-harness';
 
 const phone = '+34600333555';
 const digits = '34600333555';
 const start = new Date('2026-11-25T09:00:00Z').getTime();
 
-const user = (id: string, role: SessionUser['role']): SessionUser => ({
-  id,
-  role,
-  email: `${id}@medaptive.test`,
-  name: id,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
 const clinician = user('sm-clinician', 'clinician');
 const otherClinician = user('sm-clinician-out', 'clinician');
-
-type Sent = { to: string } & OutboundContent;
 
 describe.each(testDatabaseBackends())('surveys by message on $name', (backend) => {
   let database: TestDatabase;
   let patientId: string;
   let clock = start;
   let counter = 0;
-  const sent: Sent[] = [];
-  const adapters: ChannelAdapters = {
-    whatsapp: {
-      channel: 'whatsapp',
-      provider: 'local',
-      send: async (message) => {
-        sent.push(message);
-        return { providerMessageId: `wamid.sm.${(counter += 1)}`, status: 'sent' };
-      },
-    },
-    sms: {
-      channel: 'sms',
-      provider: 'local',
-      send: async (message) => {
-        sent.push(message);
-        return { providerMessageId: `SMsm${(counter += 1)}`, status: 'sent' };
-      },
-    },
-  };
+  const { adapters, sent, reset } = createRecordingAdapters({ prefix: 'sm' });
   const tick = () => new Date((clock += 60_000));
 
   beforeAll(async () => {
     database = await backend.create();
-    const db = database.database;
-    await db.insert(organisations).values([
-      { id: 'sm-org', name: 'In scope' },
-      { id: 'sm-org-out', name: 'Out of scope' },
-    ]);
-    await db.insert(authUsers).values([
-      { id: 'sm-patient', name: 'Patient', email: 'sm@medaptive.test', phoneNumber: phone, phoneNumberVerified: true },
-      { id: clinician.id, name: 'C', email: clinician.email },
-      { id: otherClinician.id, name: 'O', email: otherClinician.email },
-    ]);
-    await db.insert(organisationMemberships).values([
-      { userId: clinician.id, organisationId: 'sm-org' },
-      { userId: otherClinician.id, organisationId: 'sm-org-out' },
-    ]);
-    [{ id: patientId }] = (await db
-      .insert(patients)
-      .values({ pseudonym: 'P-SM', source: 'test', sourceRecordId: 'sm', userId: 'sm-patient', organisationId: 'sm-org', timezone: 'UTC' })
-      .returning({ id: patients.id })) as [{ id: string }];
+    patientId = await insertSurveyTestPatient(database.database, {
+      prefix: 'sm',
+      phone,
+      staff: [
+        { user: clinician, name: 'C' },
+        { user: otherClinician, name: 'O', outOfScope: true },
+      ],
+    });
   });
   afterAll(async () => {
     await database.dispose();
   });
   beforeEach(async () => {
-    const db = database.database;
-    await db.delete(surveyMessageChunks);
-    await db.delete(surveyResponses);
-    await db.delete(patientPersonaPosteriors);
-    for (const table of [jobs, doseEvents, consentEvents]) await db.delete(table);
-    await db.delete(messages);
-    sent.length = 0;
+    await clearSurveyMessageTables(database.database);
+    reset();
     clock += 24 * 60 * 60_000 * 3;
   });
 
