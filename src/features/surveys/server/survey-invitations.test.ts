@@ -4,7 +4,7 @@
  * templates and refuses others as Meta does), the quick-reply tap's webhook recorded by recordWebhookEvents, and
  * the 'inbound-message-received' job's use case.
  */
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs, messages, messageTemplateVersions, surveyMessageChunks, surveyResponses, webhookEvents } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
@@ -20,14 +20,14 @@ import { type ChannelAdapters, createWhatsAppCloudAdapter } from '@/features/mes
 import { approveDemoTemplates, ensureTemplateLibrary } from '@/features/message-templates';
 import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
 import { recordWebhookEvents, whatsAppInboundEvent } from '@/features/messaging-webhooks';
-import { inboundMessageJobKind, surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import { inboundMessageJobKind } from '@/lib/messaging-job-kinds';
 import { type LocalWhatsAppCloudApi, startLocalWhatsAppCloudApi } from '../../../../tests/support/local-whatsapp-cloud-api';
 import { offerSurveyByMessage } from './offer-survey-by-message';
-import { sendSurveyMessage } from './send-survey-message';
 import {
   clearSurveyMessageTables,
   createRecordingAdapters,
   insertSurveyTestPatient,
+  runSurveyMessageJobs,
   testSessionUser,
 } from './test-support/survey-message-harness';
 
@@ -110,19 +110,10 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
   const offer = () =>
     offerSurveyByMessage({ database: database.database, actor: clinician, input: { patientId, surveyKey: 'lifestyle' }, now: tick() });
 
-  async function runSurveyJobs() {
-    const db = database.database;
+  function runSurveyJobs() {
     // Those due (a reminder waits two days, decision 063).
-    const queued = await db
-      .select({ id: jobs.id, payload: jobs.payload })
-      .from(jobs)
-      .where(and(eq(jobs.kind, surveyMessageSendJobKind), lte(jobs.runAt, new Date(clock + 60_000))));
-    const outcomes = [];
-    for (const job of queued) {
-      await db.delete(jobs).where(eq(jobs.id, job.id));
-      outcomes.push(await sendSurveyMessage({ database: db, adapters, now: tick(), ...(job.payload as { responseId: string }) }));
-    }
-    return outcomes;
+    const dueBy = clock + 60_000;
+    return runSurveyMessageJobs({ database: database.database, adapters, now: tick, due: (job) => job.runAt.getTime() <= dueBy });
   }
 
   /** A WhatsApp webhook carrying one message; delivering the same one again is what a provider retry does. */

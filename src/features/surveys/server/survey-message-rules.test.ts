@@ -9,8 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { doseEvents, jobs, messages, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { recordConsent } from '@/features/consent';
-import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
-import { recordWebhookEvents, twilioInboundEvent } from '@/features/messaging-webhooks';
+import { listRepliesToRead } from '@/features/message-replies';
+import { twilioInboundEvent } from '@/features/messaging-webhooks';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import { listSurveyMessages } from './list-survey-messages';
 import { offerSurveyByMessage } from './offer-survey-by-message';
@@ -19,6 +19,8 @@ import {
   clearSurveyMessageTables,
   createRecordingAdapters,
   insertSurveyTestPatient,
+  receiveInboundMessage,
+  runSurveyMessageJobs,
   testSessionUser,
 } from './test-support/survey-message-harness';
 
@@ -93,35 +95,21 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
    * Runs the survey-message-send jobs due at the clock, once each, as the worker would; with `all`, those not due
    * yet too, but for the two-day reminders.
    */
-  async function runSurveyJobs(options: { all?: boolean } = {}) {
-    const db = database.database;
-    const queued = await db
-      .select({ id: jobs.id, payload: jobs.payload, runAt: jobs.runAt })
-      .from(jobs)
-      .where(eq(jobs.kind, surveyMessageSendJobKind));
-    const outcomes = [];
-    for (const job of queued) {
-      const reminder = (job.payload as { remindChunkId?: string }).remindChunkId !== undefined;
-      if (job.runAt.getTime() > clock && (options.all !== true || reminder)) continue;
-      await db.delete(jobs).where(eq(jobs.id, job.id));
-      outcomes.push(
-        await sendSurveyMessage({
-          database: db,
-          adapters,
-          now: tick(),
-          ...(job.payload as { responseId: string; clarifyChunkId?: string; replyId?: string }),
-        }),
-      );
-    }
-    return outcomes;
+  function runSurveyJobs(options: { all?: boolean } = {}) {
+    return runSurveyMessageJobs({
+      database: database.database,
+      adapters,
+      now: tick,
+      due: (job) => {
+        const reminder = (job.payload as { remindChunkId?: string }).remindChunkId !== undefined;
+        return job.runAt.getTime() <= clock || (options.all === true && !reminder);
+      },
+    });
   }
 
-  async function smsReply(body: string) {
-    const db = database.database;
+  function smsReply(body: string) {
     const event = twilioInboundEvent({ messageSid: `SMin${(counter += 1)}`, from: phone, body, numMedia: 0, at: tick() });
-    const recording = await recordWebhookEvents({ database: db, events: [event] });
-    const messageId = recording.inbound[0]!.messageId;
-    return { messageId, outcome: await actOnInboundMessage({ database: db, messageId, now: new Date(clock) }) };
+    return receiveInboundMessage({ database: database.database, event, now: new Date(clock) });
   }
 
   const doses = () => database.database.select({ status: doseEvents.status, scheduledAt: doseEvents.scheduledAt }).from(doseEvents);

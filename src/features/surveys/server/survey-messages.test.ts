@@ -3,21 +3,24 @@
  * job's use case with recording adapters, the provider's webhook recorded by recordWebhookEvents and the
  * 'inbound-message-received' job's use case, which hands a survey reply to the survey before any dose reading.
  */
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { doseEvents, jobs, messages, patientPersonaPosteriors, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { adherenceBarriersSurvey, nextMessageQuestions } from '@/engine/surveys';
 import { recordConsent } from '@/features/consent';
 import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
-import { recordWebhookEvents, twilioInboundEvent, whatsAppInboundEvent } from '@/features/messaging-webhooks';
+import { twilioInboundEvent, whatsAppInboundEvent } from '@/features/messaging-webhooks';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import { offerSurveyByMessage } from './offer-survey-by-message';
 import { sendSurveyMessage } from './send-survey-message';
 import {
   clearSurveyMessageTables,
   createRecordingAdapters,
+  type InboundEvent,
   insertSurveyTestPatient,
+  receiveInboundMessage,
+  runSurveyMessageJobs,
   testSessionUser as user,
 } from './test-support/survey-message-harness';
 
@@ -69,34 +72,13 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     });
 
   /** Runs the queued survey-message-send jobs once each, as the worker would. */
-  async function runSurveyJobs() {
-    const db = database.database;
+  function runSurveyJobs() {
     // Those due (a reminder waits two days, decision 063).
-    const queued = await db
-      .select({ id: jobs.id, payload: jobs.payload })
-      .from(jobs)
-      .where(and(eq(jobs.kind, surveyMessageSendJobKind), lte(jobs.runAt, new Date(clock + 60_000))));
-    const outcomes = [];
-    for (const job of queued) {
-      await db.delete(jobs).where(eq(jobs.id, job.id));
-      outcomes.push(
-        await sendSurveyMessage({
-          database: db,
-          adapters,
-          now: tick(),
-          ...(job.payload as { responseId: string; clarifyChunkId?: string }),
-        }),
-      );
-    }
-    return outcomes;
+    const dueBy = clock + 60_000;
+    return runSurveyMessageJobs({ database: database.database, adapters, now: tick, due: (job) => job.runAt.getTime() <= dueBy });
   }
 
-  async function reply(event: Parameters<typeof recordWebhookEvents>[0]['events'][number]) {
-    const db = database.database;
-    const recording = await recordWebhookEvents({ database: db, events: [event] });
-    const messageId = recording.inbound[0]!.messageId;
-    return { messageId, outcome: await actOnInboundMessage({ database: db, messageId, now: new Date(clock) }) };
-  }
+  const reply = (event: InboundEvent) => receiveInboundMessage({ database: database.database, event, now: new Date(clock) });
   const smsReply = (body: string) =>
     reply(twilioInboundEvent({ messageSid: `SMin${(counter += 1)}`, from: phone, body, numMedia: 0, at: tick() }));
   const whatsAppReply = (message: Record<string, unknown>) =>

@@ -4,6 +4,7 @@ import 'server-only';
  * recording channel adapters, the patient with their organisation and clinicians, and the tables to clear between
  * tests. Each test file keeps its own ids, phone number and clock, passed in here.
  */
+import { eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/db/client';
 import {
@@ -19,8 +20,12 @@ import {
   surveyMessageChunks,
   surveyResponses,
 } from '@/db/schema';
+import { actOnInboundMessage } from '@/features/message-replies';
 import type { ChannelAdapters, OutboundContent } from '@/features/message-sending';
+import { recordWebhookEvents } from '@/features/messaging-webhooks';
+import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SessionUser } from '@/lib/server/session';
+import { sendSurveyMessage } from '../send-survey-message';
 
 /** A signed-in user as the session gives it; the e-mail address is made from the id. */
 export function testSessionUser(id: string, role: SessionUser['role'], name: string = id): SessionUser {
@@ -141,4 +146,47 @@ export async function insertSurveyTestPatient(
     })
     .returning({ id: patients.id });
   return row!.id;
+}
+
+export type QueuedSurveyMessageJob = { id: string; payload: unknown; runAt: Date };
+
+/**
+ * Runs the queued survey-message-send jobs once each, as the worker would: each one `due` takes (asked as its turn
+ * comes) is deleted, then its use case runs with the adapters at `now()`. A send that throws rejects the run.
+ */
+export async function runSurveyMessageJobs(options: {
+  database: Database;
+  adapters: ChannelAdapters;
+  now: () => Date;
+  due: (job: QueuedSurveyMessageJob) => boolean;
+}): Promise<Awaited<ReturnType<typeof sendSurveyMessage>>[]> {
+  const { database, adapters } = options;
+  const queued = await database
+    .select({ id: jobs.id, payload: jobs.payload, runAt: jobs.runAt })
+    .from(jobs)
+    .where(eq(jobs.kind, surveyMessageSendJobKind));
+  const outcomes = [];
+  for (const job of queued) {
+    if (!options.due(job)) continue;
+    await database.delete(jobs).where(eq(jobs.id, job.id));
+    outcomes.push(
+      await sendSurveyMessage({
+        database,
+        adapters,
+        now: options.now(),
+        ...(job.payload as { responseId: string; clarifyChunkId?: string; replyId?: string; remindChunkId?: string }),
+      }),
+    );
+  }
+  return outcomes;
+}
+
+export type InboundEvent = Parameters<typeof recordWebhookEvents>[0]['events'][number];
+
+/** A provider's webhook carrying one inbound message, recorded, then the 'inbound-message-received' job's use case. */
+export async function receiveInboundMessage(options: { database: Database; event: InboundEvent; now: Date }) {
+  const { database, now } = options;
+  const recording = await recordWebhookEvents({ database, events: [options.event] });
+  const messageId = recording.inbound[0]!.messageId;
+  return { messageId, outcome: await actOnInboundMessage({ database, messageId, now }) };
 }
