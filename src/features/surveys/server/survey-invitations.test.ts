@@ -28,13 +28,13 @@ import {
   createRecordingAdapters,
   insertSurveyTestPatient,
   runSurveyMessageJobs,
-  testSessionUser,
 } from './test-support/survey-message-harness';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 const phone = '+34600444666';
 const digits = '34600444666';
 const start = new Date('2026-11-25T09:00:00Z').getTime();
-const clinician = testSessionUser('si-clinician', 'clinician', 'C');
+const clinician = testSessionUser('si-clinician', 'clinician');
 
 type TemplateBody = {
   type: string;

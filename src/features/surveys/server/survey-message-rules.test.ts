@@ -21,15 +21,15 @@ import {
   insertSurveyTestPatient,
   receiveInboundMessage,
   runSurveyMessageJobs,
-  testSessionUser,
 } from './test-support/survey-message-harness';
+import { testSessionUser } from '@/lib/server/session-testing';
 
 const phone = '+34600333777';
 // A weekday at 09:00 UTC (the patient's zone is UTC): outside quiet hours.
 const start = new Date('2026-11-25T09:00:00Z').getTime();
 const day = 24 * 60 * 60_000;
 
-const clinician = testSessionUser('smr-clinician', 'clinician', 'C');
+const clinician = testSessionUser('smr-clinician', 'clinician');
 
 describe.each(testDatabaseBackends())('survey message rules on $name', (backend) => {
   let database: TestDatabase;

@@ -21,8 +21,8 @@ import {
   insertSurveyTestPatient,
   receiveInboundMessage,
   runSurveyMessageJobs,
-  testSessionUser as user,
 } from './test-support/survey-message-harness';
+import { testSessionUser as user } from '@/lib/server/session-testing';
 
 const phone = '+34600333555';
 const digits = '34600333555';

@@ -27,11 +27,6 @@ import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import type { SessionUser } from '@/lib/server/session';
 import { sendSurveyMessage } from '../send-survey-message';
 
-/** A signed-in user as the session gives it; the e-mail address is made from the id. */
-export function testSessionUser(id: string, role: SessionUser['role'], name: string = id): SessionUser {
-  return { id, role, email: `${id}@medaptive.test`, name, phoneNumber: null, twoFactorEnabled: false };
-}
-
 export type SentMessage = { to: string } & OutboundContent;
 
 export type RecordingAdapters = {
