@@ -25,9 +25,12 @@ export const sentSurveysPollMs = 10_000;
 /** How long the list waits for a just-queued send to appear (the send job runs within a minute). */
 const expectedSendWaitMs = 5 * 60_000;
 
-/** A survey whose state can still move on by itself: sent, awaiting the patient, or answered with more to come. */
+/**
+ * A survey whose state can still move on by itself: sent, awaiting the patient, or answered with more to come. Not
+ * one declined, not sent, expired or held for a person: only someone acting here moves those on.
+ */
 function mayChange(survey: SurveyMessageStatus): boolean {
-  return survey.completedAt === null && !['declined', 'not-sent', 'expired'].includes(survey.last.status);
+  return survey.completedAt === null && !['declined', 'not-sent', 'expired', 'held'].includes(survey.last.status);
 }
 
 /**
