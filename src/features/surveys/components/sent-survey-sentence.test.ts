@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SurveyMessageStatus } from '../schemas';
-import { describeSentSurvey } from './sent-survey-sentence';
+import { describeSentSurvey, mayChangeByItself } from './sent-survey-sentence';
 
 const waiting: SurveyMessageStatus = {
   responseId: 'r',
@@ -40,5 +40,18 @@ describe('describeSentSurvey', () => {
     expect(describeSentSurvey({ ...waiting, completedAt: '2026-11-26T10:00:00.000Z', reminderDueAt: null })).toBe(
       'Completed 26 Nov 2026, 10:00 UTC.',
     );
+  });
+});
+
+describe('mayChangeByItself (the profile polls the list while one does)', () => {
+  it('is true while a message is being sent, awaits the patient or was answered with more to come', () => {
+    for (const status of ['sending', 'awaiting', 'answered'])
+      expect(mayChangeByItself({ ...waiting, last: { ...waiting.last, status } }), status).toBe(true);
+  });
+
+  it('is false once only a person can move it on, or it is over', () => {
+    for (const status of ['declined', 'not-sent', 'expired', 'held'])
+      expect(mayChangeByItself({ ...waiting, last: { ...waiting.last, status } }), status).toBe(false);
+    expect(mayChangeByItself({ ...waiting, completedAt: '2026-11-26T10:00:00.000Z' })).toBe(false);
   });
 });

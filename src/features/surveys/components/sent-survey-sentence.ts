@@ -28,3 +28,11 @@ export function describeSentSurvey(survey: SurveyMessageStatus): string {
         : '';
   return `${state}${reminder}`;
 }
+
+/**
+ * A survey whose state can still move on by itself: sent, awaiting the patient, or answered with more to come. Not
+ * one declined, not sent, expired or held for a person: only someone acting here moves those on.
+ */
+export function mayChangeByItself(survey: SurveyMessageStatus): boolean {
+  return survey.completedAt === null && !['declined', 'not-sent', 'expired', 'held'].includes(survey.last.status);
+}

@@ -7,7 +7,7 @@ import type { ActionResult } from '@/lib/server/action-result';
 import type { OfferSurveyByMessageResult, SurveyMessageStatus } from '../schemas';
 import { type SurveyKey, surveyKeys } from '../survey-keys';
 import { surveyTitles } from './labels';
-import { describeSentSurvey } from './sent-survey-sentence';
+import { describeSentSurvey, mayChangeByItself } from './sent-survey-sentence';
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
@@ -24,14 +24,6 @@ type Props = {
 export const sentSurveysPollMs = 10_000;
 /** How long the list waits for a just-queued send to appear (the send job runs within a minute). */
 const expectedSendWaitMs = 5 * 60_000;
-
-/**
- * A survey whose state can still move on by itself: sent, awaiting the patient, or answered with more to come. Not
- * one declined, not sent, expired or held for a person: only someone acting here moves those on.
- */
-function mayChange(survey: SurveyMessageStatus): boolean {
-  return survey.completedAt === null && !['declined', 'not-sent', 'expired', 'held'].includes(survey.last.status);
-}
 
 /**
  * The patient profile's "Survey by message" (decision 051): a clinician or admin sends a survey's next questions
@@ -62,7 +54,7 @@ export function SurveyByMessageForm({ patientId, send, list, sentSurveys: initia
       );
     } else setStaleSince((since) => since ?? new Date().toISOString());
   }, [list, patientId]);
-  const waiting = sentSurveys.some(mayChange) || expected !== null;
+  const waiting = sentSurveys.some(mayChangeByItself) || expected !== null;
   useEffect(() => {
     // Only while something can change by itself (the patient's reply, the send job, the one reminder), and only
     // while the tab is shown: one small query per poll, read by the use case with the same permission check.
