@@ -1,8 +1,10 @@
 import 'server-only';
 import type { Database } from '@/db/client';
+import { isPatientCareTeam } from '@/db/queries/patient-care-team';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { hasPermission, type Permission } from '@/lib/permissions';
 import { recordAuditEvent } from './audit';
+import type { RequestContext } from './request-context';
 import type { SessionUser } from './session';
 
 export { noUserLoggedIn };
@@ -36,4 +38,33 @@ export async function requirePermission<Actor extends Pick<SessionUser, 'id' | '
     });
   }
   throw new AppError('forbidden', options.message);
+}
+
+/**
+ * Passes only for the patient's care team (`isPatientCareTeam`: an admin, or a clinician of the patient's
+ * organisation), the rule wherever a patient's own messages, replies or surveys are read or sent. Anyone else gets
+ * `refusal` after a 'denied' audit row that names the patient record only by its id. `patientFound: false` (the
+ * caller looked the patient up and found none) is refused the same way, so a missing patient and someone else's
+ * look alike.
+ */
+export async function requirePatientCareTeam(options: {
+  database: Database;
+  actor: Pick<SessionUser, 'id' | 'role'>;
+  patientId: string;
+  /** The audit row's action. */
+  action: string;
+  refusal: AppError;
+  patientFound?: boolean;
+  request?: Partial<RequestContext>;
+}): Promise<void> {
+  const { database, actor, patientId } = options;
+  if ((options.patientFound ?? true) && (await isPatientCareTeam({ database, actor, patientId }))) return;
+  await recordAuditEvent(database, {
+    action: options.action,
+    outcome: 'denied',
+    actorUserId: actor.id,
+    ...options.request,
+    details: { role: actor.role, patientId },
+  });
+  throw options.refusal;
 }

@@ -1,8 +1,7 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { isPatientCareTeam } from '@/db/queries/patient-care-team';
 import { AppError } from '@/lib/errors';
-import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePatientCareTeam } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 
@@ -17,15 +16,5 @@ export async function authoriseReplyReader(options: {
   action: string;
   request?: Partial<RequestContext>;
 }): Promise<void> {
-  const { database, actor, patientId } = options;
-  const permitted = await isPatientCareTeam({ database, actor, patientId });
-  if (permitted) return;
-  await recordAuditEvent(database, {
-    action: options.action,
-    outcome: 'denied',
-    actorUserId: actor.id,
-    ...options.request,
-    details: { role: actor.role, patientId },
-  });
-  throw new AppError('forbidden', 'patientId: you may not read this patient’s replies.');
+  await requirePatientCareTeam({ ...options, refusal: new AppError('forbidden', 'patientId: you may not read this patient’s replies.') });
 }

@@ -1,10 +1,9 @@
 import 'server-only';
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { isPatientCareTeam } from '@/db/queries/patient-care-team';
 import { surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { AppError } from '@/lib/errors';
-import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePatientCareTeam } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import type { SurveyMessageStatus } from '../schemas';
@@ -26,17 +25,14 @@ export async function listSurveyMessages(options: {
   request?: Partial<RequestContext>;
 }): Promise<SurveyMessageStatus[]> {
   const { database, actor, patientId } = options;
-  const permitted = await isPatientCareTeam({ database, actor, patientId });
-  if (!permitted) {
-    await recordAuditEvent(database, {
-      action: 'survey.messages-read',
-      outcome: 'denied',
-      actorUserId: actor.id,
-      ...options.request,
-      details: { role: actor.role, patientId },
-    });
-    throw new AppError('forbidden', 'patientId: you may not see this patient’s surveys by message.');
-  }
+  await requirePatientCareTeam({
+    database,
+    actor,
+    patientId,
+    action: 'survey.messages-read',
+    refusal: new AppError('forbidden', 'patientId: you may not see this patient’s surveys by message.'),
+    request: options.request,
+  });
 
   const chunks = await database
     .select({

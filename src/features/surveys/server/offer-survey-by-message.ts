@@ -1,14 +1,13 @@
 import 'server-only';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { isPatientCareTeam } from '@/db/queries/patient-care-team';
 import { messages, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { assertMessagingConsent, MessagingConsentMissingError } from '@/features/consent';
 import { AppError } from '@/lib/errors';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
-import { requirePermission } from '@/lib/server/authorization';
+import { requirePatientCareTeam, requirePermission } from '@/lib/server/authorization';
 import { enqueueJob } from '@/lib/server/jobs';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
@@ -48,17 +47,15 @@ export async function offerSurveyByMessage(options: {
     .select({ organisationId: patients.organisationId, timezone: patients.timezone })
     .from(patients)
     .where(eq(patients.id, input.patientId));
-  const permitted = patient !== undefined && (await isPatientCareTeam({ database, actor, patientId: input.patientId }));
-  if (!permitted) {
-    await recordAuditEvent(database, {
-      action: 'survey.send-by-message',
-      outcome: 'denied',
-      actorUserId: actor.id,
-      ...options.request,
-      details: { role: actor.role, patientId: input.patientId },
-    });
-    throw new AppError('not_found', 'patientId: there is no such patient among yours.');
-  }
+  await requirePatientCareTeam({
+    database,
+    actor,
+    patientId: input.patientId,
+    patientFound: patient !== undefined,
+    action: 'survey.send-by-message',
+    refusal: new AppError('not_found', 'patientId: there is no such patient among yours.'),
+    request: options.request,
+  });
 
   const consented: ('whatsapp' | 'sms')[] = [];
   for (const channel of ['whatsapp', 'sms'] as const) {

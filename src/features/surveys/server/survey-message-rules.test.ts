@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { doseEvents, jobs, messages, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { auditLog, doseEvents, jobs, messages, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { recordConsent } from '@/features/consent';
 import { listRepliesToRead } from '@/features/message-replies';
@@ -345,6 +345,12 @@ describe.each(testDatabaseBackends())('survey message rules on $name', (backend)
       await expect(
         listSurveyMessages({ database: database.database, actor: { id: 'smr-outsider', role: 'clinician' }, patientId }),
       ).rejects.toMatchObject({ code: 'forbidden' });
+      expect(
+        await database.database
+          .select({ outcome: auditLog.outcome, details: auditLog.details })
+          .from(auditLog)
+          .where(eq(auditLog.actorUserId, 'smr-outsider')),
+      ).toEqual([{ outcome: 'denied', details: { role: 'clinician', patientId } }]);
       expect(smsBody()).toBe(`A reminder: your care team’s survey is still waiting for your answer.\n${body}`);
       expect(await remindJobs()).toEqual([]);
       expect((await smsReply('1 3 2')).outcome).toMatchObject({ kind: 'survey', outcome: 'answered' });

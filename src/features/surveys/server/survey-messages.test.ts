@@ -5,7 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { doseEvents, jobs, messages, patientPersonaPosteriors, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { auditLog, doseEvents, jobs, messages, patientPersonaPosteriors, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { adherenceBarriersSurvey, nextMessageQuestions } from '@/engine/surveys';
 import { recordConsent } from '@/features/consent';
@@ -318,6 +318,25 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     await expect(
       offerSurveyByMessage({ database: db, actor: otherClinician, input: { patientId, surveyKey: 'lifestyle' }, now: tick() }),
     ).rejects.toMatchObject({ code: 'not_found' });
+    // A patient who does not exist is refused as someone else's is, even to an admin, and both refusals are audited.
+    const missingPatientId = '00000000-0000-4000-8000-000000000000';
+    await expect(
+      offerSurveyByMessage({
+        database: db,
+        actor: user('sm-admin', 'admin'),
+        input: { patientId: missingPatientId, surveyKey: 'lifestyle' },
+        now: tick(),
+      }),
+    ).rejects.toMatchObject({ code: 'not_found', message: 'patientId: there is no such patient among yours.' });
+    const refusals = await db
+      .select({ actor: auditLog.actorUserId, details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'survey.send-by-message'), eq(auditLog.outcome, 'denied')))
+      .orderBy(auditLog.id);
+    expect(refusals.slice(-2)).toEqual([
+      { actor: otherClinician.id, details: { role: 'clinician', patientId } },
+      { actor: 'sm-admin', details: { role: 'admin', patientId: missingPatientId } },
+    ]);
     await expect(
       offerSurveyByMessage({
         database: db,
