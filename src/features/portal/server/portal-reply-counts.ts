@@ -49,14 +49,19 @@ export function wholeMonthsOf(period: ReportingPeriod): { from: number; to: numb
 
 export type ReplyGroup = { replyText: string | null; inboundReading: InboundReading | string | null; replies: number };
 
-/** The missed-dose reasons of the scope's replies in the period: from the pre-aggregate, or ('direct') from messages. */
-export async function loadMissedDoseReasons(options: {
+/** Whose replies, over which period: the products' patients, in a region (null: all; NOT_RECORDED: none recorded). */
+type ReplyScope = {
   database: Database;
   productIds: readonly string[];
   region: string | null;
   period: ReportingPeriod;
-  source?: 'aggregate' | 'direct';
-}): Promise<ReasonCount[]> {
+};
+
+/** The scope, read from the pre-aggregate (the default) or ('direct') from the messages themselves. */
+type ReplySource = ReplyScope & { source?: 'aggregate' | 'direct' };
+
+/** The missed-dose reasons of the scope's replies in the period: from the pre-aggregate, or ('direct') from messages. */
+export async function loadMissedDoseReasons(options: ReplySource): Promise<ReasonCount[]> {
   const groups = await loadReplyGroups(options);
   const reasons = new Map<MissedReasonKey, number>();
   for (const group of groups) {
@@ -68,23 +73,12 @@ export async function loadMissedDoseReasons(options: {
 }
 
 /** The scope's replies in the period grouped by distinct reply (the same reply may come in two groups). */
-export async function loadReplyGroups(options: {
-  database: Database;
-  productIds: readonly string[];
-  region: string | null;
-  period: ReportingPeriod;
-  source?: 'aggregate' | 'direct';
-}): Promise<ReplyGroup[]> {
+export async function loadReplyGroups(options: ReplySource): Promise<ReplyGroup[]> {
   return options.source === 'direct' ? loadReplyGroupsDirect(options) : loadReplyGroupsCounted(options);
 }
 
 /** The reference: a year of the scope's inbound messages grouped by text (decision 039's query, unchanged). */
-async function loadReplyGroupsDirect(options: {
-  database: Database;
-  productIds: readonly string[];
-  region: string | null;
-  period: ReportingPeriod;
-}): Promise<ReplyGroup[]> {
+async function loadReplyGroupsDirect(options: ReplyScope): Promise<ReplyGroup[]> {
   const { database, productIds, period } = options;
   const region =
     options.region === null
@@ -115,12 +109,7 @@ async function loadReplyGroupsDirect(options: {
     .groupBy(messages.replyText, messages.inboundReading);
 }
 
-async function loadReplyGroupsCounted(options: {
-  database: Database;
-  productIds: readonly string[];
-  region: string | null;
-  period: ReportingPeriod;
-}): Promise<ReplyGroup[]> {
+async function loadReplyGroupsCounted(options: ReplyScope): Promise<ReplyGroup[]> {
   const { database, productIds, period } = options;
   if (productIds.length === 0) return [];
   const months = wholeMonthsOf(period);
