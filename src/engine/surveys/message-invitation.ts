@@ -10,11 +10,6 @@ import { MAX_ADAPTIVE_QUESTIONS } from './inference';
 import { surveyPayloadPrefix } from './message-delivery';
 import type { SurveyAnswers, SurveyDefinition } from './types';
 
-/** Its id in the stored template library (message_template_versions), beside the reminders' `category.framing.n`. */
-export const surveyInvitationTemplateId = 'survey.invitation';
-/** The invitation's reminder (decision 065), sent instead of the invitation itself by the one automatic reminder. */
-export const surveyInvitationReminderTemplateId = 'survey.invitation-reminder';
-
 /** The quick replies both templates offer: the same actions and payloads, so a tap on either is read alike. */
 const invitationButtons = [
   { action: 'start', title: 'Start' },
@@ -27,7 +22,8 @@ const invitationButtons = [
  * The body neither starts nor ends with a parameter (Meta refuses those).
  */
 export const surveyInvitationTemplate = {
-  id: surveyInvitationTemplateId,
+  // Its id in the stored template library (message_template_versions), beside the reminders' `category.framing.n`.
+  id: 'survey.invitation',
   name: 'medaptive_survey_invitation',
   language: 'en',
   category: 'utility',
@@ -42,7 +38,7 @@ export const surveyInvitationTemplate = {
  * same twice). The send path falls back to the invitation while this one is not approved.
  */
 export const surveyInvitationReminderTemplate = {
-  id: surveyInvitationReminderTemplateId,
+  id: 'survey.invitation-reminder',
   name: 'medaptive_survey_invitation_reminder',
   language: 'en',
   category: 'utility',

@@ -21,7 +21,7 @@ type Props = {
 };
 
 /** How often the list is read again while a survey may still change without the clinician doing anything. */
-export const sentSurveysPollMs = 10_000;
+const sentSurveysPollMs = 10_000;
 /** How long the list waits for a just-queued send to appear (the send job runs within a minute). */
 const expectedSendWaitMs = 5 * 60_000;
 
