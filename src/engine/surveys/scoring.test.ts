@@ -47,6 +47,39 @@ describe('IPAQ short form scoring', () => {
     expect(scoreIpaq({ ...none, vigorousDays: 2, vigorousMinutes: 5 })).toMatchObject({ category: 'low', metMinutes: { total: 0 } });
   });
 
+  it('high: 7 days of a combination reaching 3000 MET-min, without vigorous activity (4 × 180 × 3.3 + 3 × 60 × 4 = 3096)', () => {
+    const score = scoreIpaq({ ...none, walkingDays: 4, walkingMinutes: 180, moderateDays: 3, moderateMinutes: 60 });
+    expect(score.valid && score.metMinutes.total).toBeCloseTo(3096, 10);
+    expect(score.valid && score.category).toBe('high');
+  });
+
+  it('not high on 1500 MET-min or more from fewer than 3 vigorous days: 2 × 180 × 8 = 2880 on 2 days is low', () => {
+    expect(scoreIpaq({ ...none, vigorousDays: 2, vigorousMinutes: 180 })).toMatchObject({ category: 'low', metMinutes: { total: 2880 } });
+  });
+
+  it('moderate, not high: 3 vigorous days under 1500 MET-min (3 × 60 × 8 = 1440)', () => {
+    expect(scoreIpaq({ ...none, vigorousDays: 3, vigorousMinutes: 60 })).toMatchObject({
+      category: 'moderate',
+      metMinutes: { total: 1440 },
+    });
+  });
+
+  it('keeps exactly 960 minutes a day (the limit is "more than 960"), each activity then truncated to 180', () => {
+    const score = scoreIpaq({
+      vigorousDays: 1,
+      vigorousMinutes: 400,
+      moderateDays: 1,
+      moderateMinutes: 360,
+      walkingDays: 1,
+      walkingMinutes: 200,
+    });
+    expect(score).toEqual({
+      valid: true,
+      metMinutes: { walking: 594, moderate: 720, vigorous: 1440, total: 2754 },
+      category: 'low',
+    });
+  });
+
   it('excludes more than 960 minutes of activity a day, and days outside 0–7', () => {
     expect(
       scoreIpaq({ vigorousDays: 1, vigorousMinutes: 500, moderateDays: 1, moderateMinutes: 300, walkingDays: 1, walkingMinutes: 200 })
