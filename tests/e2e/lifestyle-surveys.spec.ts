@@ -59,6 +59,8 @@ test('a patient answers the lifestyle survey by keyboard, stops, resumes after l
   const section = page.getByRole('region', { name: 'Lifestyle', exact: true });
 
   await openQuestion(section);
+  // The question screen itself passes axe, not only the results.
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
   const first = await questionNumber(section);
   await answerByKeyboard(page, section);
   await expect(section.getByText(`Question ${first + 1} of`, { exact: false })).toBeVisible();
@@ -66,6 +68,7 @@ test('a patient answers the lifestyle survey by keyboard, stops, resumes after l
   // Stop, leave the page and come back: the answers are kept and the survey continues where it stopped.
   await section.getByRole('button', { name: 'Stop for now' }).click();
   await expect(section.getByText(`You have answered ${first} of`)).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await page.goto('/profile');
   await page.goto(path);
   await expect(section.getByText(`You have answered ${first} of`)).toBeVisible();
