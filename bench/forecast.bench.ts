@@ -17,7 +17,7 @@ import { openPostgresConnection } from '@/db/client';
 import { migrateDatabase } from '@/db/migrate';
 import { dispensings, drugCompanies, products } from '@/db/schema';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
-import type { DemandForecastDto } from '@/features/portal/demand-forecast-dto';
+import type { DemandBacktestErrorDto, DemandForecastDto, ForecastCountDto } from '@/features/portal/demand-forecast-dto';
 import { forecastProductDemand } from '@/features/portal/server/forecast-product-demand';
 import { refreshPortalPatientSummaries } from '@/features/portal/server/portal-patient-summaries';
 import type { SessionUser } from '@/lib/server/session';
@@ -45,6 +45,10 @@ if (!serverUrl) {
 }
 
 const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)} %`);
+// The bench prints what a viewer sees: counts of 1–10 as "<11", errors resting on them "hidden".
+const count = (value: ForecastCountDto) => (value.kind === 'count' ? String(value.value) : value.label);
+const error = (value: DemandBacktestErrorDto | null, show: (shown: DemandBacktestErrorDto) => string) =>
+  value === null ? 'hidden' : show(value);
 
 function describe(forecast: DemandForecastDto): string {
   if (forecast.suppressed) return `suppressed (${forecast.suppressedReason})`;
@@ -53,8 +57,10 @@ function describe(forecast: DemandForecastDto): string {
   const errors =
     backtest === null
       ? 'no backtest'
-      : `backtest ${backtest.months.map((month) => `${month.label} forecast ${month.forecast} naive ${month.naive} actual ${month.actual}`).join('; ')}; ` +
-        `MAPE ${percent(backtest.forecastMape)} vs naive ${percent(backtest.naiveMape)}, MAE ${backtest.forecastMeanAbsoluteError.toFixed(1)} vs naive ${backtest.naiveMeanAbsoluteError.toFixed(1)}, ${backtest.withinInterval}/3 inside the interval`;
+      : `backtest ${backtest.months.map((month) => `${month.label} forecast ${month.forecast} naive ${count(month.naive)} actual ${count(month.actual)}`).join('; ')}; ` +
+        `MAPE ${error(backtest.forecastError, (shown) => percent(shown.mape))} vs naive ${error(backtest.naiveError, (shown) => percent(shown.mape))}, ` +
+        `MAE ${error(backtest.forecastError, (shown) => shown.meanAbsoluteError.toFixed(1))} vs naive ${error(backtest.naiveError, (shown) => shown.meanAbsoluteError.toFixed(1))}, ` +
+        `${backtest.withinInterval ?? 'hidden'}/3 inside the interval`;
   return `${forecast.patients} patients, as of ${forecast.asOf}; ${months}\n    ${errors}`;
 }
 

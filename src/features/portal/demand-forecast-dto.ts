@@ -15,6 +15,12 @@ export type DemandForecastMonthDto = {
   unitsHigh: number;
 };
 
+/**
+ * An observed count as the viewer may see it (DESIGN.md §1): the number (0 or at least 11), or hidden — "<11"
+ * for 1–10, "suppressed" when hidden so that a small one cannot be worked out. The true value never reaches the browser.
+ */
+export type ForecastCountDto = { kind: 'count'; value: number } | { kind: 'hidden'; label: string };
+
 export type DemandBacktestMonthDto = {
   /** Held-out calendar month, 'YYYY-MM'. */
   label: string;
@@ -22,20 +28,26 @@ export type DemandBacktestMonthDto = {
   forecast: number;
   low: number;
   high: number;
-  /** The same month of the quarter before (last quarter repeated). */
-  naive: number;
-  actual: number;
+  /** Fills in the same month of the quarter before (last quarter repeated): an observed count, suppressed. */
+  naive: ForecastCountDto;
+  /** Fills in the held-out month: an observed count, suppressed. */
+  actual: ForecastCountDto;
+};
+
+export type DemandBacktestErrorDto = {
+  meanAbsoluteError: number;
+  /** Mean absolute percentage error as a share (0.1 = 10 %) over months with actual fills; null without any. */
+  mape: number | null;
 };
 
 export type DemandBacktestDto = {
   months: DemandBacktestMonthDto[];
-  /** Mean absolute percentage error as a share (0.1 = 10 %) over months with actual fills; null without any. */
-  forecastMape: number | null;
-  naiveMape: number | null;
-  forecastMeanAbsoluteError: number;
-  naiveMeanAbsoluteError: number;
-  /** Held-out months whose actual fills fell inside the forecast's 95 % interval. */
-  withinInterval: number;
+  /** The model's errors; null (hidden) when a month's actual is hidden, which they would give away. */
+  forecastError: DemandBacktestErrorDto | null;
+  /** The naive baseline's errors; null (hidden) when a month's actual or naive count is hidden. */
+  naiveError: DemandBacktestErrorDto | null;
+  /** Held-out months whose actual fills fell inside the forecast's 95 % interval; null (hidden) as forecastError. */
+  withinInterval: number | null;
 };
 
 export type DemandForecastSuppression = 'too-few-patients' | 'no-products';
@@ -47,6 +59,8 @@ export type DemandForecastDto = {
   products: { id: string; name: string }[];
   /** What period and population the figures cover. */
   periodWording: string;
+  /** That the forecast covers every region, and that the page's region filter does not apply to it when one is set. */
+  regionWording: string;
   /** How the figures are computed, in one sentence. */
   methodWording: string;
   /** True when any patient feeding the forecast is simulated ("synthetic demo data"). */

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { auditPage } from '@/engine/aggregation/page-suppression';
+import { backtestDemand, type Fill, forecastDemand } from '@/engine/forecast';
+import type { ForecastCountDto } from './demand-forecast-dto';
 import {
   applyPortalFilters,
   buildPortalFigures,
@@ -14,6 +16,7 @@ import {
   type PortalPatient,
   type PortalProduct,
 } from './portal-tables';
+import { suppressDemandForecast } from './suppress-demand-forecast';
 
 const period = { start: 20_000, end: 20_000 + 180 };
 const products: PortalProduct[] = [
@@ -98,6 +101,56 @@ describe('portal figures: suppression on every filter combination', () => {
     );
     // 20 cohorts × 2 audiences × 60 filter combinations = 2,400 pages: slow on a busy machine.
   }, 180_000);
+
+  it('demand forecast section: no count of 1–10 shown or exported, no error resting on a hidden count, on every product filter', () => {
+    // The forecast applies the product and company filters (not the region: it covers every region, and says so).
+    const productFilters = filterCombinations.filter((filters) => filters.region === null);
+    const asOf = period.end;
+    const isShownCount = (value: ForecastCountDto) => value.kind === 'hidden' || value.value === 0 || value.value >= 11;
+    fc.assert(
+      fc.property(cohort, (data) => {
+        for (const filters of productFilters) {
+          const { fills } = applyPortalFilters(
+            { audience: 'government', period, products, patients: data.patients, fills: data.fills },
+            filters,
+          );
+          // One history per patient and product, as the forecast's cells are made (decision 040).
+          const histories = new Map<string, Fill[]>();
+          for (const fill of fills) {
+            const key = `${fill.patientId}|${fill.productId}`;
+            histories.set(key, [...(histories.get(key) ?? []), { day: fill.day, daysSupply: fill.daysSupply, units: fill.daysSupply }]);
+          }
+          const cohortHistories = [...histories.values()];
+          const backtest = backtestDemand({ histories: cohortHistories, asOf });
+          const forecast = forecastDemand({ histories: cohortHistories, asOf });
+          const section = suppressDemandForecast({ currentTherapies: forecast.currentPatients, backtest });
+          expect(isShownCount(section.currentTherapies)).toBe(true);
+          const months = section.backtest!.months;
+          months.forEach((month, index) => {
+            expect(isShownCount(month.actual) && isShownCount(month.naive)).toBe(true);
+            // A count the reader sees is the true one; a hidden one is labelled as the rest of the portal labels it.
+            for (const [shown, truth] of [
+              [month.actual, backtest.months[index]!.actual],
+              [month.naive, backtest.months[index]!.naive],
+            ] as const)
+              if (shown.kind === 'count') expect(shown.value).toBe(truth);
+              else expect(['<11', 'suppressed']).toContain(shown.label);
+          });
+          // Errors and the months inside the interval would give a hidden actual (or naive count) away.
+          const actualHidden = months.some((month) => month.actual.kind === 'hidden');
+          const naiveHidden = months.some((month) => month.naive.kind === 'hidden');
+          expect(section.backtest!.forecastError === null).toBe(actualHidden);
+          expect(section.backtest!.withinInterval === null).toBe(actualHidden);
+          expect(section.backtest!.naiveError === null).toBe(actualHidden || naiveHidden);
+          const audit = auditPage(section.page, section.hidden);
+          expect(audit.singleHidden).toEqual([]);
+          expect(audit.narrow).toEqual([]);
+          for (const cell of section.page.cells) if (cell.count > 0 && cell.count < 11) expect(section.hidden.has(cell.id)).toBe(true);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  }, 120_000);
 
   it('narrows to the filtered products and region', () => {
     const patients: PortalPatient[] = Array.from({ length: 30 }, (_, index) => ({

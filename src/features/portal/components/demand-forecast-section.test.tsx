@@ -3,10 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { DemandForecastDto } from '../demand-forecast-dto';
 import { DemandForecastSection } from './demand-forecast-section';
 
+const count = (value: number) => ({ kind: 'count' as const, value });
+const small = { kind: 'hidden' as const, label: '<11' };
+
 const forecast: DemandForecastDto = {
   asOf: '2026-02-28',
   products: [{ id: 'statin', name: 'Atorva 20' }],
   periodWording: 'Fills of Atorva 20 expected in Mar 2026 – May 2026, from the fills of the 40 patients dispensed them.',
+  regionWording: 'The region filter does not apply to the forecast: it covers patients in every region.',
   methodWording: 'Each current patient’s next fills follow their recent refill interval.',
   synthetic: true,
   suppressed: false,
@@ -20,14 +24,12 @@ const forecast: DemandForecastDto = {
   ],
   backtest: {
     months: [
-      { label: '2025-12', forecast: 38, low: 35, high: 41, naive: 42, actual: 37 },
-      { label: '2026-01', forecast: 36, low: 33, high: 39, naive: 40, actual: 36 },
-      { label: '2026-02', forecast: 35, low: 32, high: 38, naive: 41, actual: 33 },
+      { label: '2025-12', forecast: 38, low: 35, high: 41, naive: count(42), actual: count(37) },
+      { label: '2026-01', forecast: 36, low: 33, high: 39, naive: count(40), actual: count(36) },
+      { label: '2026-02', forecast: 35, low: 32, high: 38, naive: count(41), actual: count(33) },
     ],
-    forecastMape: 0.0293,
-    naiveMape: 0.153,
-    forecastMeanAbsoluteError: 1,
-    naiveMeanAbsoluteError: 5.67,
+    forecastError: { meanAbsoluteError: 1, mape: 0.0293 },
+    naiveError: { meanAbsoluteError: 5.67, mape: 0.153 },
     withinInterval: 3,
   },
 };
@@ -47,6 +49,35 @@ describe('DemandForecastSection', () => {
     expect(shown).toContain('MAPE 15.3%');
     expect(shown).toContain('3 of 3 inside the interval');
     expect(markup).toContain('role="img"');
+    expect(shown).toContain('The region filter does not apply to the forecast: it covers patients in every region.');
+  });
+
+  it('shows backtest fills of 1–10 as "<11" and the errors resting on them as "hidden"', () => {
+    const months = forecast.backtest!.months;
+    const markup = renderToStaticMarkup(
+      <DemandForecastSection
+        forecast={{
+          ...forecast,
+          backtest: {
+            months: [
+              { ...months[0]!, actual: small, naive: count(12) },
+              { ...months[1]!, actual: count(11), naive: small },
+              { ...months[2]!, actual: count(0), naive: count(0) },
+            ],
+            forecastError: null,
+            naiveError: null,
+            withinInterval: null,
+          },
+        }}
+      />,
+    );
+    const shown = text(markup);
+    expect(shown).toContain('Dec 2025 38 (35 to 41) 12 &lt;11');
+    expect(shown).toContain('Jan 2026 36 (33 to 39) &lt;11 11');
+    expect(shown).toContain('Feb 2026 35 (32 to 38) 0 0');
+    expect(shown).toContain('Errors hidden (a month&#x27;s count is &lt;11) Errors hidden');
+    expect(shown).toContain('hidden of 3 inside the interval');
+    expect(shown).not.toContain('MAPE');
   });
 
   it('shows "<11" and no figure when suppressed', () => {

@@ -4,19 +4,44 @@
  * The portal's demand forecast (issue 15, docs/decisions/040): a chart of the backtest and the next three
  * months, and the same figures in two tables — the forecast (fills, units, 95 % interval) and the backtest
  * (model, naive baseline, actual, with both errors) — under the sentence saying what they cover and how they
- * are computed. A suppressed forecast shows why and no figure.
+ * are computed. A suppressed forecast shows why and no figure; a backtest count of 1–10 reads "<11", is not
+ * plotted, and the errors resting on it read "hidden" (the server sends no hidden value).
  */
 import { Alert, Card, Chip } from '@heroui/react';
 import { useCallback } from 'react';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatPercent } from '@/lib/format';
-import type { DemandBacktestDto, DemandForecastDto } from '../demand-forecast-dto';
+import type { DemandBacktestDto, DemandBacktestErrorDto, DemandForecastDto, ForecastCountDto } from '../demand-forecast-dto';
 import { SuppressedCell } from '@/lib/components/suppressed-cell';
 import { TableScroll } from '@/lib/components/table-scroll';
 
 const monthLabel = (label: string) =>
   new Date(`${label}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 const range = (low: number, high: number) => `${formatCount(low)} to ${formatCount(high)}`;
+
+/** A hidden count is not plotted: the chart must not show what the table hides. */
+const plotted = (value: ForecastCountDto) => (value.kind === 'count' ? value.value : null);
+
+/** An observed count as the suppression left it: the number, or "<11"/"suppressed". */
+function CountText({ value }: { value: ForecastCountDto }) {
+  if (value.kind === 'count') return <>{formatCount(value.value)}</>;
+  return <SuppressedCell reason={value.label === 'suppressed' ? 'complementary' : 'small'} />;
+}
+
+/** An error resting on a hidden count is "hidden" with it. */
+function ErrorText({ error }: { error: DemandBacktestErrorDto | null }) {
+  if (error === null)
+    return (
+      <>
+        Errors <SuppressedCell reason="derived" /> (a month&apos;s count is &lt;11)
+      </>
+    );
+  return (
+    <>
+      Mean absolute error {formatCount(error.meanAbsoluteError)} fills; MAPE {formatPercent(error.mape, 1)}
+    </>
+  );
+}
 
 const SERIES_COLOURS = { actual: '#18181b', naive: '#b45309', forecast: '#1d4ed8', interval: '#93c5fd' } as const;
 
@@ -57,7 +82,7 @@ function ForecastChart({ forecast }: { forecast: DemandForecastDto }) {
             'Actual',
             SERIES_COLOURS.actual,
             pad(
-              backtest.map((month) => month.actual),
+              backtest.map((month) => plotted(month.actual)),
               0,
               forecast.months.length,
             ),
@@ -66,7 +91,7 @@ function ForecastChart({ forecast }: { forecast: DemandForecastDto }) {
             'Naive (last quarter repeated)',
             SERIES_COLOURS.naive,
             pad(
-              backtest.map((month) => month.naive),
+              backtest.map((month) => plotted(month.naive)),
               0,
               forecast.months.length,
             ),
@@ -96,7 +121,7 @@ function ForecastChart({ forecast }: { forecast: DemandForecastDto }) {
   return (
     <EChart
       buildOption={buildOption}
-      label="Line chart of fills a month: the backtest's held-out months (actual, naive baseline and forecast) followed by the forecast for the next three months with its 95 % interval; the tables below give the same figures."
+      label="Line chart of fills a month: the backtest's held-out months (actual, naive baseline and forecast; a count of fewer than 11 is not plotted) followed by the forecast for the next three months with its 95 % interval; the tables below give the same figures."
       className="h-80 w-full max-w-4xl"
     />
   );
@@ -142,8 +167,12 @@ function BacktestTable({ backtest, csvHref }: { backtest: DemandBacktestDto; csv
                 <td className="py-2 pr-4">
                   {formatCount(month.forecast)} ({range(month.low, month.high)})
                 </td>
-                <td className="py-2 pr-4">{formatCount(month.naive)}</td>
-                <td className="py-2 pr-4">{formatCount(month.actual)}</td>
+                <td className="py-2 pr-4">
+                  <CountText value={month.naive} />
+                </td>
+                <td className="py-2 pr-4">
+                  <CountText value={month.actual} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -153,13 +182,14 @@ function BacktestTable({ backtest, csvHref }: { backtest: DemandBacktestDto; csv
                 Error
               </th>
               <td className="py-2 pr-4">
-                Mean absolute error {formatCount(backtest.forecastMeanAbsoluteError)} fills; MAPE {formatPercent(backtest.forecastMape, 1)}
+                <ErrorText error={backtest.forecastError} />
               </td>
               <td className="py-2 pr-4">
-                Mean absolute error {formatCount(backtest.naiveMeanAbsoluteError)} fills; MAPE {formatPercent(backtest.naiveMape, 1)}
+                <ErrorText error={backtest.naiveError} />
               </td>
               <td className="py-2 pr-4">
-                {backtest.withinInterval} of {backtest.months.length} inside the interval
+                {backtest.withinInterval === null ? <SuppressedCell reason="derived" /> : backtest.withinInterval} of{' '}
+                {backtest.months.length} inside the interval
               </td>
             </tr>
           </tfoot>
@@ -190,6 +220,9 @@ export function DemandForecastSection({
         ) : null}
       </div>
       <p className="max-w-3xl">{forecast.periodWording}</p>
+      <p className="max-w-3xl text-sm" data-testid="demand-forecast-region">
+        {forecast.regionWording}
+      </p>
       {forecast.suppressed ? (
         <Alert status="warning">
           <Alert.Content>

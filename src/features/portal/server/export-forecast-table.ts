@@ -2,8 +2,9 @@ import 'server-only';
 /**
  * One of the demand forecast's two tables as CSV ("Download CSV"): the forecast months or the backtest, for
  * the products the page's forecast covers (the viewer's scope narrowed by the product and company filters, a
- * filter outside the scope ignored as the page ignores it). The same use case as the page, so the same
- * suppression (fewer than 11 patients: no figure) and an audit row naming the table.
+ * filter outside the scope ignored as the page ignores it; every region, said so, as the region filter does not
+ * apply to the forecast). The same use case as the page, so the same suppression (fewer than 11 patients: no
+ * figure; counts of 1–10 "<11") and an audit row naming the table.
  */
 import type { Database } from '@/db/client';
 import { findCohortScope } from '@/db/queries/cohort-scope';
@@ -12,7 +13,7 @@ import { AppError } from '@/lib/errors';
 import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
-import type { DemandForecastDto } from '../demand-forecast-dto';
+import type { DemandBacktestErrorDto, DemandForecastDto, ForecastCountDto } from '../demand-forecast-dto';
 import { applyPortalFilters, type PortalFilters } from '../portal-tables';
 import { forecastProductDemand } from './forecast-product-demand';
 import { portalRefusal } from './get-portal-view';
@@ -24,6 +25,11 @@ export const isForecastTable = (table: string): table is ForecastTableId => (for
 
 /** Shares as fractions with 4 decimals, like the portal's other CSVs. */
 const share = (value: number | null) => (value === null ? 'n/a' : Number(value.toFixed(4)));
+/** A count as the page shows it: the number, or "<11"/"suppressed" (the suppression is done once, in the DTO). */
+const countCell = (value: ForecastCountDto) => (value.kind === 'count' ? value.value : value.label);
+/** An error resting on a hidden count reads "hidden", as on the page. */
+const errorCell = (error: DemandBacktestErrorDto | null, figure: (error: DemandBacktestErrorDto) => number | string) =>
+  error === null ? 'hidden' : figure(error);
 
 export function forecastTableCsv(table: ForecastTableId, forecast: DemandForecastDto): string {
   const notShown =
@@ -35,7 +41,16 @@ export function forecastTableCsv(table: ForecastTableId, forecast: DemandForecas
       table === 'demand-forecast' ? '# Demand forecast: expected fills and units in the next three months' : '# Demand forecast backtest',
     ]),
     csvLine([`# ${forecast.periodWording}`]),
+    csvLine([`# ${forecast.regionWording}`]),
     ...(forecast.suppressed ? [] : [csvLine([`# ${forecast.methodWording}`])]),
+    // The backtest's actual and naive fills are observed counts (the forecast's are the model's expectations).
+    ...(table === 'demand-backtest'
+      ? [
+          csvLine([
+            '# Counts of 1 to 10 fills are shown as <11; an error resting on a hidden count reads hidden (it would give the count away).',
+          ]),
+        ]
+      : []),
   ];
   if (table === 'demand-forecast') {
     const columns = csvLine([
@@ -70,17 +85,33 @@ export function forecastTableCsv(table: ForecastTableId, forecast: DemandForecas
   return [
     ...head,
     columns,
-    ...backtest.months.map((month) => csvLine([month.label, month.forecast, month.low, month.high, month.naive, month.actual])),
+    ...backtest.months.map((month) =>
+      csvLine([month.label, month.forecast, month.low, month.high, countCell(month.naive), countCell(month.actual)]),
+    ),
     csvLine([
       'Mean absolute error (fills)',
-      Number(backtest.forecastMeanAbsoluteError.toFixed(1)),
+      errorCell(backtest.forecastError, (error) => Number(error.meanAbsoluteError.toFixed(1))),
       '',
       '',
-      Number(backtest.naiveMeanAbsoluteError.toFixed(1)),
+      errorCell(backtest.naiveError, (error) => Number(error.meanAbsoluteError.toFixed(1))),
       '',
     ]),
-    csvLine(['Mean absolute percentage error (share)', share(backtest.forecastMape), '', '', share(backtest.naiveMape), '']),
-    csvLine(['Months inside the 95% interval', `${backtest.withinInterval} of ${backtest.months.length}`, '', '', '', '']),
+    csvLine([
+      'Mean absolute percentage error (share)',
+      errorCell(backtest.forecastError, (error) => share(error.mape)),
+      '',
+      '',
+      errorCell(backtest.naiveError, (error) => share(error.mape)),
+      '',
+    ]),
+    csvLine([
+      'Months inside the 95% interval',
+      backtest.withinInterval === null ? 'hidden' : `${backtest.withinInterval} of ${backtest.months.length}`,
+      '',
+      '',
+      '',
+      '',
+    ]),
   ].join('');
 }
 
@@ -116,6 +147,7 @@ export async function exportForecastTable(options: {
     database,
     actor,
     productIds,
+    region: filters.region,
     purpose: { kind: 'csv', table: options.table },
     request: options.request,
     now: options.now,

@@ -81,12 +81,11 @@ describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend
         unitsHigh: 360,
       })),
     );
-    expect(forecast.backtest!.months.map((month) => [month.label, month.forecast, month.actual])).toEqual([
-      ['2025-12', 12, 12],
-      ['2026-01', 12, 12],
-      ['2026-02', 12, 12],
-    ]);
-    expect(forecast.backtest).toMatchObject({ forecastMape: 0, forecastMeanAbsoluteError: 0, withinInterval: 3 });
+    expect(forecast.backtest!.months.map((month) => [month.label, month.forecast, month.actual])).toEqual(
+      ['2025-12', '2026-01', '2026-02'].map((label) => [label, 12, { kind: 'count', value: 12 }]),
+    );
+    expect(forecast.backtest).toMatchObject({ forecastError: { mape: 0, meanAbsoluteError: 0 }, withinInterval: 3 });
+    expect(forecast.regionWording).toBe('The forecast covers patients in every region.');
     expect(forecast.periodWording).toContain('Mar 2026 – May 2026');
     expect(forecast.periodWording).toContain('Synthetic demo data');
     // Asked months later, the forecast still runs from the latest fill (the data's end), not from today.
@@ -190,14 +189,15 @@ describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend
       database: db,
       actor: manufacturer,
       table: 'demand-forecast',
-      filters: { ...noPortalFilters, productId: 'other' },
+      filters: { ...noPortalFilters, productId: 'other', region: 'north' },
       request,
       now,
     });
     expect(months.filename).toBe('portal-demand-forecast-as-of-2026-02-28.csv');
     const lines = months.csv.trim().split(/\r?\n/);
-    expect(lines[3]).toBe('Month,Expected fills,Fills 95% low,Fills 95% high,Expected units,Units 95% low,Units 95% high');
-    expect(lines.slice(4)).toEqual(
+    expect(lines[2]).toBe('# The region filter does not apply to the forecast: it covers patients in every region.');
+    expect(lines[4]).toBe('Month,Expected fills,Fills 95% low,Fills 95% high,Expected units,Units 95% low,Units 95% high');
+    expect(lines.slice(5)).toEqual(
       shown.months.map((month) =>
         [month.label, month.expectedFills, month.fillsLow, month.fillsHigh, month.expectedUnits, month.unitsLow, month.unitsHigh].join(','),
       ),
@@ -211,12 +211,62 @@ describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend
       now,
     });
     const backtestLines = backtest.csv.trim().split(/\r?\n/);
-    expect(backtestLines.slice(4, 7)).toEqual(
-      shown.backtest!.months.map((month) => [month.label, month.forecast, month.low, month.high, month.naive, month.actual].join(',')),
+    expect(backtestLines.slice(6, 9)).toEqual(
+      // The naive baseline: fills of September–November 2025 (two 30-day fills fall in October).
+      shown.backtest!.months.map((month, index) => [month.label, month.forecast, month.low, month.high, [12, 24, 12][index], 12].join(',')),
     );
-    expect(backtestLines[7]).toBe(
-      `Mean absolute error (fills),${shown.backtest!.forecastMeanAbsoluteError},,,${shown.backtest!.naiveMeanAbsoluteError},`,
+    expect(backtestLines[9]).toBe(
+      `Mean absolute error (fills),${shown.backtest!.forecastError!.meanAbsoluteError},,,${shown.backtest!.naiveError!.meanAbsoluteError},`,
     );
+  });
+
+  it('shows backtest fills of 1–10 as "<11" on the page and in the CSV, with the errors resting on them hidden', async () => {
+    // 12 patients feed the backtest's fit, but only 5 fill in the held-out months (the other 7 stop in November):
+    // actual fills 5 a month, the naive baseline (September–November) 12.
+    await addPatients(db, 5, 'statin', monthly);
+    await addPatients(
+      db,
+      7,
+      'statin',
+      monthly.filter((day) => day < dayNumberFromCivil(2025, 12, 1)),
+    );
+    const forecast = await forecastProductDemand({ database: db, actor: admin, productIds: ['statin'], now });
+    expect(forecast).toMatchObject({ suppressed: false, patients: 12 });
+    const backtest = forecast.backtest!;
+    expect(backtest.months.map((month) => [month.label, month.actual, month.naive])).toEqual(
+      ['2025-12', '2026-01', '2026-02'].map((label, index) => [
+        label,
+        { kind: 'hidden', label: '<11' },
+        { kind: 'count', value: [12, 24, 12][index] },
+      ]),
+    );
+    // A mean absolute error over the months would give |forecast − actual|, so the hidden actual up to two values.
+    expect(backtest).toMatchObject({ forecastError: null, naiveError: null, withinInterval: null });
+    // The 5 therapies still going are a count of 1–10 too.
+    expect(forecast.periodWording).toContain('(<11 patient–product therapies still going)');
+    expect(JSON.stringify(forecast)).not.toMatch(/"(actual|naive)":5\b/);
+
+    const request = { requestId: 'request-4', clientAddress: '127.0.0.1' };
+    const { csv } = await exportForecastTable({
+      database: db,
+      actor: admin,
+      table: 'demand-backtest',
+      filters: noPortalFilters,
+      request,
+      now,
+    });
+    const lines = csv.trim().split(/\r?\n/);
+    expect(lines[4]).toBe(
+      '# Counts of 1 to 10 fills are shown as <11; an error resting on a hidden count reads hidden (it would give the count away).',
+    );
+    expect(lines.slice(6, 9)).toEqual(
+      backtest.months.map((month, index) => [month.label, month.forecast, month.low, month.high, [12, 24, 12][index], '<11'].join(',')),
+    );
+    expect(lines.slice(9)).toEqual([
+      'Mean absolute error (fills),hidden,,,hidden,',
+      'Mean absolute percentage error (share),hidden,,,hidden,',
+      'Months inside the 95% interval,hidden,,,,',
+    ]);
   });
 
   it('writes a suppressed forecast as a CSV with no figure', async () => {

@@ -20,6 +20,7 @@ import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import type { DemandForecastDto, DemandForecastSuppression } from '../demand-forecast-dto';
+import { roundForecastFigure, suppressDemandForecast } from '../suppress-demand-forecast';
 import {
   forecastFiguresOf,
   forecastSetKeyOf,
@@ -33,8 +34,16 @@ import {
 } from './portal-forecast-summaries';
 import { queueRefreshFor } from './portal-patient-summaries';
 
-/** Forecast figures are rounded for display; the engine keeps full precision. */
-const round = (value: number) => Math.round(value * 10) / 10;
+/**
+ * The forecast is of every region: its pre-aggregate (decision 057) is kept per product set, not per region, and
+ * computing a region per request costs seconds at national scale (decision 060). So the page's region filter is
+ * not applied to it, and the page and the CSV say so.
+ */
+export function forecastRegionWording(region: string | null): string {
+  return region === null
+    ? 'The forecast covers patients in every region.'
+    : 'The region filter does not apply to the forecast: it covers patients in every region.';
+}
 
 const methodWording =
   `Each current patient's next fills follow their recent refill interval, each counted with the probability that they are still on therapy then ` +
@@ -64,6 +73,8 @@ export async function forecastProductDemand(options: {
   actor: Pick<SessionUser, 'id' | 'role'> | null;
   /** Empty: every product the viewer may see. */
   productIds: readonly string[];
+  /** The page's region filter: not applied (see forecastRegionWording), only said so. */
+  region?: string | null;
   /** Which figure was asked for, for the audit log: the page's section, or one table's CSV. */
   purpose?: { kind: 'page' } | { kind: 'csv'; table: string };
   request?: RequestContext;
@@ -102,6 +113,7 @@ async function computeForecast(options: {
   database: Database;
   actor: Pick<SessionUser, 'id' | 'role'>;
   productIds: readonly string[];
+  region?: string | null;
   now: Date;
   perRequest?: boolean;
   builtBaseMinPatients?: number;
@@ -130,10 +142,12 @@ async function computeForecast(options: {
           .where(productIds === null ? undefined : inArray(products.id, productIds))
           .orderBy(asc(products.name));
   const today = dayNumberFromIso(options.now.toISOString().slice(0, 10));
+  const regionWording = forecastRegionWording(options.region ?? null);
   const suppressedDto = (reason: DemandForecastSuppression, lastDay: number, wording: string, synthetic: boolean): DemandForecastDto => ({
     asOf: isoFromDayNumber(lastDay),
     products: productRows,
     periodWording: wording,
+    regionWording,
     methodWording,
     synthetic,
     suppressed: true,
@@ -213,46 +227,40 @@ async function computeForecast(options: {
       pending,
     };
   }
+  // Observed counts (the backtest's actual and naive fills, the therapies still going) are suppressed like every
+  // portal count; the backtest is fitted on older data, so it is shown only when that too comes from enough patients.
+  const suppressed = suppressDemandForecast({
+    currentTherapies: forecast.currentPatients,
+    backtest: backtestPatients < MINIMUM_GROUP_SIZE ? null : backtest,
+  });
+  const therapies =
+    suppressed.currentTherapies.kind === 'count' ? String(suppressed.currentTherapies.value) : suppressed.currentTherapies.label;
   return {
     asOf: isoFromDayNumber(lastDay),
     products: productRows,
     methodWording,
     periodWording:
       `Fills of ${productWording} expected in ${monthName(first)} – ${monthName(last)}, from the fills of the ${patientCount} patients dispensed them ` +
-      `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${forecast.currentPatients} patient–product therapies still going); backtest on ` +
+      `between ${longDate(fitFrom)} and ${longDate(isoFromDayNumber(lastDay))} (${therapies} patient–product therapies still going); backtest on ` +
       `${monthName(heldOut[0]!.label)} – ${monthName(heldOut[heldOut.length - 1]!.label)}, forecast from the data before them.` +
       (synthetic ? ' Synthetic demo data.' : '') +
       (pending === null ? '' : ` ${pendingForecastWording(pending)}`),
+    regionWording,
     synthetic,
     suppressed: false,
     suppressedReason: null,
     pending,
     patients: patientCount,
+    // Expectations of the model over at least 11 patients, not observed counts: shown whatever their size (suppress-demand-forecast.ts).
     months: forecast.months.map((month) => ({
       label: month.label,
-      expectedFills: round(month.expectedFills),
-      fillsLow: round(month.fillsLow),
-      fillsHigh: round(month.fillsHigh),
-      expectedUnits: round(month.expectedUnits),
-      unitsLow: round(month.unitsLow),
-      unitsHigh: round(month.unitsHigh),
+      expectedFills: roundForecastFigure(month.expectedFills),
+      fillsLow: roundForecastFigure(month.fillsLow),
+      fillsHigh: roundForecastFigure(month.fillsHigh),
+      expectedUnits: roundForecastFigure(month.expectedUnits),
+      unitsLow: roundForecastFigure(month.unitsLow),
+      unitsHigh: roundForecastFigure(month.unitsHigh),
     })),
-    // The backtest is fitted on older data: shown only when that too comes from enough patients.
-    backtest:
-      backtestPatients < MINIMUM_GROUP_SIZE
-        ? null
-        : {
-            forecastMape: backtest.forecastMape,
-            naiveMape: backtest.naiveMape,
-            forecastMeanAbsoluteError: backtest.forecastMeanAbsoluteError,
-            naiveMeanAbsoluteError: backtest.naiveMeanAbsoluteError,
-            withinInterval: backtest.withinInterval,
-            months: backtest.months.map((month) => ({
-              ...month,
-              forecast: round(month.forecast),
-              low: round(month.low),
-              high: round(month.high),
-            })),
-          },
+    backtest: suppressed.backtest,
   };
 }

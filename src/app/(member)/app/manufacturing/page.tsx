@@ -36,7 +36,17 @@ export default async function ManufacturingPortalPage({ searchParams }: Props) {
   const view = await getPortalView({ database, actor, choice: period.choice, filters: filters.filters, request, now: new Date() });
   // The forecast for the products the view shows (already narrowed to the viewer's scope and filters).
   const forecast =
-    view.status === 'ok' ? await forecastProductDemand({ database, actor, productIds: view.productIds, request, now: new Date() }) : null;
+    view.status === 'ok'
+      ? await forecastProductDemand({
+          database,
+          actor,
+          productIds: view.productIds,
+          // Not applied to the forecast (its pre-aggregate has no region): the section says the forecast covers every region.
+          region: view.filters.region,
+          request,
+          now: new Date(),
+        })
+      : null;
   // Its CSVs carry the view's filters; the forecast is as of the latest data, so no period.
   const forecastCsvHref = (table: string) =>
     view.status === 'ok'
