@@ -76,3 +76,37 @@ for (const who of ['government-official', 'admin'] as const) {
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 }
+
+test('admin: a measured adherence linked from the portal is shown with its period and population and can be the baseline; a bad one is ignored with a note', async ({
+  page,
+  signIn,
+}) => {
+  test.setTimeout(120_000);
+  await signIn('admin');
+  const linked = new URLSearchParams({
+    measuredAdherence: '0.62',
+    measuredPatients: '1234',
+    measuredFrom: '2025-01-01',
+    measuredTo: '2025-12-31',
+    measuredDataTo: '2025-12-31',
+    measuredPopulation: 'platform patients with a fill in the period of any product (every company; all regions)',
+  });
+  await page.goto(`${nationalPath}?${linked}`);
+  await expect(page.getByTestId('platform-adherence')).toContainText(
+    'measured on the platform: 62% of 1,234 patients at PDC ≥ 0.8, 1 Jan 2025 – 31 Dec 2025 (data up to 31 Dec 2025), platform patients',
+  );
+  const ukTotal = (await totalRow(page).textContent()) ?? '';
+  await page.getByRole('button', { name: /Use the platform’s measured adherence/ }).click();
+  await expect(page.getByText(/^Baseline adherence set to 62% for hypertension, type 2 diabetes, hyperlipidaemia/)).toBeVisible();
+  await expect(page.getByText(/The platform’s adherence, measured on the platform: 62%/)).toHaveCount(3);
+  // The UK preset's baseline differs from 62%, so the figures follow (unless the improvement is 0, when nothing is avoided either way).
+  if (!ukTotal.includes('Central 0 ')) await expect.poll(async () => (await totalRow(page).textContent()) ?? '').not.toEqual(ukTotal);
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  linked.set('measuredAdherence', '62');
+  await page.goto(`${nationalPath}?${linked}`);
+  await expect(page.getByTestId('platform-adherence-problem')).toContainText(
+    'The measured adherence in this page’s address was ignored: the measured adherence must be a share from 0 to 1',
+  );
+  await expect(page.getByTestId('platform-adherence')).toHaveCount(0);
+});

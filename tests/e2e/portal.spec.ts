@@ -72,10 +72,13 @@ test('a government official sees every company; axe clean', async ({ page, signI
   const companies = await firstColumn(page, 'by-company');
   expect(companies.map(([label]) => label)).toEqual(expect.arrayContaining(['Northwind Pharma', 'Halcyon Therapeutics']));
   await expect(page.getByTestId('table-by-condition')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Model the national healthcare impact' })).toHaveAttribute(
+  // The impact link carries the view's share at PDC ≥ 0.8 (shown: every company's patients are well over 11), with its period.
+  const impactLink = page.getByRole('link', { name: 'Model the national healthcare impact' });
+  await expect(impactLink).toHaveAttribute(
     'href',
-    '/algorithms/patient-engagement/national-healthcare-impact',
+    /^\/algorithms\/patient-engagement\/national-healthcare-impact\?measuredAdherence=(0(\.\d{1,4})?|1)&.*measuredFrom=\d{4}-\d{2}-\d{2}/,
   );
+  const impactHref = (await impactLink.getAttribute('href'))!;
   // The demand forecast's CSV: the same months, in order, as its table.
   const forecastRows = page.getByTestId('demand-forecast-months').locator('tbody tr th');
   await expect(forecastRows.first()).toBeVisible();
@@ -94,6 +97,13 @@ test('a government official sees every company; axe clean', async ({ page, signI
   expect(csvMonths).toEqual(shownMonths);
   await expect(page.getByTestId('csv-demand-backtest')).toHaveAttribute('href', /table=demand-backtest/);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+  // The impact page shows the linked figure with its period and population.
+  await page.goto(impactHref);
+  await expect(page.getByTestId('platform-adherence')).toContainText(
+    /measured on the platform: \d+% of [\d,]+ patients at PDC ≥ 0\.8, .+ \(data up to .+\), platform patients/,
+  );
+  await expect(page.getByTestId('platform-adherence-problem')).toHaveCount(0);
 });
 
 for (const who of ['patient', 'clinician'] as const) {

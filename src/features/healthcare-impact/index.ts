@@ -3,4 +3,10 @@
  * server/; the presets and schemas are browser safe.
  */
 export { countryIds, countryPresets, modelledConditions, NOT_CAUSAL_LABEL, type CountryId, type CountryPreset } from './presets';
-export { DEFAULT_COUNTRY, outcomesQuerySchema } from './schemas';
+export {
+  DEFAULT_COUNTRY,
+  outcomesQuerySchema,
+  parsePlatformAdherenceQuery,
+  platformAdherenceQuery,
+  type PlatformAdherence,
+} from './schemas';

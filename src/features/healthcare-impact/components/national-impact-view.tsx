@@ -1,6 +1,6 @@
 'use client';
 
-import { Label, Slider } from '@heroui/react';
+import { Button, Label, Radio, RadioGroup, Slider } from '@heroui/react';
 import { useMemo, useState } from 'react';
 import {
   type AdherenceImprovement,
@@ -11,7 +11,7 @@ import {
   scenarios,
   totalImpact,
 } from '@/engine/impact';
-import { formatCount, formatDate, formatDecimal, formatMoney } from '@/lib/format';
+import { formatCount, formatDate, formatDecimal, formatMoney, formatPercent } from '@/lib/format';
 import {
   conditionInputsOf,
   type CountryId,
@@ -23,8 +23,10 @@ import {
   NOT_CAUSAL_LABEL,
   type Source,
 } from '../presets';
+import type { ImprovementSource } from '../improvement-source';
+import type { PlatformAdherence } from '../schemas';
+import type { ComparisonImprovement, MeasuredImprovements, TrialImprovement } from '../server/get-measured-improvement';
 import { CountrySelect } from './country-select';
-import type { MeasuredImprovement } from '../server/get-measured-improvement';
 import { ScenarioBarChart } from './impact-chart';
 import { TableScroll } from '@/lib/components/table-scroll';
 
@@ -96,24 +98,83 @@ function stepFor(value: number): number {
   return 10 ** Math.floor(Math.log10(value / 100));
 }
 
-export function NationalImpactView({ measured }: { measured: MeasuredImprovement | null }) {
+/** A measured effect on the slider's half-point steps, within its range. */
+function sliderPointsOf(estimate: number): number {
+  return Math.min(MAX_IMPROVEMENT_POINTS, Math.max(0, Math.round(estimate * 2) / 2));
+}
+
+function startingPoints(measured: MeasuredImprovements, source: ImprovementSource): number | null {
+  if (source === 'trial') return measured.trial === null ? null : sliderPointsOf(measured.trial.points.estimate);
+  if (source === 'comparison') return measured.comparison === null ? null : sliderPointsOf(measured.comparison.points);
+  return null;
+}
+
+/** The baseline slider moves in whole percent; the platform's share is put on it rounded so. */
+const baselineOf = (share: number) => Math.round(share * 100) / 100;
+
+/** Period and population of the platform's measured adherence, in the words every mention of it uses. */
+export function platformAdherenceText(adherence: PlatformAdherence): string {
+  const patients = adherence.patients === null ? '' : ` of ${formatCount(adherence.patients)} patients`;
+  return (
+    `measured on the platform: ${formatPercent(adherence.share)}${patients} at PDC ≥ 0.8, ` +
+    `${formatDate(adherence.period.from, { short: true })} – ${formatDate(adherence.period.to, { short: true })} ` +
+    `(data up to ${formatDate(adherence.period.dataTo, { short: true })}), ${adherence.population}`
+  );
+}
+
+export function NationalImpactView({
+  measured,
+  platformAdherence = null,
+  platformAdherenceProblem = null,
+}: {
+  measured: MeasuredImprovements;
+  /** The share at PDC ≥ 0.8 the manufacturing portal linked in, if any. */
+  platformAdherence?: PlatformAdherence | null;
+  /** Why a linked figure was ignored. */
+  platformAdherenceProblem?: string | null;
+}) {
   const [countryId, setCountryId] = useState<CountryId>('united-kingdom');
   const country = countryPresets[countryId];
   const [parameters, setParameters] = useState<Parameters>(() => parametersOf(country));
-  // On the slider's half-point steps, within its range.
-  const measuredPoints =
-    measured === null ? 0 : Math.min(MAX_IMPROVEMENT_POINTS, Math.max(0, Math.round(measured.points.estimate * 2) / 2));
-  const [points, setPoints] = useState(measuredPoints);
+  const [source, setSource] = useState<ImprovementSource>(measured.initial);
+  const [points, setPoints] = useState(() => startingPoints(measured, measured.initial) ?? 0);
+  // The conditions whose baseline adherence is the platform's figure (until moved, or the country changes).
+  const [platformBaseline, setPlatformBaseline] = useState<ReadonlySet<ModelledCondition>>(() => new Set());
 
   const chooseCountry = (id: CountryId) => {
     setCountryId(id);
     setParameters(parametersOf(countryPresets[id]));
+    setPlatformBaseline(new Set());
   };
   const setCondition = (condition: ModelledCondition, change: Partial<ConditionInputs>) =>
     setParameters((current) => ({
       ...current,
       conditions: { ...current.conditions, [condition]: { ...current.conditions[condition], ...change } },
     }));
+  const setBaseline = (condition: ModelledCondition, value: number) => {
+    setCondition(condition, { baselineAdherence: value });
+    setPlatformBaseline((current) => new Set([...current].filter((entry) => entry !== condition)));
+  };
+  const applyPlatformAdherence = (adherence: PlatformAdherence) => {
+    const baselineAdherence = baselineOf(adherence.share);
+    setParameters((current) => ({
+      ...current,
+      conditions: Object.fromEntries(
+        modelledConditions.map((condition) => [condition, { ...current.conditions[condition], baselineAdherence }]),
+      ) as Record<ModelledCondition, ConditionInputs>,
+    }));
+    setPlatformBaseline(new Set(modelledConditions));
+  };
+  const chooseSource = (next: ImprovementSource) => {
+    setSource(next);
+    const start = startingPoints(measured, next);
+    if (start !== null) setPoints(start);
+  };
+  const movePoints = (value: number) => {
+    setPoints(value);
+    // Moved off the source's value, the improvement is the user's own.
+    if (value !== startingPoints(measured, source)) setSource('own');
+  };
 
   const impacts = useMemo(() => {
     const improvement: AdherenceImprovement = { kind: 'percentage-points', points };
@@ -137,6 +198,15 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
     ],
     [impacts, total],
   );
+  // A baseline taken from the platform says so, with its period and population, instead of the preset's source.
+  const baselineSource = (condition: ModelledCondition): Source => {
+    const preset = country.conditions[condition].baselineAdherence;
+    if (platformAdherence === null || !platformBaseline.has(condition)) return preset.source;
+    return {
+      text: `The platform’s adherence, ${platformAdherenceText(platformAdherence)} — all the platform’s conditions together, rounded to whole percent (the ${country.name} preset: ${formatPercent(preset.value)}).`,
+      approximate: false,
+    };
+  };
 
   return (
     <div className="flex flex-col gap-6">
@@ -145,28 +215,84 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
         in other ways too, so the true effect of raising adherence may be smaller.
       </p>
 
+      {platformAdherenceProblem === null ? null : (
+        <p role="alert" className="text-danger" data-testid="platform-adherence-problem">
+          {platformAdherenceProblem}
+        </p>
+      )}
+      {platformAdherence === null ? null : (
+        <section aria-labelledby="platform-adherence-heading" className="flex flex-col gap-2 rounded-2xl border border-separator p-4">
+          <h2 id="platform-adherence-heading" className="text-xl font-semibold">
+            Adherence measured on the platform
+          </h2>
+          <p data-testid="platform-adherence">
+            From the manufacturing portal’s link: {platformAdherenceText(platformAdherence)}. Refill-based: the proportion of days covered,
+            as the model’s relative risks define good adherence (PDC or MPR ≥ 0.8). It is the platform’s patients on the products shown, all
+            their conditions together — not the country’s treated population, and not one condition alone.
+          </p>
+          <div>
+            <Button variant="secondary" onPress={() => applyPlatformAdherence(platformAdherence)} data-testid="use-platform-adherence">
+              Use the platform’s measured adherence as the baseline of every condition
+            </Button>
+          </div>
+          {platformBaseline.size === 0 ? null : (
+            <p role="status" className="text-sm text-muted">
+              Baseline adherence set to {formatPercent(baselineOf(platformAdherence.share))} for{' '}
+              {modelledConditions
+                .filter((condition) => platformBaseline.has(condition))
+                .map((condition) => modelledConditionLabels[condition].toLowerCase())
+                .join(', ')}
+              . Choose the country again to go back to its presets.
+            </p>
+          )}
+        </section>
+      )}
+
       <section aria-labelledby="improvement-heading" className="flex flex-col gap-3">
         <h2 id="improvement-heading" className="text-xl font-semibold">
           Adherence improvement
         </h2>
-        {measured === null ? (
-          <p data-testid="improvement-source">
-            No trial of the platform is complete yet, so there is no measured effect to start from: set the improvement below (it starts at
-            0).
-          </p>
-        ) : (
-          <p data-testid="improvement-source">
-            Starts at the platform’s measured effect: the primary result of the trial “{measured.trialName}”
-            {measured.synthetic ? ' (synthetic demo data)' : ''} — the share of participants adherent, intervention − control,{' '}
-            {formatDecimal(measured.points.estimate, 1)} percentage points (95% CI {formatDecimal(measured.points.ciLow, 1)} to{' '}
-            {formatDecimal(measured.points.ciHigh, 1)}); {formatCount(measured.participants.intervention)} intervention and{' '}
-            {formatCount(measured.participants.control)} control participants; {measured.population}; follow-up{' '}
-            {formatDate(measured.period.from)} to {formatDate(measured.period.to)}.
-            {measured.points.estimate < 0 ? ' The measured difference is negative, so the slider starts at 0.' : ''}
-            {measured.points.estimate > MAX_IMPROVEMENT_POINTS ? ` The slider stops at ${MAX_IMPROVEMENT_POINTS} points.` : ''} The slider
-            moves in half points, so it starts at the nearest half point; you can set it instead.
-          </p>
+        {measured.trial === null && measured.comparison === null ? null : (
+          <RadioGroup
+            value={source}
+            onChange={(value) => chooseSource(value as ImprovementSource)}
+            className="flex flex-col gap-1"
+            data-testid="improvement-choice"
+          >
+            <Label>Start the improvement from</Label>
+            {measured.trial === null ? null : (
+              <Radio value="trial">
+                <Radio.Control>
+                  <Radio.Indicator />
+                </Radio.Control>
+                <Radio.Content>
+                  <Label>The trial “{measured.trial.trialName}” (measured)</Label>
+                </Radio.Content>
+              </Radio>
+            )}
+            {measured.comparison === null ? null : (
+              <Radio value="comparison">
+                <Radio.Control>
+                  <Radio.Indicator />
+                </Radio.Control>
+                <Radio.Content>
+                  <Label>The policy comparison (simulated)</Label>
+                </Radio.Content>
+              </Radio>
+            )}
+            <Radio value="own">
+              <Radio.Control>
+                <Radio.Indicator />
+              </Radio.Control>
+              <Radio.Content>
+                <Label>Your own value (move the slider)</Label>
+              </Radio.Content>
+            </Radio>
+          </RadioGroup>
         )}
+        <p data-testid="improvement-source">
+          <ImprovementSourceText measured={measured} source={source} />
+        </p>
         <ParameterSlider
           label="Adherence improvement (percentage points of treated patients moving from poor to good adherence)"
           value={points}
@@ -174,14 +300,8 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
           maxValue={MAX_IMPROVEMENT_POINTS}
           step={0.5}
           format={(value) => `${formatDecimal(value, 1)} points`}
-          onChange={setPoints}
-          source={{
-            text:
-              measured === null
-                ? 'Set by you.'
-                : `Trial “${measured.trialName}”, primary binary endpoint (risk difference in the share adherent); capped at the poorly adherent.`,
-            approximate: false,
-          }}
+          onChange={movePoints}
+          source={{ text: sliderSourceText(measured, source), approximate: false }}
         />
       </section>
 
@@ -241,8 +361,8 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
                   maxValue={1}
                   step={0.01}
                   format={percentOf}
-                  onChange={(value) => setCondition(condition, { baselineAdherence: value })}
-                  source={preset.baselineAdherence.source}
+                  onChange={(value) => setBaseline(condition, value)}
+                  source={baselineSource(condition)}
                 />
                 <ParameterSlider
                   label={`${name}: hospital admissions among the treated`}
@@ -335,6 +455,71 @@ export function NationalImpactView({ measured }: { measured: MeasuredImprovement
       </section>
     </div>
   );
+}
+
+function TrialText({ trial }: { trial: TrialImprovement }) {
+  return (
+    <>
+      the primary result of the trial “{trial.trialName}”{trial.synthetic ? ' (synthetic demo data)' : ''} — the share of participants
+      adherent, intervention − control, {formatDecimal(trial.points.estimate, 1)} percentage points (95% CI{' '}
+      {formatDecimal(trial.points.ciLow, 1)} to {formatDecimal(trial.points.ciHigh, 1)}); {formatCount(trial.participants.intervention)}{' '}
+      intervention and {formatCount(trial.participants.control)} control participants; {trial.population}; follow-up{' '}
+      {formatDate(trial.period.from)} to {formatDate(trial.period.to)}.
+    </>
+  );
+}
+
+function ComparisonText({ comparison }: { comparison: ComparisonImprovement }) {
+  return (
+    <>
+      the simulated policy comparison — simulated, not measured on patients: the share at PDC ≥ 0.8 over the simulated year{' '}
+      {formatDate(comparison.period.from)} to {formatDate(comparison.period.to)}, {comparison.policyLabel.toLowerCase()}{' '}
+      {formatPercent(comparison.policyShare, 1)} − {comparison.controlLabel.toLowerCase()} {formatPercent(comparison.controlShare, 1)} ={' '}
+      {formatDecimal(comparison.points, 1)} percentage points; one synthetic cohort of {formatCount(comparison.patients)} simulated patients
+      (seed {comparison.seed}), the same patients under both, so no confidence interval: the figure follows from the simulator’s
+      assumptions.
+    </>
+  );
+}
+
+/** The sentence above the improvement slider: where its starting value comes from, with period and population. */
+function ImprovementSourceText({ measured, source }: { measured: MeasuredImprovements; source: ImprovementSource }) {
+  const estimate = source === 'trial' ? measured.trial?.points.estimate : source === 'comparison' ? measured.comparison?.points : undefined;
+  const range =
+    estimate === undefined
+      ? ''
+      : `${estimate < 0 ? ' The difference is negative, so the slider starts at 0.' : ''}${estimate > MAX_IMPROVEMENT_POINTS ? ` The slider stops at ${MAX_IMPROVEMENT_POINTS} points.` : ''} The slider moves in half points, so it starts at the nearest half point; you can set it instead.`;
+  if (source === 'trial' && measured.trial !== null)
+    return (
+      <>
+        Starts at the platform’s measured effect: <TrialText trial={measured.trial} />
+        {range}
+      </>
+    );
+  if (source === 'comparison' && measured.comparison !== null)
+    return (
+      <>
+        {measured.trial === null ? 'No trial of the platform is complete yet, so it starts' : 'Starts'} at{' '}
+        <ComparisonText comparison={measured.comparison} />
+        {range}
+      </>
+    );
+  if (measured.trial === null && measured.comparison === null)
+    return (
+      <>
+        No trial of the platform is complete yet and the policy comparison has not been simulated in this server yet (it runs when the
+        server starts, or open the comparison page), so there is no effect to start from: set the improvement below (it starts at 0).
+      </>
+    );
+  return <>Set by you: move the slider, or choose a source above.</>;
+}
+
+function sliderSourceText(measured: MeasuredImprovements, source: ImprovementSource): string {
+  if (source === 'trial' && measured.trial !== null)
+    return `Trial “${measured.trial.trialName}”, primary binary endpoint (risk difference in the share adherent); capped at the poorly adherent.`;
+  if (source === 'comparison' && measured.comparison !== null)
+    return 'Simulated policy comparison, personalised policy − no messages (difference in the share at PDC ≥ 0.8); capped at the poorly adherent.';
+  return 'Set by you.';
 }
 
 function pick(impact: ConditionImpact, key: 'hospitalisations' | 'deaths') {

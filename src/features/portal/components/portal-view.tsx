@@ -4,7 +4,8 @@ import { describePeriod, ReportingPeriodBar } from '@/components/reporting-perio
 import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
 import { formatCount, formatDate, formatPercent } from '@/lib/format';
 import { hrefWithPeriod, type PeriodView } from '@/lib/period-query';
-import { patientEngagementPrefix, routes } from '@/lib/routes';
+import { routes } from '@/lib/routes';
+import { NationalImpactLink } from './national-impact-link';
 import { type PortalTable, type PortalValue, weekdayNames } from '../portal-tables';
 import { portalFilterQueryOf } from '../schemas';
 import type { PortalView } from '../server/get-portal-view';
@@ -238,20 +239,7 @@ export function PortalViewPanel({
         {breakdowns.map((id) => section(id))}
       </section>
 
-      {government ? (
-        <section aria-labelledby="portal-impact" className="flex flex-col gap-2">
-          <h2 id="portal-impact" className="text-2xl font-semibold">
-            National impact
-          </h2>
-          <p>
-            <a className="font-medium text-accent underline" href={`${patientEngagementPrefix}national-healthcare-impact`}>
-              Model the national healthcare impact
-            </a>{' '}
-            — the page takes the platform’s own measured adherence improvement (trial or comparison) as its starting point itself, so the
-            link carries no figure.
-          </p>
-        </section>
-      ) : null}
+      {government ? <NationalImpactLink view={view} /> : null}
 
       {/* The demand forecast (DemandForecastSection), computed by its own use case for the view's products. */}
       {forecastSlot ?? null}
