@@ -124,6 +124,7 @@ export async function answerSurveyByMessage(options: {
       kind: surveyMessageSendJobKind,
       payload: { responseId: response.id, clarifyChunkId: chunk.id, replyId: message.id },
       dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:clarify`,
+      runAt: now,
     });
     return { kind: 'survey', chunkId: chunk.id, outcome: 'clarification' };
   }
@@ -150,6 +151,7 @@ export async function answerSurveyByMessage(options: {
       kind: surveyMessageSendJobKind,
       payload: { responseId: response.id, replyId: message.id },
       dedupeKey: `${surveyMessageSendJobKind}:${chunk.id}:next`,
+      runAt: now,
     });
   return { kind: 'survey', chunkId: chunk.id, outcome: completed ? 'completed' : 'answered' };
 }
@@ -203,6 +205,7 @@ async function answerInvitation(options: {
     kind: surveyMessageSendJobKind,
     payload: { responseId: invitation.responseId, replyId: message.id },
     dedupeKey: `${surveyMessageSendJobKind}:${invitation.id}:next`,
+    runAt: now,
   });
   return { kind: 'survey', chunkId: invitation.id, outcome: 'started' };
 }
