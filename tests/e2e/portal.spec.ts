@@ -40,7 +40,7 @@ test('a manufacturer sees only their companies’ products, and the CSV matches 
   expect(byProduct.length).toBeGreaterThan(0);
   for (const [label] of byProduct) expect(label).toContain('(Northwind Pharma)');
   await expect(page.getByTestId('worst-window')).toContainText('Worst window');
-  await expect(page.getByText('Surveys do not exist yet')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Reasons for missed doses, from surveys' })).toBeVisible();
 
   // The CSV of the by-product table: the same rows and the same (suppressed) counts.
   const href = await page.getByTestId('csv-by-product').getAttribute('href');

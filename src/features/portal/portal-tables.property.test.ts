@@ -15,6 +15,9 @@ import {
   type PortalInput,
   type PortalPatient,
   type PortalProduct,
+  noSurveyReasons,
+  surveyReasonKeys,
+  type SurveyReasonCounts,
 } from './portal-tables';
 import { suppressDemandForecast } from './suppress-demand-forecast';
 
@@ -26,7 +29,7 @@ const products: PortalProduct[] = [
 ];
 const regions = ['north', 'south', 'east'];
 
-/** A random cohort: patients with demographics and fills of the three products around the period, dose slots and reasons. */
+/** A random cohort: patients with demographics and fills of the three products around the period, dose slots, reply and survey reasons. */
 const cohort = fc
   .record({
     patients: fc.array(
@@ -56,8 +59,14 @@ const cohort = fc
       { maxLength: 30 },
     ),
     reasons: fc.array(fc.record({ reason: fc.constantFrom(...missedReasonKeys), replies: fc.nat(30) }), { maxLength: 7 }),
+    // Survey reasons: each reason's asked and giving patients (gave ≤ asked ≤ respondents).
+    respondents: fc.nat(40),
+    surveyCounts: fc.uniqueArray(fc.record({ reason: fc.constantFrom(...surveyReasonKeys), asked: fc.nat(40), gave: fc.nat(40) }), {
+      selector: (row) => row.reason,
+      maxLength: surveyReasonKeys.length,
+    }),
   })
-  .map(({ patients: drawn, doses, reasons }) => {
+  .map(({ patients: drawn, doses, reasons, respondents, surveyCounts }) => {
     const patients: PortalPatient[] = drawn.map((patient, index) => ({ id: `patient-${index}`, ...patient }));
     const fills: PortalFill[] = drawn.flatMap((patient, index) =>
       patient.fills.map((fill) => ({
@@ -69,7 +78,11 @@ const cohort = fc
     );
     const unique = new Map<string, DoseSlot>();
     for (const dose of doses) unique.set(`${dose.weekday}:${dose.hour}`, dose);
-    return { patients, fills, doses: [...unique.values()], reasons };
+    const surveyReasons: SurveyReasonCounts = {
+      respondents: Math.max(respondents, ...surveyCounts.map((row) => row.asked)),
+      reasons: surveyCounts.map((row) => ({ reason: row.reason, asked: row.asked, gave: Math.min(row.gave, row.asked) })),
+    };
+    return { patients, fills, doses: [...unique.values()], reasons, surveyReasons };
   });
 
 const filterCombinations: PortalFilters[] = [null, 'p1', 'p2', 'p3'].flatMap((productId) =>
@@ -82,13 +95,23 @@ describe('portal figures: suppression on every filter combination', () => {
       fc.property(cohort, fc.constantFrom<PortalInput['audience']>('manufacturer', 'government'), (data, audience) => {
         for (const filters of filterCombinations) {
           const filtered = applyPortalFilters({ audience, period, products, patients: data.patients, fills: data.fills }, filters);
-          const { figures, page, hidden } = describePortalPage({ ...filtered, doses: data.doses, reasons: data.reasons });
+          const { figures, page, hidden } = describePortalPage({
+            ...filtered,
+            doses: data.doses,
+            reasons: data.reasons,
+            surveyReasons: data.surveyReasons,
+          });
           for (const table of figures.tables)
             for (const row of table.rows)
               for (const value of row.values) {
                 if (value.kind === 'count') expect(value.value === 0 || value.value >= 11).toBe(true);
                 if (value.kind === 'hidden') expect(['<11', 'suppressed']).toContain(value.label);
               }
+          // Survey reasons: a share only beside a shown count of at least 11 patients asked.
+          for (const row of figures.tables.find((table) => table.id === 'survey-reasons')!.rows) {
+            const [, asked, share] = row.values;
+            if (share?.kind === 'share') expect(asked?.kind === 'count' && asked.value >= 11).toBe(true);
+          }
           // The reader's arithmetic over every relation of the page: no relation gives a hidden cell away, none is narrowed.
           const audit = auditPage(page, hidden);
           expect(audit.singleHidden).toEqual([]);
@@ -164,7 +187,16 @@ describe('portal figures: suppression on every filter combination', () => {
       { patientId: patient.id, productId: index % 2 === 0 ? 'p1' : 'p3', day: period.start + 10, daysSupply: 30 },
       { patientId: patient.id, productId: index % 2 === 0 ? 'p1' : 'p3', day: period.start + 40, daysSupply: 30 },
     ]);
-    const all = buildPortalFigures({ audience: 'manufacturer', period, products, patients, fills, doses: [], reasons: [] });
+    const all = buildPortalFigures({
+      audience: 'manufacturer',
+      period,
+      products,
+      patients,
+      fills,
+      doses: [],
+      reasons: [],
+      surveyReasons: noSurveyReasons,
+    });
     const cohortRow = (figures: typeof all) =>
       figures.tables.find((table) => table.id === 'pdc-distribution')!.rows.find((row) => row.key === 'all')!;
     expect(cohortRow(all).values[0]).toEqual({ kind: 'count', value: 30 });
@@ -172,12 +204,18 @@ describe('portal figures: suppression on every filter combination', () => {
       { audience: 'manufacturer', period, products, patients, fills },
       { ...noPortalFilters, companyId: 'c1' },
     );
-    expect(cohortRow(buildPortalFigures({ ...companyOne, doses: [], reasons: [] })).values[0]).toEqual({ kind: 'count', value: 15 });
+    expect(cohortRow(buildPortalFigures({ ...companyOne, doses: [], reasons: [], surveyReasons: noSurveyReasons })).values[0]).toEqual({
+      kind: 'count',
+      value: 15,
+    });
     const north = applyPortalFilters(
       { audience: 'manufacturer', period, products, patients, fills },
       { ...noPortalFilters, region: 'north', companyId: 'c1' },
     );
     // 8 patients: shown as "<11".
-    expect(cohortRow(buildPortalFigures({ ...north, doses: [], reasons: [] })).values[0]).toEqual({ kind: 'hidden', label: '<11' });
+    expect(cohortRow(buildPortalFigures({ ...north, doses: [], reasons: [], surveyReasons: noSurveyReasons })).values[0]).toEqual({
+      kind: 'hidden',
+      label: '<11',
+    });
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computePdc } from '@/engine/adherence/pdc';
-import { coveredDaysIn, periodMonths, pqaCoverage } from './portal-tables';
+import { adherenceBarriersSurvey } from '@/engine/surveys';
+import { coveredDaysIn, periodMonths, pqaCoverage, surveyReasons } from './portal-tables';
 
 describe('portal coverage', () => {
   it('counts the covered days of any window exactly as computePdc does', () => {
@@ -39,5 +40,17 @@ describe('portal coverage', () => {
       ['2026-02', 28],
       ['2026-03', 9],
     ]);
+  });
+});
+
+describe('survey reasons', () => {
+  it('name questions and answers the barrier survey asks, so a renamed one cannot silently count nobody', () => {
+    for (const reason of surveyReasons)
+      for (const [id, answers] of Object.entries(reason.gives as Readonly<Record<string, readonly string[]>>)) {
+        const question = adherenceBarriersSurvey.questions.find((candidate) => candidate.id === id);
+        expect(question?.kind, `${reason.key}: ${id}`).toBe('choice');
+        const values = question?.kind === 'choice' ? question.options.map((option) => option.value) : [];
+        for (const answer of answers) expect(values, `${reason.key}: ${id}`).toContain(answer);
+      }
   });
 });

@@ -42,6 +42,38 @@ export const missedReasonKeys = ['forgot', 'side-effects', 'ran-out', 'cost', 'f
 export type MissedReasonKey = (typeof missedReasonKeys)[number];
 export type ReasonCount = { reason: MissedReasonKey; replies: number };
 
+/**
+ * Reasons for missed doses as patients give them in the adherence-barriers survey (src/engine/surveys/definitions.ts):
+ * a barrier question answered "often" or "sometimes" (each asks how often that reason made them miss, skip or delay
+ * doses), or the reason named as the main one for stopping for a week or more (`stop-reason`). `missed-days` and
+ * `skipped-on-purpose` say how often, not why, so they are not reasons. A reason's patients are those asked one of its
+ * questions (the survey is adaptive: most people answer 3 to 5 questions).
+ */
+export const surveyReasons = [
+  { key: 'forgetting', label: 'Forgetting', gives: { forgetting: ['often', 'sometimes'] } },
+  { key: 'routine', label: 'A change of routine or a busy life', gives: { routine: ['often', 'sometimes'], 'stop-reason': ['life-busy'] } },
+  {
+    key: 'concerns',
+    label: 'Worries about side effects or harm',
+    gives: { concerns: ['often', 'sometimes'], 'stop-reason': ['worries'] },
+  },
+  {
+    key: 'need',
+    label: 'Doubts about needing the medicine',
+    gives: { need: ['often', 'sometimes'], 'stop-reason': ['unsure-needed'] },
+  },
+  { key: 'cost', label: 'Cost', gives: { cost: ['often', 'sometimes'], 'stop-reason': ['cost'] } },
+  { key: 'running-out', label: 'Running out', gives: { 'running-out': ['often', 'sometimes'] } },
+  { key: 'understanding', label: 'Being unsure how to take it', gives: { understanding: ['often', 'sometimes'] } },
+] as const satisfies readonly { key: string; label: string; gives: Readonly<Record<string, readonly string[]>> }[];
+export type SurveyReasonKey = (typeof surveyReasons)[number]['key'];
+export const surveyReasonKeys: readonly SurveyReasonKey[] = surveyReasons.map((reason) => reason.key);
+/** Patients asked about one reason in their latest answers of the period, and those whose answer gave it. */
+export type SurveyReasonCount = { reason: SurveyReasonKey; asked: number; gave: number };
+/** The scope's barrier-survey answers in the period: patients with a completed survey, and the counts per reason. */
+export type SurveyReasonCounts = { respondents: number; reasons: readonly SurveyReasonCount[] };
+export const noSurveyReasons: SurveyReasonCounts = { respondents: 0, reasons: [] };
+
 export type PortalFilters = { productId: string | null; companyId: string | null; region: string | null };
 export const noPortalFilters: PortalFilters = { productId: null, companyId: null, region: null };
 
@@ -82,6 +114,7 @@ export type PortalInput = {
   fills: readonly PortalFill[];
   doses: readonly DoseSlot[];
   reasons: readonly ReasonCount[];
+  surveyReasons: SurveyReasonCounts;
 };
 
 export const NOT_RECORDED = 'not-recorded';
@@ -113,9 +146,9 @@ const reasonLabels: Record<MissedReasonKey, string> = {
 
 /** The filters applied to the scope's data: one product, one company's products, one region. */
 export function applyPortalFilters(
-  input: Omit<PortalInput, 'doses' | 'reasons'>,
+  input: Omit<PortalInput, 'doses' | 'reasons' | 'surveyReasons'>,
   filters: PortalFilters,
-): Omit<PortalInput, 'doses' | 'reasons'> {
+): Omit<PortalInput, 'doses' | 'reasons' | 'surveyReasons'> {
   const products = input.products.filter(
     (product) =>
       (filters.productId === null || product.id === filters.productId) &&
@@ -430,6 +463,7 @@ export function describePortalPageFromTotals(input: {
   totals: PortalTotals;
   doses: readonly DoseSlot[];
   reasons: readonly ReasonCount[];
+  surveyReasons: SurveyReasonCounts;
 }): {
   figures: PortalFigures;
   page: PageDescription;
@@ -596,6 +630,39 @@ export function describePortalPageFromTotals(input: {
         specs: [{ cell: `reason:${reason}` }, { share: [`reason:${reason}`, 'reason:all'] }] as Spec[],
       })),
       { key: 'all', label: 'All replies reporting a missed dose', specs: [{ cell: 'reason:all' }, { text: '' }] },
+    ],
+  });
+
+  // Reasons for missed doses, from the barrier survey: patients, not replies, each over those asked about the reason.
+  page.add('survey:respondents', input.surveyReasons.respondents);
+  for (const reason of surveyReasonKeys) {
+    const counted = input.surveyReasons.reasons.find((row) => row.reason === reason);
+    const asked = counted?.asked ?? 0;
+    const gave = counted?.gave ?? 0;
+    page.add(`survey:${reason}:asked`, asked);
+    page.add(`survey:${reason}:gave`, gave);
+    // Those asked who did not give it: never shown, but a reader can subtract, so it is protected like any group.
+    page.add(`survey:${reason}:not`, asked - gave, { display: 'never' });
+    page.sums.push({ total: `survey:${reason}:asked`, parts: [`survey:${reason}:gave`, `survey:${reason}:not`] });
+    page.orders.push({ smaller: `survey:${reason}:asked`, larger: 'survey:respondents' });
+  }
+  tables.push({
+    id: 'survey-reasons',
+    title: 'Reasons for missed doses, from surveys',
+    population:
+      'Patients with a fill of the products shown who completed the adherence-barriers survey in the period, by their latest answer in the period to each question: a reason is given when its question (e.g. “how often did you forget a dose?”) is answered often or sometimes, or when it is named as the main reason for stopping for a week or more. The survey asks each patient only some questions, so each reason’s share is of the patients asked about it; a patient may give several reasons.',
+    columns: ['Reason', 'Patients giving it', 'Patients asked', 'Share of those asked'],
+    rows: [
+      ...surveyReasons.map((reason) => ({
+        key: reason.key,
+        label: reason.label,
+        specs: [
+          { cell: `survey:${reason.key}:gave` },
+          { cell: `survey:${reason.key}:asked` },
+          { share: [`survey:${reason.key}:gave`, `survey:${reason.key}:asked`] },
+        ] as Spec[],
+      })),
+      { key: 'all', label: 'All patients who completed the survey', specs: [{ text: '' }, { cell: 'survey:respondents' }, { text: '' }] },
     ],
   });
 

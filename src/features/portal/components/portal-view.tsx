@@ -225,8 +225,12 @@ export function PortalViewPanel({
         {section('doses-missed')}
         {section(
           'missed-reasons',
-          <p className="text-sm text-muted">Surveys do not exist yet on the platform: reasons come from replies to reminders only.</p>,
+          <p className="text-sm text-muted">
+            Reasons patients give in the adherence-barriers survey are in the next table. It counts patients rather than replies, so the two
+            tables are not added together.
+          </p>,
         )}
+        {section('survey-reasons')}
       </section>
 
       <section aria-labelledby="portal-breakdowns" className="flex flex-col gap-6">

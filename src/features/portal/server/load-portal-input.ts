@@ -4,7 +4,7 @@ import 'server-only';
  * the scope's products (manufacturers: their selected companies' products, else all their companies';
  * never another company's), one row per patient with their fills of the chosen products (aggregated into
  * arrays in SQL, as the read layer's loadCohortFillsByPatient does), dose counts by weekday and hour, and
- * missed-dose reasons (from their pre-aggregate, portal-reply-counts.ts). Filters are applied in SQL and again by applyPortalFilters (one
+ * missed-dose reasons (replies from their pre-aggregate, portal-reply-counts.ts; survey answers, load-survey-reasons.ts). Filters are applied in SQL and again by applyPortalFilters (one
  * rule). Nothing patient-level leaves the server: the use cases return only suppressed tables.
  */
 import { and, asc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
@@ -15,6 +15,7 @@ import { dispensings, drugCompanies, patients, products } from '@/db/schema';
 import { dayNumberFromIso, isoFromDayNumber } from '@/engine/adherence/day-number';
 import { loadDoseSlots } from './portal-dose-slots';
 import { loadSummarisedTotals } from './portal-patient-summaries';
+import { loadSurveyReasons } from './load-survey-reasons';
 import { loadMissedDoseReasons } from './portal-reply-counts';
 import {
   applyPortalFilters,
@@ -27,6 +28,8 @@ import {
   type PortalTotals,
   portalTotalsOf,
   type ReasonCount,
+  noSurveyReasons,
+  type SurveyReasonCounts,
 } from '../portal-tables';
 
 export type PortalFilterOptions = {
@@ -94,13 +97,14 @@ export async function loadPortalInput(options: {
   const { database, audience, period, filters } = options;
   const chosen = applyPortalFilters({ audience, period, products: options.scopeProducts, patients: [], fills: [] }, filters).products;
   const productIds = chosen.map((product) => product.id);
-  if (productIds.length === 0) return { audience, period, products: chosen, patients: [], fills: [], doses: [], reasons: [] };
+  if (productIds.length === 0)
+    return { audience, period, products: chosen, patients: [], fills: [], doses: [], reasons: [], surveyReasons: noSurveyReasons };
   const ofProducts = inArray(dispensings.productId, productIds);
   const region = regionCondition(filters.region);
   // Same-day fills in one order everywhere (the pre-aggregate's loader uses it too).
   const ordered = sql`order by ${dispensings.dispensedOn}, ${dispensings.productId}, ${dispensings.daysSupply}`;
 
-  const [people, { doses, reasons: reasonCounts }] = await Promise.all([
+  const [people, { doses, reasons: reasonCounts, surveyReasons }] = await Promise.all([
     database
       .select({
         id: patients.id,
@@ -149,27 +153,30 @@ export async function loadPortalInput(options: {
       fills,
       doses,
       reasons: reasonCounts,
+      surveyReasons,
     },
     filters,
   );
 }
 
-/** What a view shows besides the fills' figures: dose slots (pre-aggregated where exact) and missed-dose reasons. */
+/** What a view shows besides the fills' figures: dose slots (pre-aggregated where exact) and missed-dose reasons (replies, surveys). */
 async function loadDosesAndReasons(options: {
   database: Database;
   productIds: string[];
   region: string | null;
   period: ReportingPeriod;
   doseSource?: 'aggregate' | 'direct';
-}): Promise<{ doses: DoseSlot[]; reasons: ReasonCount[] }> {
+}): Promise<{ doses: DoseSlot[]; reasons: ReasonCount[]; surveyReasons: SurveyReasonCounts }> {
   const { database, productIds, period } = options;
-  const [doses, reasons] = await Promise.all([
+  const [doses, reasons, surveyReasons] = await Promise.all([
     // Weekday (0 = Monday) and hour in the patient's own time zone, from the daily pre-aggregate where exact.
     loadDoseSlots({ database, productIds, region: options.region, period, source: options.doseSource }),
     // Replies are not tied to a product: those of patients dispensed one of the chosen products (decision 061).
     loadMissedDoseReasons({ database, productIds, region: options.region, period, source: options.doseSource }),
+    // The same scope, from the barrier survey's answers (a direct read either way).
+    loadSurveyReasons({ database, productIds, region: options.region, period }),
   ]);
-  return { doses, reasons };
+  return { doses, reasons, surveyReasons };
 }
 
 /** A view's inputs as totals: from the per-patient pre-aggregate when it can answer, else through the engine now. */
@@ -180,6 +187,7 @@ export type PortalPageInput = {
   totals: PortalTotals;
   doses: readonly DoseSlot[];
   reasons: readonly ReasonCount[];
+  surveyReasons: SurveyReasonCounts;
   /** Where the fills' figures came from (for tests and the benchmark). */
   source: 'pre-aggregate' | 'per-request';
 };
@@ -212,10 +220,11 @@ export async function loadPortalPageInput(options: {
     totals: portalTotalsOf(input),
     doses: input.doses,
     reasons: input.reasons,
+    surveyReasons: input.surveyReasons,
     source: 'per-request',
   };
 }
 
 function applyPortalFiltersToInput(input: PortalInput, filters: PortalFilters): PortalInput {
-  return { ...applyPortalFilters(input, filters), doses: input.doses, reasons: input.reasons };
+  return { ...applyPortalFilters(input, filters), doses: input.doses, reasons: input.reasons, surveyReasons: input.surveyReasons };
 }
