@@ -1,8 +1,9 @@
 /**
  * Country presets for the impact model (issue 15 item 4): every parameter with where it comes from. Browser
- * safe (the page's sliders start from these). Written without access to the sources: figures are given only
- * where the publication is well known; every other figure is marked `approximate` — a planning assumption
- * of the right order, not a citation — and the page says so beside it (docs/decisions/036-impact-model.md).
+ * safe (the page's sliders start from these). Each source names the publication or agency, its year, the exact
+ * figure and its address; `approximate` marks a figure that is not the parameter itself for that country — a
+ * transfer from another country, condition or year, a conversion, a rounded press figure, or a planning
+ * assumption where nothing was found — and the page says so beside it (docs/decisions/036-impact-model.md).
  */
 import type { ConditionInputs, RelativeRisk } from '@/engine/impact';
 
@@ -48,51 +49,127 @@ const assumed = (text: string): Source => ({ text, approximate: true });
 
 /**
  * Chowdhury R, Khan H, Heydon E, et al. Adherence to cardiovascular therapy: a meta-analysis of prevalence
- * and clinical consequences. Eur Heart J 2013;34:2940–8 — good vs poor adherence (statins, antihypertensives,
- * aspirin pooled).
+ * and clinical consequences. Eur Heart J 2013;34:2940–8 (PubMed 23907142) — good (≥ 80%) vs poor adherence,
+ * by medicine: antihypertensives for hypertension, statins for hyperlipidaemia.
  */
-const CHOWDHURY_CVD: Sourced<RelativeRisk> = {
-  value: { estimate: 0.8, ciLow: 0.77, ciHigh: 0.84 },
+const CHOWDHURY =
+  'Chowdhury R et al., Eur Heart J 2013;34:2940–8 (meta-analysis of 44 prospective studies, 1,978,919 participants; PubMed 23907142)';
+const ANTIHYPERTENSIVE_CVD: Sourced<RelativeRisk> = {
+  value: { estimate: 0.81, ciLow: 0.76, ciHigh: 0.86 },
   source: cited(
-    'Chowdhury R et al., Eur Heart J 2013;34:2940–8 (meta-analysis of cardiovascular medication adherence): relative risk of cardiovascular disease events with good vs poor adherence, 0.80 (95% CI 0.77–0.84). Used here for admissions, which it approximates.',
+    `${CHOWDHURY}: relative risk of cardiovascular disease (fatal or non-fatal coronary heart disease, stroke or sudden cardiac death) with good (≥ 80%) vs poor adherence to antihypertensive medicines, 0.81 (95% CI 0.76–0.86). Used here for admissions, which it approximates.`,
   ),
 };
-const CHOWDHURY_MORTALITY: Sourced<RelativeRisk> = {
+const ANTIHYPERTENSIVE_MORTALITY: Sourced<RelativeRisk> = {
   value: { estimate: 0.71, ciLow: 0.64, ciHigh: 0.78 },
   source: cited(
-    'Chowdhury R et al., Eur Heart J 2013;34:2940–8: relative risk of all-cause mortality with good vs poor adherence, 0.71 (95% CI 0.64–0.78).',
+    `${CHOWDHURY}: relative risk of all-cause mortality with good (≥ 80%) vs poor adherence to antihypertensive medicines, 0.71 (95% CI 0.64–0.78).`,
   ),
 };
-const CHOWDHURY_FOR_DIABETES = (risk: Sourced<RelativeRisk>): Sourced<RelativeRisk> => ({
+const STATIN_CVD: Sourced<RelativeRisk> = {
+  value: { estimate: 0.85, ciLow: 0.81, ciHigh: 0.89 },
+  source: cited(
+    `${CHOWDHURY}: relative risk of cardiovascular disease (fatal or non-fatal coronary heart disease, stroke or sudden cardiac death) with good (≥ 80%) vs poor adherence to statins, 0.85 (95% CI 0.81–0.89). Used here for admissions, which it approximates.`,
+  ),
+};
+const STATIN_MORTALITY: Sourced<RelativeRisk> = {
+  value: { estimate: 0.55, ciLow: 0.46, ciHigh: 0.67 },
+  source: cited(
+    `${CHOWDHURY}: relative risk of all-cause mortality with good (≥ 80%) vs poor adherence to statins, 0.55 (95% CI 0.46–0.67).`,
+  ),
+};
+const FOR_DIABETES = (risk: Sourced<RelativeRisk>): Sourced<RelativeRisk> => ({
   value: risk.value,
   source: assumed(
-    `${risk.source.text} Applied to type 2 diabetes treatment as an approximation: the meta-analysis pooled cardiovascular medicines, which most people with type 2 diabetes also take.`,
+    `${risk.source.text} Applied to type 2 diabetes treatment as an approximation: no relative risk for adherence to glucose-lowering medicines was found in the sources searched, and the meta-analysis covers cardiovascular medicines only.`,
   ),
-});
-const WHO_ADHERENCE = (share: number, note: string): Sourced<number> => ({
-  value: share,
-  source:
-    note === ''
-      ? cited(
-          'WHO, Adherence to long-term therapies: evidence for action, 2003: about 50% of patients with chronic conditions in developed countries adhere to treatment.',
-        )
-      : assumed(
-          `WHO, Adherence to long-term therapies: evidence for action, 2003 (about 50% in developed countries; lower elsewhere). ${note}`,
-        ),
 });
 
-const hospitalisationRate = (value: number, what: string): Sourced<number> => ({
-  value,
+const WHO_ADHERENCE: Sourced<number> = {
+  value: 0.5,
+  source: cited(
+    'WHO, Adherence to long-term therapies: evidence for action, 2003 (Sabaté E, ed.; apps.who.int/medicinedocs/en/d/Js4883e): “in developed countries only 50% of patients who suffer from chronic diseases adhere to treatment recommendations”.',
+  ),
+};
+/** India, hypertension: the pooled share non-adherent in Indian studies; other conditions take it as a transfer. */
+const INDIA_ADHERENCE_TEXT =
+  'Systematic review and meta-analysis, Prevalence of non-adherence to antihypertensive medication in India, Curr Hypertens Rev 2025 (doi 10.2174/0115734021377630250903105143): pooled non-adherence 48% (95% CI 39–56%) across 40 Indian studies of 18,808 patients with hypertension, so 52% adherent. The studies’ measures vary (an earlier review found most used questionnaires), not the refill PDC ≥ 0.8 the relative risks use.';
+const INDIA_ADHERENCE = (condition: string): Sourced<number> => ({
+  value: 0.52,
   source: assumed(
-    `Approximate planning assumption: ${what} admissions per treated patient per year, of the order reported in cohort studies; replace with local data.`,
+    condition === 'hypertension'
+      ? INDIA_ADHERENCE_TEXT
+      : `${INDIA_ADHERENCE_TEXT} Transferred from hypertension to ${condition}: no Indian figure for ${condition} was found in the sources searched.`,
   ),
 });
-const mortalityRate = (value: number, what: string): Sourced<number> => ({
-  value,
+
+/** Quan H et al., Can J Cardiol 2013 (PubMed 23465341): 3,531,089 Canadian adults newly diagnosed with hypertension. */
+const CANADA_HYPERTENSION = `Quan H et al., Outcomes among 3.5 million newly diagnosed hypertensive Canadians, Can J Cardiol 2013 (PubMed 23465341): 3,531,089 adults newly diagnosed with hypertension, median follow-up 6.1 years`;
+const hypertensionAdmissions = (country: string): Sourced<number> => ({
+  value: 0.0193,
   source: assumed(
-    `Approximate planning assumption: ${what} deaths (all causes) per treated patient per year, of the order of national life tables for the age of the treated; replace with local data.`,
+    `${CANADA_HYPERTENSION}: any cardiovascular hospitalisation 19.3 per 1,000 person-years, so 0.0193 per patient-year. Transferred from Canada to ${country}; the cohort is of all newly diagnosed adults, not only the treated.`,
   ),
 });
+const hypertensionDeaths = (country: string): Sourced<number> => ({
+  value: 0.0224,
+  source: assumed(
+    `${CANADA_HYPERTENSION}: crude all-cause mortality 22.4 per 1,000 person-years, so 0.0224 per patient-year. Transferred from Canada to ${country}; the cohort is of all newly diagnosed adults, not only the treated.`,
+  ),
+});
+const diabetesDeaths = (country: string): Sourced<number> => ({
+  value: 0.0147,
+  source: assumed(
+    `Israeli population cohort of new-onset diabetes, Cardiovasc Diabetol 2017 (doi 10.1186/s12933-017-0583-x): 4,464 of 31,987 adults (14%) died over a median follow-up of 9.5 years, about 14.7 per 1,000 a year (14% ÷ 9.5, a crude conversion). Transferred from Israel to ${country}. For comparison, a Swedish cohort of new-onset type 2 diabetes followed for 24 years from 1991 (Skaraborg, PubMed 29421310) had 48.2 deaths per 1,000 person-years.`,
+  ),
+});
+const diabetesAdmissions: Sourced<number> = {
+  value: 0.05,
+  source: assumed(
+    'Planning assumption: 0.05 admissions (all causes) per treated patient per year; no admission rate for people with type 2 diabetes was found in the sources searched. Replace with local data.',
+  ),
+};
+const lipidAdmissions: Sourced<number> = {
+  value: 0.02,
+  source: assumed(
+    'Planning assumption: 0.02 cardiovascular admissions per statin-treated patient per year, no cohort matching the whole treated population having been found in the sources searched. For scale: apparently healthy Danish statin users had a 5-year risk of major cardiovascular events of 3.0% with high and 4.8% with low adherence (about 0.6–1% a year, a low bound).',
+  ),
+};
+const lipidDeaths = (value: number): Sourced<number> => ({
+  value,
+  source: assumed(
+    `Planning assumption: ${value} deaths (all causes) per statin-treated patient per year, no cohort matching the whole treated population having been found in the sources searched. For scale: US veterans aged 75 and over taking statins had 78.7 deaths per 1,000 person-years (JAMA 2020;324:68–78), a high bound for a younger treated population.`,
+  ),
+});
+const allTreated: Sourced<number> = {
+  value: 1,
+  source: assumed('The prevalence above is of adults already taking lipid-lowering treatment, so all are treated.'),
+};
+const diagnosedTreated: Sourced<number> = {
+  value: 0.8,
+  source: assumed(
+    'Planning assumption: 80% of people with diagnosed diabetes take glucose-lowering medicine; no national figure was found in the sources searched.',
+  ),
+};
+
+const NHS_COST: Sourced<number> = {
+  value: 1590,
+  source: assumed(
+    'NHS reference costs 2016/17 (England), as reported by HFMA, “Reference cost data published”, 5 December 2017 (hfma.org.uk): average unit cost of a non-elective inpatient episode £1,590 (elective £3,684), excluding excess bed days. Per finished consultant episode rather than per admission, 2016/17 prices, England’s figure used for the UK.',
+  ),
+};
+const HCUP_COST: Sourced<number> = {
+  value: 12_300,
+  source: assumed(
+    'AHRQ HCUP Statistical Brief #146, Costs for hospital stays in the United States, 2010 (Pfuntner A, Wier LM, Steiner C, 2013; hcup-us.ahrq.gov/reports/statbriefs/sb146.jsp): average hospital cost per stay $12,300 for adults aged 65–84 ($12,100 aged 45–64; $9,700 all stays). The 65–84 figure is used as most of the treated are older adults; 2010 prices, all causes of admission.',
+  ),
+};
+const NSS_COST: Sourced<number> = {
+  value: 31_845,
+  source: assumed(
+    'National Statistical Office, NSS 75th round, Household social consumption: health (July 2017 – June 2018), as reported by Tehelka, 15 December 2019: average household medical expenditure per hospitalisation case (excluding childbirth) ₹31,845 in private hospitals, ₹4,452 in government hospitals (₹16,676 rural, ₹26,475 urban, all hospitals). The private figure is used as the nearest to the full cost of an admission: what households pay in government hospitals leaves out the public subsidy.',
+  ),
+};
 
 export const countryPresets: Record<CountryId, CountryPreset> = {
   'united-kingdom': {
@@ -102,72 +179,59 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
     population: {
       value: 53_000_000,
       source: assumed(
-        'Office for National Statistics mid-year population estimates (UK about 67.6 million in mid-2022); adults 18 and over about 53 million (approximate).',
+        'Office for National Statistics mid-year estimates: the UK population was 67.6 million in mid-2022 (as reported, e.g., by the Stratford Herald, 2 April 2024). No count of adults aged 18 and over was found in the sources searched; 53 million is 78% of it, the adult share the US Census 2020 found (77.9%).',
       ),
     },
     conditions: {
       hypertension: {
         prevalence: {
           value: 0.3,
-          source: assumed('Health Survey for England (NHS England): about 30% of adults have hypertension (approximate).'),
-        },
-        shareTreated: {
-          value: 0.6,
           source: assumed(
-            'NCD Risk Factor Collaboration (NCD-RisC), Lancet 2021;398:957–80: treatment coverage in high-income countries about 60% (approximate).',
+            'NHS Digital, Health Survey for England 2021 part 2, Adults’ health: hypertension (digital.nhs.uk): 30% of adults (16 and over) in England had hypertension (≥ 140/90 mmHg or on medication for it). England’s figure used for the UK.',
           ),
         },
-        baselineAdherence: WHO_ADHERENCE(0.5, ''),
-        hospitalisationRate: hospitalisationRate(0.02, 'cardiovascular'),
-        mortalityRate: mortalityRate(0.012, ''),
-        costPerAdmission: {
-          value: 3500,
-          source: assumed('NHS England National Cost Collection: a non-elective admission costs of the order of £3,500 (approximate).'),
+        shareTreated: {
+          value: 0.54,
+          source: assumed(
+            'Continued improvement in hypertension management in England: results from the Health Survey for England 2006, Hypertension 2009;53:480–6 (doi 10.1161/HYPERTENSIONAHA.108.125617): 54% of adults with hypertension were treated in 2006. England’s figure of 2006 used for the UK today; no recent treated share was found in the sources searched.',
+          ),
         },
-        hospitalisationRelativeRisk: CHOWDHURY_CVD,
-        mortalityRelativeRisk: CHOWDHURY_MORTALITY,
+        baselineAdherence: WHO_ADHERENCE,
+        hospitalisationRate: hypertensionAdmissions('the UK'),
+        mortalityRate: hypertensionDeaths('the UK'),
+        costPerAdmission: NHS_COST,
+        hospitalisationRelativeRisk: ANTIHYPERTENSIVE_CVD,
+        mortalityRelativeRisk: ANTIHYPERTENSIVE_MORTALITY,
       },
       'type-2-diabetes': {
         prevalence: {
-          value: 0.07,
+          value: 0.062,
           source: assumed(
-            'NHS Digital Quality and Outcomes Framework / Diabetes UK: about 7% of adults have diagnosed diabetes, about 90% of it type 2 (approximate).',
+            'Diabetes UK, Diabetes prevalence 2014 (from the Quality and Outcomes Framework): UK average 6.2% of people aged 17 and over registered with a GP have diagnosed diabetes (3.3 million). All types: about 90% of adults with diabetes have type 2 (National Diabetes Audit, as quoted in a parliamentary answer of 2 February 2016), so this slightly overstates type 2.',
           ),
         },
-        shareTreated: {
-          value: 0.8,
-          source: assumed('Approximate planning assumption: share of people with diagnosed type 2 diabetes on glucose-lowering medicine.'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.5, ''),
-        hospitalisationRate: hospitalisationRate(0.05, 'all-cause'),
-        mortalityRate: mortalityRate(0.015, ''),
-        costPerAdmission: {
-          value: 3500,
-          source: assumed('NHS England National Cost Collection: a non-elective admission costs of the order of £3,500 (approximate).'),
-        },
-        hospitalisationRelativeRisk: CHOWDHURY_FOR_DIABETES(CHOWDHURY_CVD),
-        mortalityRelativeRisk: CHOWDHURY_FOR_DIABETES(CHOWDHURY_MORTALITY),
+        shareTreated: diagnosedTreated,
+        baselineAdherence: WHO_ADHERENCE,
+        hospitalisationRate: diabetesAdmissions,
+        mortalityRate: diabetesDeaths('the UK'),
+        costPerAdmission: NHS_COST,
+        hospitalisationRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_CVD),
+        mortalityRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_MORTALITY),
       },
       hyperlipidaemia: {
         prevalence: {
           value: 0.15,
           source: assumed(
-            'Approximate planning assumption: adults prescribed a statin in England (about 8 million), as a share of adults.',
+            'About 8 million people in the UK take statins (The Times, on the NICE statin guidance; Daily Mail, 15 January 2023, for England): 8 million of about 53 million adults is 15%. A rounded press figure.',
           ),
         },
-        shareTreated: {
-          value: 1,
-          source: assumed('Prevalence above is of adults already prescribed lipid-lowering treatment, so all are treated.'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.5, ''),
-        hospitalisationRate: hospitalisationRate(0.02, 'cardiovascular'),
-        mortalityRate: mortalityRate(0.01, ''),
-        costPerAdmission: {
-          value: 3500,
-          source: assumed('NHS England National Cost Collection: a non-elective admission costs of the order of £3,500 (approximate).'),
-        },
-        hospitalisationRelativeRisk: CHOWDHURY_CVD,
-        mortalityRelativeRisk: CHOWDHURY_MORTALITY,
+        shareTreated: allTreated,
+        baselineAdherence: WHO_ADHERENCE,
+        hospitalisationRate: lipidAdmissions,
+        mortalityRate: lipidDeaths(0.01),
+        costPerAdmission: NHS_COST,
+        hospitalisationRelativeRisk: STATIN_CVD,
+        mortalityRelativeRisk: STATIN_MORTALITY,
       },
     },
   },
@@ -177,79 +241,60 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
     currency: 'USD',
     population: {
       value: 258_300_000,
-      source: cited('US Census Bureau, 2020 Census: 258.3 million adults aged 18 and over (of 331.4 million people).'),
+      source: cited(
+        'US Census Bureau, 2020 Census (census.gov, “United States adult population grew faster than nation’s total population from 2010 to 2020”, August 2021): 258.3 million adults aged 18 and over (77.9% of 331.4 million people).',
+      ),
     },
     conditions: {
       hypertension: {
         prevalence: {
-          value: 0.47,
+          value: 0.324,
           source: cited(
-            'CDC, Hypertension Cascade (NHANES 2017–2020): nearly half of US adults (about 47%) have hypertension (130/80 mmHg definition).',
+            'Samanic CM et al., Prevalence of self-reported hypertension and antihypertensive medication use among adults — United States, 2017, MMWR 2020;69(14):393–8 (PMC7147902; BRFSS 2017): 32.4% (95% CI 32.1–32.7%) of adults reported having been told they have high blood pressure (unadjusted). Diagnosed hypertension, the population that can be treated.',
           ),
         },
         shareTreated: {
-          value: 0.6,
-          source: assumed(
-            'Approximate planning assumption: share of adults with hypertension taking medication (CDC reports a majority of those recommended it).',
+          value: 0.76,
+          source: cited(
+            'Samanic CM et al., MMWR 2020;69(14):393–8 (PMC7147902; BRFSS 2017): among adults reporting hypertension, 76.0% (95% CI 75.5–76.4%) reported taking antihypertensive medication (unadjusted).',
           ),
         },
-        baselineAdherence: WHO_ADHERENCE(0.5, ''),
-        hospitalisationRate: hospitalisationRate(0.02, 'cardiovascular'),
-        mortalityRate: mortalityRate(0.012, ''),
-        costPerAdmission: {
-          value: 13_000,
-          source: assumed(
-            'AHRQ Healthcare Cost and Utilization Project (HCUP): mean hospital cost per inpatient stay of the order of $12,000–14,000 (approximate).',
-          ),
-        },
-        hospitalisationRelativeRisk: CHOWDHURY_CVD,
-        mortalityRelativeRisk: CHOWDHURY_MORTALITY,
+        baselineAdherence: WHO_ADHERENCE,
+        hospitalisationRate: hypertensionAdmissions('the US'),
+        mortalityRate: hypertensionDeaths('the US'),
+        costPerAdmission: HCUP_COST,
+        hospitalisationRelativeRisk: ANTIHYPERTENSIVE_CVD,
+        mortalityRelativeRisk: ANTIHYPERTENSIVE_MORTALITY,
       },
       'type-2-diabetes': {
         prevalence: {
-          value: 0.11,
+          value: 0.101,
           source: assumed(
-            'CDC National Diabetes Statistics Report: about 11% of the US population has diabetes, 90–95% of it type 2 (approximate).',
+            'CDC, National Diabetes Statistics Report, Appendix Table 1 (cdc.gov/diabetes/data/statistics-report/appendix.html): diagnosed diabetes in 10.1% (95% CI 9.2–11.0%) of adults aged 18 and over, 2017–2020, age-adjusted. All types, so it slightly overstates type 2.',
           ),
         },
-        shareTreated: {
-          value: 0.8,
-          source: assumed('Approximate planning assumption: share of people with diagnosed type 2 diabetes on glucose-lowering medicine.'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.5, ''),
-        hospitalisationRate: hospitalisationRate(0.05, 'all-cause'),
-        mortalityRate: mortalityRate(0.015, ''),
-        costPerAdmission: {
-          value: 13_000,
-          source: assumed(
-            'AHRQ Healthcare Cost and Utilization Project (HCUP): mean hospital cost per inpatient stay of the order of $12,000–14,000 (approximate).',
-          ),
-        },
-        hospitalisationRelativeRisk: CHOWDHURY_FOR_DIABETES(CHOWDHURY_CVD),
-        mortalityRelativeRisk: CHOWDHURY_FOR_DIABETES(CHOWDHURY_MORTALITY),
+        shareTreated: diagnosedTreated,
+        baselineAdherence: WHO_ADHERENCE,
+        hospitalisationRate: diabetesAdmissions,
+        mortalityRate: diabetesDeaths('the US'),
+        costPerAdmission: HCUP_COST,
+        hospitalisationRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_CVD),
+        mortalityRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_MORTALITY),
       },
       hyperlipidaemia: {
         prevalence: {
           value: 0.25,
           source: assumed(
-            'Approximate planning assumption: adults taking a cholesterol-lowering medicine (CDC/NHANES: of the order of a quarter of adults aged 40 and over and above).',
+            'Gu Q et al., NCHS Data Brief No. 177, 2014 (cdc.gov/nchs/products/databriefs/db177.htm): 27.9% of adults aged 40 and over used a prescription cholesterol-lowering medicine in 2011–2012 (93% of them a statin; 17% at 40–59, 48% at 75 and over). No share of all adults was found in the sources searched; 25% of adults is an assumption of the same order, on the high side as few under 40 take them.',
           ),
         },
-        shareTreated: {
-          value: 1,
-          source: assumed('Prevalence above is of adults already taking lipid-lowering treatment, so all are treated.'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.5, ''),
-        hospitalisationRate: hospitalisationRate(0.02, 'cardiovascular'),
-        mortalityRate: mortalityRate(0.01, ''),
-        costPerAdmission: {
-          value: 13_000,
-          source: assumed(
-            'AHRQ Healthcare Cost and Utilization Project (HCUP): mean hospital cost per inpatient stay of the order of $12,000–14,000 (approximate).',
-          ),
-        },
-        hospitalisationRelativeRisk: CHOWDHURY_CVD,
-        mortalityRelativeRisk: CHOWDHURY_MORTALITY,
+        shareTreated: allTreated,
+        baselineAdherence: WHO_ADHERENCE,
+        hospitalisationRate: lipidAdmissions,
+        mortalityRate: lipidDeaths(0.01),
+        costPerAdmission: HCUP_COST,
+        hospitalisationRelativeRisk: STATIN_CVD,
+        mortalityRelativeRisk: STATIN_MORTALITY,
       },
     },
   },
@@ -258,78 +303,68 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
     name: 'India',
     currency: 'INR',
     population: {
-      value: 950_000_000,
+      value: 994_000_000,
       source: assumed(
-        'UN World Population Prospects 2022: India about 1.43 billion people in 2023; adults 18 and over about 950 million (approximate).',
+        'UNFPA, State of World Population 2023 (as reported by Rediff, 19 April 2023): India 1,428.6 million people in mid-2023, 25% aged 0–14 and 18% aged 10–19. Adults 18 and over taken as 1 − 25% − 3/10 of 18% (ages 15–17, assuming the 10–19 group is spread evenly) = 69.6%, so about 994 million.',
       ),
     },
     conditions: {
       hypertension: {
         prevalence: {
-          value: 0.25,
-          source: assumed(
-            'ICMR-INDIAB (Anjana RM et al., Lancet Diabetes Endocrinol 2023) and NFHS-5: about a quarter to a third of adults have hypertension (approximate).',
+          value: 0.355,
+          source: cited(
+            'ICMR-INDIAB, Anjana RM et al., Metabolic non-communicable disease health report of India, Lancet Diabetes Endocrinol 2023;11:474–89 (doi 10.1016/S2213-8587(23)00119-5), as reported by Business Standard, 9 June 2023: hypertension in 35.5% of adults (113,043 people aged 20 and over, 31 states and union territories).',
           ),
         },
         shareTreated: {
-          value: 0.3,
-          source: assumed('NCD-RisC, Lancet 2021;398:957–80: treatment coverage in India about 30% or less (approximate).'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.4, 'Approximate planning assumption of 40% for India.'),
-        hospitalisationRate: hospitalisationRate(0.02, 'cardiovascular'),
-        mortalityRate: mortalityRate(0.015, ''),
-        costPerAdmission: {
-          value: 30_000,
-          source: assumed(
-            'Approximate planning assumption: a medical admission of the order of ₹30,000 (Ayushman Bharat PM-JAY package rates are of this order).',
+          value: 0.145,
+          source: cited(
+            'National NCD Monitoring Survey 2017–18, J Hum Hypertens 2022 (nature.com/articles/s41371-022-00692-y): of adults aged 18–69 with hypertension, 14.5% (95% CI 12.7–16.5%) were under treatment.',
           ),
         },
-        hospitalisationRelativeRisk: CHOWDHURY_CVD,
-        mortalityRelativeRisk: CHOWDHURY_MORTALITY,
+        baselineAdherence: INDIA_ADHERENCE('hypertension'),
+        hospitalisationRate: hypertensionAdmissions(
+          'India (a high-income country’s cohort: no Indian figure was found in the sources searched)',
+        ),
+        mortalityRate: hypertensionDeaths('India (a high-income country’s cohort: no Indian figure was found in the sources searched)'),
+        costPerAdmission: NSS_COST,
+        hospitalisationRelativeRisk: ANTIHYPERTENSIVE_CVD,
+        mortalityRelativeRisk: ANTIHYPERTENSIVE_MORTALITY,
       },
       'type-2-diabetes': {
         prevalence: {
           value: 0.114,
-          source: cited('ICMR-INDIAB, Anjana RM et al., Lancet Diabetes Endocrinol 2023: diabetes prevalence 11.4% of adults in India.'),
-        },
-        shareTreated: {
-          value: 0.5,
-          source: assumed('Approximate planning assumption: about half of adults with diabetes in India are diagnosed and treated.'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.4, 'Approximate planning assumption of 40% for India.'),
-        hospitalisationRate: hospitalisationRate(0.05, 'all-cause'),
-        mortalityRate: mortalityRate(0.02, ''),
-        costPerAdmission: {
-          value: 30_000,
-          source: assumed(
-            'Approximate planning assumption: a medical admission of the order of ₹30,000 (Ayushman Bharat PM-JAY package rates are of this order).',
+          source: cited(
+            'ICMR-INDIAB, Anjana RM et al., Lancet Diabetes Endocrinol 2023;11:474–89 (doi 10.1016/S2213-8587(23)00119-5), as reported by Business Standard, 9 June 2023: diabetes in 11.4% of adults aged 20 and over (about 101 million).',
           ),
         },
-        hospitalisationRelativeRisk: CHOWDHURY_FOR_DIABETES(CHOWDHURY_CVD),
-        mortalityRelativeRisk: CHOWDHURY_FOR_DIABETES(CHOWDHURY_MORTALITY),
+        shareTreated: {
+          value: 0.361,
+          source: cited(
+            'Mathur P, Leburu S, Kulothungan V, Prevalence, awareness, treatment and control of diabetes in India from the countrywide National NCD Monitoring Survey, Front Public Health 2022 (doi 10.3389/fpubh.2022.748157): of adults aged 18–69 with diabetes, 36.1% were on treatment.',
+          ),
+        },
+        baselineAdherence: INDIA_ADHERENCE('type 2 diabetes'),
+        hospitalisationRate: diabetesAdmissions,
+        mortalityRate: diabetesDeaths('India'),
+        costPerAdmission: NSS_COST,
+        hospitalisationRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_CVD),
+        mortalityRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_MORTALITY),
       },
       hyperlipidaemia: {
         prevalence: {
           value: 0.05,
           source: assumed(
-            'Approximate planning assumption: adults taking a statin in India (ICMR-INDIAB 2023 finds dyslipidaemia in most adults, but few are treated).',
+            'Planning assumption: 5% of adults take a statin. No figure for statin use in India was found in the sources searched; ICMR-INDIAB (Lancet Diabetes Endocrinol 2023) finds dyslipidaemia in 81.2% of adults, few of whom are treated.',
           ),
         },
-        shareTreated: {
-          value: 1,
-          source: assumed('Prevalence above is of adults already taking lipid-lowering treatment, so all are treated.'),
-        },
-        baselineAdherence: WHO_ADHERENCE(0.4, 'Approximate planning assumption of 40% for India.'),
-        hospitalisationRate: hospitalisationRate(0.02, 'cardiovascular'),
-        mortalityRate: mortalityRate(0.012, ''),
-        costPerAdmission: {
-          value: 30_000,
-          source: assumed(
-            'Approximate planning assumption: a medical admission of the order of ₹30,000 (Ayushman Bharat PM-JAY package rates are of this order).',
-          ),
-        },
-        hospitalisationRelativeRisk: CHOWDHURY_CVD,
-        mortalityRelativeRisk: CHOWDHURY_MORTALITY,
+        shareTreated: allTreated,
+        baselineAdherence: INDIA_ADHERENCE('hyperlipidaemia'),
+        hospitalisationRate: lipidAdmissions,
+        mortalityRate: lipidDeaths(0.012),
+        costPerAdmission: NSS_COST,
+        hospitalisationRelativeRisk: STATIN_CVD,
+        mortalityRelativeRisk: STATIN_MORTALITY,
       },
     },
   },

@@ -88,16 +88,17 @@ describe.each(testDatabaseBackends())('patient outcomes on $name', (backend) => 
     const routine = outcomes.groups.persona.find((group) => group.key === 'routine')!;
     expect(routine.patients.count).toBe(12);
     expect(routine.adherentShare).toBe(1);
-    // UK hypertension: baseline adherence 0.5, admissions 0.02 a year, RR 0.80 (0.77–0.84).
-    // r_poor = 0.02 / (0.5 × 0.8 + 0.5) = 0.02222…; per 1,000 = 1,000 × (1 − 0.5) × 0.02222… × (1 − 0.8) = 2.2222…
-    expect(routine.hospitalisationsAvoided!.central).toBeCloseTo(2.2222, 3);
-    // High scenario, RR 0.77: r_poor = 0.02 / (0.385 + 0.5) = 0.0225989; × 0.23 × 0.5 × 1,000 = 2.5989
-    expect(routine.hospitalisationsAvoided!.high).toBeCloseTo(2.5989, 3);
+    // UK hypertension: baseline adherence 0.5, admissions 0.0193 a year, RR 0.81 (0.76–0.86).
+    // r_poor = 0.0193 / (0.5 × 0.81 + 0.5) = 0.0193 / 0.905 = 0.0213260; per 1,000 = 1,000 × (1 − 0.5) × 0.0213260 × (1 − 0.81) = 2.0260
+    expect(routine.hospitalisationsAvoided!.central).toBeCloseTo(2.026, 3);
+    // High scenario, RR 0.76: r_poor = 0.0193 / (0.38 + 0.5) = 0.0219318; × 0.24 × 0.5 × 1,000 = 2.6318
+    expect(routine.hospitalisationsAvoided!.high).toBeCloseTo(2.6318, 3);
     const forgetful = outcomes.groups.persona.find((group) => group.key === 'forgetful')!;
     expect(forgetful.patients.count).toBe(3);
     expect(forgetful.adherentShare).toBe(0);
-    // Two conditions, each (0 − 0.5) × r_poor × 0.2 × 1,000: hypertension −2.2222; type 2 diabetes (0.05 a year) −5.5556; sum −7.7778.
-    expect(forgetful.hospitalisationsAvoided!.central).toBeCloseTo(-7.7778, 3);
+    // Two conditions, each (0 − 0.5) × r_poor × 0.19 × 1,000: hypertension −2.0260; type 2 diabetes (0.05 a year,
+    // r_poor = 0.05 / 0.905 = 0.0552486) −5.2486; sum −7.2746.
+    expect(forgetful.hospitalisationsAvoided!.central).toBeCloseTo(-7.2746, 3);
     const conditions = outcomes.groups.condition.map((group) => [group.key, group.patients.count]);
     expect(conditions).toEqual([
       ['hypertension', 15],
