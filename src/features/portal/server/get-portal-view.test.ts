@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { auditLog, authUsers, companyMemberships, dispensings, doseEvents, drugCompanies, messages, patients, products } from '@/db/schema';
+import { auditLog, authUsers, companyMemberships, doseEvents, drugCompanies, messages, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
+import { dayNumberFromCivil } from '@/engine/adherence';
 import { AppError } from '@/lib/errors';
 import { noPortalFilters } from '../portal-tables';
 import { exportPortalTable } from './export-portal-table';
 import { getPortalView, type PortalView } from './get-portal-view';
 import { testSessionUser } from '@/lib/server/session-testing';
+import { addPortalTestPatient } from './test-support/portal-test-catalogue';
 
 const now = new Date('2026-02-28T12:00:00Z');
 const today = dayNumberFromCivil(2026, 2, 28);
@@ -23,35 +24,7 @@ function ok(view: PortalView) {
   return view;
 }
 
-let sequence = 0;
-async function addPatient(database: Database, productId: string, region: string, fillDays: number[]): Promise<string> {
-  sequence += 1;
-  const [row] = await database
-    .insert(patients)
-    .values({
-      pseudonym: `P-${sequence}`,
-      source: 'test',
-      sourceRecordId: `P-${sequence}`,
-      region,
-      ageBand: '55-64',
-      sex: 'female',
-      timezone: 'Europe/London',
-      conditions: ['hypertension'],
-      synthetic: true,
-    })
-    .returning({ id: patients.id });
-  await database.insert(dispensings).values(
-    fillDays.map((day, index) => ({
-      patientId: row!.id,
-      productId,
-      dispensedOn: isoFromDayNumber(day),
-      daysSupply: 30,
-      source: 'test',
-      sourceRecordId: `fill-${sequence}-${index}`,
-    })),
-  );
-  return row!.id;
-}
+const addPatient = addPortalTestPatient;
 
 const everyMonth = Array.from({ length: 15 }, (_, index) => today - 420 + index * 30);
 

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { auditLog, authUsers, companyMemberships, dispensings, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { auditLog, authUsers, companyMemberships, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
+import { dayNumberFromCivil } from '@/engine/adherence';
 import type { ReportingPeriod } from '@/engine/aggregation/reporting-period';
 import { adherenceBarriersSurvey, lifestyleSurvey } from '@/engine/surveys';
 import { testSessionUser } from '@/lib/server/session-testing';
@@ -11,7 +11,7 @@ import { noPortalFilters, type SurveyReasonCounts } from '../portal-tables';
 import { exportPortalTable } from './export-portal-table';
 import { getPortalView, type PortalView } from './get-portal-view';
 import { loadSurveyReasons } from './load-survey-reasons';
-import { seedTwoCompanyCatalogue } from './test-support/portal-test-catalogue';
+import { addPortalTestPatient, seedTwoCompanyCatalogue } from './test-support/portal-test-catalogue';
 
 const now = new Date('2026-02-28T12:00:00Z');
 const today = dayNumberFromCivil(2026, 2, 28);
@@ -79,37 +79,14 @@ async function seed(db: Database): Promise<void> {
   for (let index = 0; index < 15; index += 1)
     cohort.push({ productId: 'metformin-b', region: 'south', responses: [{ answers: { forgetting: 'often' }, completedDay: today - 5 }] });
 
-  for (const [number, person] of cohort.entries()) {
-    const [row] = await db
-      .insert(patients)
-      .values({
-        pseudonym: `P-${number}`,
-        source: 'test',
-        sourceRecordId: `P-${number}`,
-        region: person.region,
-        ageBand: '55-64',
-        sex: 'female',
-        timezone: 'Europe/London',
-        conditions: ['hypertension'],
-        synthetic: true,
-      })
-      .returning({ id: patients.id });
-    await db.insert(dispensings).values(
-      everyMonth.map((day, index) => ({
-        patientId: row!.id,
-        productId: person.productId,
-        dispensedOn: isoFromDayNumber(day),
-        daysSupply: 30,
-        source: 'test',
-        sourceRecordId: `fill-${number}-${index}`,
-      })),
-    );
+  for (const person of cohort) {
+    const patientId = await addPortalTestPatient(db, person.productId, person.region, everyMonth);
     await db.insert(surveyResponses).values(
       person.responses.map((response) => {
         const key = response.survey === 'lifestyle' ? lifestyleSurvey.key : adherenceBarriersSurvey.key;
         const day = response.completedDay ?? today - 3;
         return {
-          patientId: row!.id,
+          patientId,
           definitionId: definitionOf(key),
           surveyKey: key,
           answers: response.answers,

@@ -4,7 +4,8 @@
  * so a cohort drawn from it is the same on every run and database.
  */
 import type { Database } from '@/db/client';
-import { drugCompanies, products } from '@/db/schema';
+import { dispensings, drugCompanies, patients, products } from '@/db/schema';
+import { isoFromDayNumber } from '@/engine/adherence';
 
 export async function seedTwoCompanyCatalogue(db: Database, options: { unbranded?: boolean } = {}): Promise<void> {
   await db.insert(drugCompanies).values([
@@ -30,4 +31,41 @@ export function seededRandom(seed: number): () => number {
     state = (state * 1103515245 + 12345) % 2147483648;
     return state / 2147483648;
   };
+}
+
+let sequence = 0;
+
+/** A synthetic patient (55–64, female, hypertension) in `region` with a 30-day fill of `productId` on each of `fillDays`. */
+export async function addPortalTestPatient(
+  database: Database,
+  productId: string,
+  region: string | null,
+  fillDays: readonly number[],
+): Promise<string> {
+  sequence += 1;
+  const [row] = await database
+    .insert(patients)
+    .values({
+      pseudonym: `P-${sequence}`,
+      source: 'test',
+      sourceRecordId: `P-${sequence}`,
+      region,
+      ageBand: '55-64',
+      sex: 'female',
+      timezone: 'Europe/London',
+      conditions: ['hypertension'],
+      synthetic: true,
+    })
+    .returning({ id: patients.id });
+  await database.insert(dispensings).values(
+    fillDays.map((day, index) => ({
+      patientId: row!.id,
+      productId,
+      dispensedOn: isoFromDayNumber(day),
+      daysSupply: 30,
+      source: 'test',
+      sourceRecordId: `fill-${sequence}-${index}`,
+    })),
+  );
+  return row!.id;
 }
