@@ -123,11 +123,16 @@ const diabetesDeaths = (country: string): Sourced<number> => ({
     `Israeli population cohort of new-onset diabetes, Cardiovasc Diabetol 2017 (doi 10.1186/s12933-017-0583-x): 4,464 of 31,987 adults (14%) died over a median follow-up of 9.5 years, about 14.7 per 1,000 a year (14% ÷ 9.5, a crude conversion). Transferred from Israel to ${country}. For comparison, a Swedish cohort of new-onset type 2 diabetes followed for 24 years from 1991 (Skaraborg, PubMed 29421310) had 48.2 deaths per 1,000 person-years.`,
   ),
 });
-/** Khalid JM et al., Int J Clin Pract 2014 (PubMed 24112108): all hospitalisations of people with type 2 diabetes in England. */
+/**
+ * Khalid JM et al., Int J Clin Pract 2014 (PubMed 24112108): hospitalisations of people with type 2 diabetes in
+ * England. The diabetes-related rate, not the all-cause one (33.9 per 100 patient-years, elective admissions
+ * included): the relative risk applied is for events that adherence affects, so an all-cause rate would count
+ * admissions that no adherence changes.
+ */
 const ENGLAND_DIABETES_ADMISSIONS =
-  'Khalid JM, Raluy-Callado M, Curtis BH, Boye KS, Maguire A, Reaney M, Rates and risk of hospitalisation among patients with type 2 diabetes: retrospective cohort study using the UK General Practice Research Database linked to English Hospital Episode Statistics, Int J Clin Pract 2014 (doi 10.1111/ijcp.12265; PubMed 24112108; PMC4282286): among 97,689 patients with type 2 diabetes in England, 2006–2010, all-cause hospitalisation 33.9 per 100 patient-years (diabetes-related 18.8), so 0.339 per patient-year. All people with type 2 diabetes, not only the treated, and all admissions, elective ones included';
+  'Khalid JM, Raluy-Callado M, Curtis BH, Boye KS, Maguire A, Reaney M, Rates and risk of hospitalisation among patients with type 2 diabetes: retrospective cohort study using the UK General Practice Research Database linked to English Hospital Episode Statistics, Int J Clin Pract 2014 (doi 10.1111/ijcp.12265; PubMed 24112108; PMC4282286): among 97,689 patients with type 2 diabetes in England, 2006–2010, diabetes-related hospitalisation 18.8 per 100 patient-years (all-cause 33.9, elective admissions included), so 0.188 per patient-year. All people with type 2 diabetes, not only the treated';
 const diabetesAdmissions = (country: string): Sourced<number> => ({
-  value: 0.339,
+  value: 0.188,
   source: assumed(
     country === 'the UK'
       ? `${ENGLAND_DIABETES_ADMISSIONS}. England’s figure used for the UK.`
@@ -135,9 +140,9 @@ const diabetesAdmissions = (country: string): Sourced<number> => ({
   ),
 });
 const US_DIABETES_ADMISSIONS: Sourced<number> = {
-  value: 0.327,
+  value: 0.234,
   source: assumed(
-    'Statinvestor, “Hospitalization rate among adults with diabetes U.S. 2014, by cause” (statinvestor.com/data/13642): 327.2 hospitalisations with diabetes as any listed diagnosis per 1,000 adults with diagnosed diabetes in 2014, so 0.327 per patient-year. A statistics portal’s tabulation; all types of diabetes, all adults diagnosed rather than only the treated. Of the same order: AHRQ HCUP Statistical Brief #279, Diabetes-related inpatient stays, 2018 (Fingar KR, Reid LD, July 2021): about 8 million hospitalisations a year associated with diabetes, with 34.2 million people diagnosed (about 0.23 each).',
+    'AHRQ HCUP Statistical Brief #279, Diabetes-related inpatient stays, 2018 (Fingar KR, Reid LD, July 2021): about 8 million hospitalisations a year associated with diabetes (any listed diagnosis), with 34.2 million people diagnosed, so about 0.234 per person a year (a conversion). All types of diabetes, all people diagnosed rather than only the treated.',
   ),
 };
 /** Shalev V et al., Arch Intern Med 2009 (PubMed 19204217): Israeli adults who began a statin, primary and secondary prevention. */
