@@ -123,32 +123,56 @@ const diabetesDeaths = (country: string): Sourced<number> => ({
     `Israeli population cohort of new-onset diabetes, Cardiovasc Diabetol 2017 (doi 10.1186/s12933-017-0583-x): 4,464 of 31,987 adults (14%) died over a median follow-up of 9.5 years, about 14.7 per 1,000 a year (14% ÷ 9.5, a crude conversion). Transferred from Israel to ${country}. For comparison, a Swedish cohort of new-onset type 2 diabetes followed for 24 years from 1991 (Skaraborg, PubMed 29421310) had 48.2 deaths per 1,000 person-years.`,
   ),
 });
-const diabetesAdmissions: Sourced<number> = {
-  value: 0.05,
+/**
+ * Khalid JM et al., Int J Clin Pract 2014 (PubMed 24112108): hospitalisations of people with type 2 diabetes in
+ * England. The diabetes-related rate, not the all-cause one (33.9 per 100 patient-years, elective admissions
+ * included): the relative risk applied is for events that adherence affects, so an all-cause rate would count
+ * admissions that no adherence changes.
+ */
+const ENGLAND_DIABETES_ADMISSIONS =
+  'Khalid JM, Raluy-Callado M, Curtis BH, Boye KS, Maguire A, Reaney M, Rates and risk of hospitalisation among patients with type 2 diabetes: retrospective cohort study using the UK General Practice Research Database linked to English Hospital Episode Statistics, Int J Clin Pract 2014 (doi 10.1111/ijcp.12265; PubMed 24112108; PMC4282286): among 97,689 patients with type 2 diabetes in England, 2006–2010, diabetes-related hospitalisation 18.8 per 100 patient-years (all-cause 33.9, elective admissions included), so 0.188 per patient-year. All people with type 2 diabetes, not only the treated';
+const diabetesAdmissions = (country: string): Sourced<number> => ({
+  value: 0.188,
   source: assumed(
-    'Planning assumption: 0.05 admissions (all causes) per treated patient per year; no admission rate for people with type 2 diabetes was found in the sources searched. Replace with local data.',
+    country === 'the UK'
+      ? `${ENGLAND_DIABETES_ADMISSIONS}. England’s figure used for the UK.`
+      : `${ENGLAND_DIABETES_ADMISSIONS}. Transferred from England to ${country}: no figure for ${country} was found in the sources searched.`,
+  ),
+});
+const US_DIABETES_ADMISSIONS: Sourced<number> = {
+  value: 0.234,
+  source: assumed(
+    'AHRQ HCUP Statistical Brief #279, Diabetes-related inpatient stays, 2018 (Fingar KR, Reid LD, July 2021): about 8 million hospitalisations a year associated with diabetes (any listed diagnosis), with 34.2 million people diagnosed, so about 0.234 per person a year (a conversion). All types of diabetes, all people diagnosed rather than only the treated.',
   ),
 };
-const lipidAdmissions: Sourced<number> = {
-  value: 0.02,
+/** Shalev V et al., Arch Intern Med 2009 (PubMed 19204217): Israeli adults who began a statin, primary and secondary prevention. */
+const lipidDeaths = (country: string): Sourced<number> => ({
+  value: 0.013,
   source: assumed(
-    'Planning assumption: 0.02 cardiovascular admissions per statin-treated patient per year, no cohort matching the whole treated population having been found in the sources searched. For scale: apparently healthy Danish statin users had a 5-year risk of major cardiovascular events of 3.0% with high and 4.8% with low adherence (about 0.6–1% a year, a low bound).',
+    `Shalev V, Chodick G, Silber H, et al., Continuation of statin treatment and all-cause mortality: a population-based cohort study, Arch Intern Med 2009 (doi 10.1001/archinternmed.2008.552; PubMed 19204217): of 229,918 adults in an Israeli health maintenance organisation who began a statin in 1998–2006, 136,052 without cardiovascular disease (mean follow-up 4.0 years) had 4,259 deaths and 93,866 with coronary heart disease (mean 5.0 years) 8,906 deaths: 13,165 deaths in about 1.01 million person-years (patients × mean follow-up, a crude conversion), 13.0 per 1,000 a year. Transferred from Israel to ${country}. For comparison, US veterans aged 75 and over taking statins had 78.7 deaths per 1,000 person-years (JAMA 2020;324:68–78).`,
   ),
-};
-const lipidDeaths = (value: number): Sourced<number> => ({
-  value,
+});
+/** Shalev V et al., Am J Cardiol 2012: Israeli adults without cardiovascular disease who began a statin. */
+const lipidAdmissions = (country: string): Sourced<number> => ({
+  value: 0.0102,
   source: assumed(
-    `Planning assumption: ${value} deaths (all causes) per statin-treated patient per year, no cohort matching the whole treated population having been found in the sources searched. For scale: US veterans aged 75 and over taking statins had 78.7 deaths per 1,000 person-years (JAMA 2020;324:68–78), a high bound for a younger treated population.`,
+    `Shalev V, Goldshtein I, Porath A, Weitzman D, Shemer J, Chodick G, Continuation of statin therapy and primary prevention of nonfatal cardiovascular events, Am J Cardiol 2012, pp. 1779–86 (doi 10.1016/j.amjcard.2012.08.013): 171,535 Israeli adults aged 45–75 without cardiovascular disease who began a statin in 1998–2009 had acute cardiovascular events (myocardial infarction or coronary revascularisation) at 10.22 per 1,000 person-years (993,519 person-years), so 0.0102 per patient-year. Transferred from Israel to ${country}. Primary prevention and two kinds of event only, so it understates admissions among all the treated: US commercially insured patients with atherosclerotic cardiovascular disease starting a low- or moderate-intensity statin had 87.0 cardiovascular events (inpatient or emergency department) per 1,000 person-years (Huang Q et al., Am Health Drug Benefits 2016;9(8):434–44, PMC5394554).`,
   ),
 });
 const allTreated: Sourced<number> = {
   value: 1,
   source: assumed('The prevalence above is of adults already taking lipid-lowering treatment, so all are treated.'),
 };
-const diagnosedTreated: Sourced<number> = {
-  value: 0.8,
+const UK_DIABETES_TREATED: Sourced<number> = {
+  value: 0.687,
   source: assumed(
-    'Planning assumption: 80% of people with diagnosed diabetes take glucose-lowering medicine; no national figure was found in the sources searched.',
+    'Prevalence, care, and outcomes for patients with diet-controlled diabetes in general practice: cross sectional survey, Lancet 2004;364(9432):423–8 (doi 10.1016/S0140-6736(04)16765-2): 31.3% of 7,870 patients with type 2 diabetes in 42 UK general practices were managed with diet only (practices ranged from 15.6% to 73.2%), so 68.7% took glucose-lowering medicine. A figure of 2004 from a sample of practices; no recent national figure was found in the sources searched.',
+  ),
+};
+const US_DIABETES_TREATED: Sourced<number> = {
+  value: 0.84,
+  source: assumed(
+    'CDC, Diabetes data and trends, “Crude and age-adjusted percentage of using any diabetes medication among adults with diabetes, United States, 1997–2006” (National Health Interview Survey; cdc.gov/diabetes/statistics/meduse/fig3.htm, as archived in 2009): in 2006, 84% of adults with diabetes took diabetes medication (pills, insulin or both), little changed since 1997. All types of diabetes, type 1 included, so not type 2 alone; a figure of 2006.',
   ),
 };
 
@@ -210,9 +234,9 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
             'Diabetes UK, Diabetes prevalence 2014 (from the Quality and Outcomes Framework): UK average 6.2% of people aged 17 and over registered with a GP have diagnosed diabetes (3.3 million). All types: about 90% of adults with diabetes have type 2 (National Diabetes Audit, as quoted in a parliamentary answer of 2 February 2016), so this slightly overstates type 2.',
           ),
         },
-        shareTreated: diagnosedTreated,
+        shareTreated: UK_DIABETES_TREATED,
         baselineAdherence: WHO_ADHERENCE,
-        hospitalisationRate: diabetesAdmissions,
+        hospitalisationRate: diabetesAdmissions('the UK'),
         mortalityRate: diabetesDeaths('the UK'),
         costPerAdmission: NHS_COST,
         hospitalisationRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_CVD),
@@ -227,8 +251,8 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
         },
         shareTreated: allTreated,
         baselineAdherence: WHO_ADHERENCE,
-        hospitalisationRate: lipidAdmissions,
-        mortalityRate: lipidDeaths(0.01),
+        hospitalisationRate: lipidAdmissions('the UK'),
+        mortalityRate: lipidDeaths('the UK'),
         costPerAdmission: NHS_COST,
         hospitalisationRelativeRisk: STATIN_CVD,
         mortalityRelativeRisk: STATIN_MORTALITY,
@@ -273,9 +297,9 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
             'CDC, National Diabetes Statistics Report, Appendix Table 1 (cdc.gov/diabetes/data/statistics-report/appendix.html): diagnosed diabetes in 10.1% (95% CI 9.2–11.0%) of adults aged 18 and over, 2017–2020, age-adjusted. All types, so it slightly overstates type 2.',
           ),
         },
-        shareTreated: diagnosedTreated,
+        shareTreated: US_DIABETES_TREATED,
         baselineAdherence: WHO_ADHERENCE,
-        hospitalisationRate: diabetesAdmissions,
+        hospitalisationRate: US_DIABETES_ADMISSIONS,
         mortalityRate: diabetesDeaths('the US'),
         costPerAdmission: HCUP_COST,
         hospitalisationRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_CVD),
@@ -283,15 +307,15 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
       },
       hyperlipidaemia: {
         prevalence: {
-          value: 0.25,
+          value: 0.204,
           source: assumed(
-            'Gu Q et al., NCHS Data Brief No. 177, 2014 (cdc.gov/nchs/products/databriefs/db177.htm): 27.9% of adults aged 40 and over used a prescription cholesterol-lowering medicine in 2011–2012 (93% of them a statin; 17% at 40–59, 48% at 75 and over). No share of all adults was found in the sources searched; 25% of adults is an assumption of the same order, on the high side as few under 40 take them.',
+            'Mercado C, DeSimone AK, Odom E, Gillespie C, Ayala C, Loustalot F, Prevalence of cholesterol treatment eligibility and medication use among adults — United States, 2005–2012, MMWR 64(47) (doi 10.15585/mmwr.mm6447a1; NHANES 2005–2012): 36.7% of adults aged 21 and over (78.1 million) were on or eligible for cholesterol treatment, and 55.5% of them were taking cholesterol-lowering medication, so 0.367 × 0.555 = 20.4% of adults took it (a conversion). For comparison, Gu Q et al., NCHS Data Brief No. 177, 2014 (cdc.gov/nchs/products/databriefs/db177.htm): 27.9% of adults aged 40 and over in 2011–2012, 93% of them taking a statin.',
           ),
         },
         shareTreated: allTreated,
         baselineAdherence: WHO_ADHERENCE,
-        hospitalisationRate: lipidAdmissions,
-        mortalityRate: lipidDeaths(0.01),
+        hospitalisationRate: lipidAdmissions('the US'),
+        mortalityRate: lipidDeaths('the US'),
         costPerAdmission: HCUP_COST,
         hospitalisationRelativeRisk: STATIN_CVD,
         mortalityRelativeRisk: STATIN_MORTALITY,
@@ -345,7 +369,7 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
           ),
         },
         baselineAdherence: INDIA_ADHERENCE('type 2 diabetes'),
-        hospitalisationRate: diabetesAdmissions,
+        hospitalisationRate: diabetesAdmissions('India'),
         mortalityRate: diabetesDeaths('India'),
         costPerAdmission: NSS_COST,
         hospitalisationRelativeRisk: FOR_DIABETES(ANTIHYPERTENSIVE_CVD),
@@ -353,15 +377,15 @@ export const countryPresets: Record<CountryId, CountryPreset> = {
       },
       hyperlipidaemia: {
         prevalence: {
-          value: 0.05,
+          value: 0.078,
           source: assumed(
-            'Planning assumption: 5% of adults take a statin. No figure for statin use in India was found in the sources searched; ICMR-INDIAB (Lancet Diabetes Endocrinol 2023) finds dyslipidaemia in 81.2% of adults, few of whom are treated.',
+            'Choudhry NK, Dugani S, Shrank WH, et al., Despite increased use and sales of statins in India, per capita prescription rates remain far below high-income countries, Health Aff 2014;33(2):273–82 (doi 10.1377/hlthaff.2013.0388; IMS Health sales data, February 2006 – January 2010): “the proportion of the Indian population receiving a defined daily statin dose increased from 3.35 percent to 7.78 percent”. Taken as 7.8% of adults: it is a sales volume (daily doses sold per head) rather than a count of people, the abstract gives no age range (if of all ages, about 11% of adults, the users being adults), and the same abstract counts 84.1 monthly statin prescriptions per 1,000 patients with coronary heart disease. A figure of 2010; ICMR-INDIAB (Lancet Diabetes Endocrinol 2023) finds dyslipidaemia in 81.2% of adults.',
           ),
         },
         shareTreated: allTreated,
         baselineAdherence: INDIA_ADHERENCE('hyperlipidaemia'),
-        hospitalisationRate: lipidAdmissions,
-        mortalityRate: lipidDeaths(0.012),
+        hospitalisationRate: lipidAdmissions('India'),
+        mortalityRate: lipidDeaths('India'),
         costPerAdmission: NSS_COST,
         hospitalisationRelativeRisk: STATIN_CVD,
         mortalityRelativeRisk: STATIN_MORTALITY,

@@ -96,9 +96,9 @@ describe.each(testDatabaseBackends())('patient outcomes on $name', (backend) => 
     const forgetful = outcomes.groups.persona.find((group) => group.key === 'forgetful')!;
     expect(forgetful.patients.count).toBe(3);
     expect(forgetful.adherentShare).toBe(0);
-    // Two conditions, each (0 − 0.5) × r_poor × 0.19 × 1,000: hypertension −2.0260; type 2 diabetes (0.05 a year,
-    // r_poor = 0.05 / 0.905 = 0.0552486) −5.2486; sum −7.2746.
-    expect(forgetful.hospitalisationsAvoided!.central).toBeCloseTo(-7.2746, 3);
+    // Two conditions, each (0 − 0.5) × r_poor × 0.19 × 1,000: hypertension −2.0260; type 2 diabetes (0.188 a year,
+    // r_poor = 0.188 / 0.905 = 0.2077348) −19.7348; sum −21.7608.
+    expect(forgetful.hospitalisationsAvoided!.central).toBeCloseTo(-21.7608, 3);
     const conditions = outcomes.groups.condition.map((group) => [group.key, group.patients.count]);
     expect(conditions).toEqual([
       ['hypertension', 15],
