@@ -63,7 +63,7 @@ describe('NationalImpactView', () => {
     expect(markup).toContain('6.0 points');
     // Every slider shows its value and the source of its preset.
     expect(markup).toContain('Chowdhury R et al., Eur Heart J 2013;34:2940');
-    expect(markup).toContain('Approximate planning assumption');
+    expect(markup).toContain('Approximate (transferred, converted or assumed, as it says). Source: ');
   });
 
   it('recomputes the figures from the improvement slider', () => {

@@ -54,7 +54,12 @@ const perThousand = (rate: number) => `${formatDecimal(rate * 1000, 1)} per 1,00
 function SourceNote({ source }: { source: Source }) {
   return (
     <p className="text-xs text-muted">
-      {source.approximate ? <strong className="font-medium">Approximate planning assumption. </strong> : <span>Source: </span>}
+      {/* Most approximate figures are cited ones taken from another country, year or population (decision 036). */}
+      {source.approximate ? (
+        <strong className="font-medium">Approximate (transferred, converted or assumed, as it says). Source: </strong>
+      ) : (
+        <span>Source: </span>
+      )}
       {source.text}
     </p>
   );

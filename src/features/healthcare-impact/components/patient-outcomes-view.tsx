@@ -76,9 +76,10 @@ export function PatientOutcomesView({
               )
               .join(', ')}
             ), central estimate with the low to high scenario from the 95% CI of the relative risk (Chowdhury R et al., Eur Heart J 2013). A
-            negative figure means more events than at the baseline adherence. Event rates are {country.name}’s preset planning assumptions
-            (see National Healthcare Impact for every source). Only hypertension, type 2 diabetes and hyperlipidaemia are modelled; a
-            patient treated for several of them counts for each, so deaths (all causes) may overlap for them.
+            negative figure means more events than at the baseline adherence. Event rates are {country.name}’s preset figures, most of them
+            transferred from cohorts elsewhere (see National Healthcare Impact for every source). Only hypertension, type 2 diabetes and
+            hyperlipidaemia are modelled; a patient treated for several of them counts for each, so deaths (all causes) may overlap for
+            them.
           </p>
           {(Object.keys(dimensionTitles) as GroupDimension[]).map((dimension) => (
             <OutcomeTable
