@@ -5,6 +5,7 @@ import type { PeriodChoice } from '@/engine/aggregation/reporting-period';
 import { formatCount, formatDate, formatPercent } from '@/lib/format';
 import { hrefWithPeriod, type PeriodView } from '@/lib/period-query';
 import { routes } from '@/lib/routes';
+import { heatMapShades } from './heat-map-shade';
 import { NationalImpactLink } from './national-impact-link';
 import { type PortalTable, type PortalValue, weekdayNames } from '../portal-tables';
 import { portalFilterQueryOf } from '../schemas';
@@ -36,6 +37,7 @@ function valueText(value: PortalValue): ReactNode {
 
 function TableSection({ table, csvHref, period, children }: { table: PortalTable; csvHref: string; period: string; children?: ReactNode }) {
   const headingId = `portal-${table.id}`;
+  const shades = heatMapShades(table);
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-2">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -50,6 +52,12 @@ function TableSection({ table, csvHref, period, children }: { table: PortalTable
         {period}. {table.population}
       </p>
       {children}
+      {shades === null ? null : (
+        <p className="text-xs text-muted">
+          A heat map: the darker a cell, the more doses in that hour, relative to this table’s largest shown figure. Hidden figures and
+          zeros are not shaded.
+        </p>
+      )}
       {/* Focusable, so a keyboard user can scroll a wide table (the heat maps are 25 columns). */}
       <TableScroll label={table.title}>
         <table className="min-w-full text-sm" data-testid={`table-${table.id}`}>
@@ -71,13 +79,17 @@ function TableSection({ table, csvHref, period, children }: { table: PortalTable
                 </td>
               </tr>
             ) : (
-              table.rows.map((row) => (
+              table.rows.map((row, rowIndex) => (
                 <tr key={row.key} className="border-b border-separator">
                   <th scope="row" className="py-2 pr-3 text-left font-medium whitespace-nowrap">
                     {row.label}
                   </th>
                   {row.values.map((value, index) => (
-                    <td key={index} className="py-2 pr-3 tabular-nums">
+                    <td
+                      key={index}
+                      className={shades === null ? 'py-2 pr-3 tabular-nums' : 'px-1.5 py-2 tabular-nums'}
+                      style={shades?.[rowIndex]?.[index] ? { backgroundColor: shades[rowIndex][index] } : undefined}
+                    >
                       {valueText(value)}
                     </td>
                   ))}
