@@ -23,6 +23,9 @@ import { type Database, openPgliteConnection, openPostgresConnection } from '@/d
 import { migrateDatabase } from '@/db/migrate';
 import { authUsers, companyMemberships, userProfiles } from '@/db/schema';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
+import { personas } from '@/engine/simulation/personas';
+import { createRandomStream, nextUniform } from '@/engine/simulation/random';
+import { adherenceBarriersSurvey, SIMULATED_ANSWER_NOISE, simulateResponse } from '@/engine/surveys';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { exportPortalTable } from '@/features/portal/server/export-portal-table';
 import { forecastProductDemand } from '@/features/portal/server/forecast-product-demand';
@@ -227,14 +230,17 @@ async function runScale(db: Database, execute: (text: string) => Promise<unknown
       generate_series(greatest(t.start, date '2026-11-24' - ${doseDays}), least(t.start + (t.fills - 1) * t.step + 29, date '2026-11-23'), interval '1 day') d
     on conflict do nothing`);
   await execute('drop table scale_therapies');
+  const surveysStarted = performance.now();
+  await writeScaleSurveyResponses(db, execute);
+  const surveysWritten = seconds(surveysStarted);
   await execute('analyze');
   const counts = (await db.execute(
-    sql`select (select count(*) from patients)::int as patients, (select count(*) from dispensings)::int as fills, (select count(*) from dose_events)::int as doses`,
-  )) as unknown as { rows: { patients: number; fills: number; doses: number }[] };
+    sql`select (select count(*) from patients)::int as patients, (select count(*) from dispensings)::int as fills, (select count(*) from dose_events)::int as doses, (select count(*) from survey_responses)::int as surveys`,
+  )) as unknown as { rows: { patients: number; fills: number; doses: number; surveys: number }[] };
   const count = counts.rows[0]!;
   process.stdout.write(
     `\nPostgreSQL scale: ${count.patients.toLocaleString('en')} patients, ${count.fills.toLocaleString('en')} dispensings (${fillsWritten}), ` +
-      `${count.doses.toLocaleString('en')} dose events (${seconds(dosesStarted)}); load average ${os
+      `${count.doses.toLocaleString('en')} dose events (${seconds(dosesStarted)}), ${count.surveys.toLocaleString('en')} completed barrier surveys (${surveysWritten}); load average ${os
         .loadavg()
         .map((load) => load.toFixed(1))
         .join(' ')}\n`,
@@ -331,4 +337,41 @@ async function timeFirstViewAfterNewData(db: Database, execute: (text: string) =
   });
   await refreshPatientSummaries(db, now);
   await firstViews('after the refresh job');
+}
+
+/**
+ * The portal's survey reasons read completed adherence-barriers responses in the period: six in ten patients answered
+ * one in the last 90 days, as in the demo dataset. Their answers are 60 responses the demo's simulator draws (ten per
+ * persona, 15% guessing, the adaptive order and stop rules), spread over the patients by a hash, so the statement has
+ * realistic answers at the demo's share without simulating 100,000 responses in JavaScript.
+ */
+async function writeScaleSurveyResponses(db: Database, execute: (text: string) => Promise<unknown>): Promise<void> {
+  const [definition] = (
+    (await db.execute(
+      sql`insert into survey_definitions (survey_key, version, definition, change_note)
+        values (${adherenceBarriersSurvey.key}, 1, ${JSON.stringify(adherenceBarriersSurvey)}::jsonb, 'portal bench')
+        returning id`,
+    )) as unknown as { rows: { id: string }[] }
+  ).rows;
+  const patterns = personas.flatMap((persona, personaIndex) =>
+    Array.from({ length: 10 }, (_, draw) => {
+      const stream = createRandomStream(17, personaIndex * 10 + draw, 'survey');
+      const { answers, order } = simulateResponse({
+        definition: adherenceBarriersSurvey,
+        persona,
+        noise: SIMULATED_ANSWER_NOISE,
+        uniform: () => nextUniform(stream),
+      });
+      return { answers, order };
+    }),
+  );
+  const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const answers = patterns.map((pattern) => `${literal(JSON.stringify(pattern.answers))}::jsonb`).join(', ');
+  const orders = patterns.map((pattern) => `${literal(`{${pattern.order.join(',')}}`)}::text`).join(', ');
+  await execute(`insert into survey_responses (patient_id, definition_id, survey_key, answers, asked_order, started_at, updated_at, completed_at)
+    select s.id, '${definition!.id}', '${adherenceBarriersSurvey.key}', (array[${answers}])[1 + s.pattern], (array[${orders}])[1 + s.pattern]::text[],
+      s.completed - interval '5 minutes', s.completed, s.completed
+    from (select p.id, (hashtext(p.id::text || 'pattern') & 2147483647) % ${patterns.length} as pattern,
+        timestamptz '2026-11-23 18:00+00' - make_interval(days => (hashtext(p.id::text || 'day') & 2147483647) % 90) as completed
+      from patients p where p.source = 'bench' and (hashtext(p.id::text || 'survey') & 1023) < 614) s`);
 }
