@@ -6,5 +6,7 @@ import { expect, type Locator } from '@playwright/test';
  */
 export async function expectChartDrawn(chart: Locator): Promise<void> {
   await chart.scrollIntoViewIfNeeded();
-  await expect(chart.locator('svg').first()).toBeVisible();
+  // The chart library is a separate script fetched and run only then: on a loaded 2-core machine that took over the
+  // default 10 s once (a trial chart at 390 px, load average 11), so it gets the time a slow page would.
+  await expect(chart.locator('svg').first()).toBeVisible({ timeout: 30_000 });
 }
