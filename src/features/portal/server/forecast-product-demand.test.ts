@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { eq } from 'drizzle-orm';
-import { auditLog, authUsers, companyMemberships, dispensings, drugCompanies, patients, products } from '@/db/schema';
+import { auditLog, authUsers, companyMemberships, drugCompanies, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { dayNumberFromCivil, isoFromDayNumber } from '@/engine/adherence';
+import { dayNumberFromCivil } from '@/engine/adherence';
 import { noPortalFilters } from '../portal-tables';
 import { exportForecastTable } from './export-forecast-table';
 import { forecastProductDemand } from './forecast-product-demand';
 import { testSessionUser } from '@/lib/server/session-testing';
+import { addPortalTestPatient } from './test-support/portal-test-catalogue';
 
 // Data through 28 February 2026: forecast March–May, backtest December–February.
 const now = new Date('2026-02-28T12:00:00Z');
@@ -20,25 +21,8 @@ const manufacturer = user('manufacturer-1', 'drug-manufacturer');
 /** 30-day fills every 30 days, the last today: 15 fills back to 420 days ago. */
 const monthly = Array.from({ length: 15 }, (_, index) => today - 420 + index * 30);
 
-let sequence = 0;
 async function addPatients(database: Database, count: number, productId: string, fillDays: number[]): Promise<void> {
-  for (let patient = 0; patient < count; patient += 1) {
-    sequence += 1;
-    const [row] = await database
-      .insert(patients)
-      .values({ pseudonym: `P-${sequence}`, source: 'test', sourceRecordId: `P-${sequence}`, synthetic: true })
-      .returning({ id: patients.id });
-    await database.insert(dispensings).values(
-      fillDays.map((day, index) => ({
-        patientId: row!.id,
-        productId,
-        dispensedOn: isoFromDayNumber(day),
-        daysSupply: 30,
-        source: 'test',
-        sourceRecordId: `fill-${sequence}-${index}`,
-      })),
-    );
-  }
+  for (let patient = 0; patient < count; patient += 1) await addPortalTestPatient(database, productId, null, fillDays);
 }
 
 describe.each(testDatabaseBackends())('forecastProductDemand on $name', (backend) => {
