@@ -1,6 +1,7 @@
 import { type PlatformAdherence, platformAdherenceQuery } from '@/features/healthcare-impact';
 import { formatPercent } from '@/lib/format';
 import { patientEngagementPrefix } from '@/lib/routes';
+import { NOT_RECORDED } from '../portal-tables';
 import type { PortalView } from '../server/get-portal-view';
 
 type ShownView = Extract<PortalView, { status: 'ok' }>;
@@ -15,7 +16,7 @@ export function portalPopulationText(view: Pick<ShownView, 'filters' | 'options'
   const products = product === undefined ? 'any product' : product.name;
   const companies = company === undefined ? 'every company' : company.name;
   const region =
-    filters.region === null ? 'all regions' : filters.region === 'not-recorded' ? 'region not recorded' : `region ${filters.region}`;
+    filters.region === null ? 'all regions' : filters.region === NOT_RECORDED ? 'region not recorded' : `region ${filters.region}`;
   return `platform patients with a fill in the period of ${products} (${companies}; ${region})`;
 }
 

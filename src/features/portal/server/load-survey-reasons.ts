@@ -18,15 +18,11 @@ import { NOT_RECORDED, type SurveyReasonCounts, surveyReasons } from '../portal-
 type Rows<T> = { rows: T[] };
 const rowsOf = <T>(result: unknown): T[] => (result as Rows<T>).rows;
 
-/** Each reason's questions and the (question, answer) pairs that give it, in `surveyReasons` order. */
-const reasonRules = surveyReasons.map((reason) => {
-  const gives = Object.entries(reason.gives as Readonly<Record<string, readonly string[]>>);
-  return {
-    reason: reason.key,
-    questions: gives.map(([question]) => question),
-    pairs: gives.flatMap(([question, answers]) => answers.map((answer) => [question, answer] as const)),
-  };
-});
+/** Each reason's questions, each with the answers that give it, in `surveyReasons` order. */
+const reasonRules = surveyReasons.map((reason) => ({
+  reason: reason.key,
+  gives: Object.entries(reason.gives as Readonly<Record<string, readonly string[]>>),
+}));
 
 export async function loadSurveyReasons(options: {
   database: Database;
@@ -48,7 +44,7 @@ export async function loadSurveyReasons(options: {
       values.map((value) => sql`${value}`),
       sql`, `,
     );
-  const questions = [...new Set(reasonRules.flatMap((rule) => rule.questions))];
+  const questions = [...new Set(reasonRules.flatMap((rule) => rule.gives.map(([question]) => question)))];
   const column = (question: string) => sql.raw(`"q_${questions.indexOf(question)}"`);
   // Per patient, the latest answer in the period to each reason question (a later survey may not ask it again): the
   // largest of "completion time, response id, answer" strings, whose fixed-width prefix orders them by time, so one
@@ -64,14 +60,11 @@ export async function loadSurveyReasons(options: {
   const counts = sql.join(
     reasonRules.map((rule, index) => {
       const asked = sql.join(
-        rule.questions.map((question) => sql`${column(question)} is not null`),
+        rule.gives.map(([question]) => sql`${column(question)} is not null`),
         sql` or `,
       );
       const gave = sql.join(
-        rule.questions.map((question) => {
-          const answers = rule.pairs.filter(([pairQuestion]) => pairQuestion === question).map(([, answer]) => answer);
-          return sql`${column(question)} in (${list(answers)})`;
-        }),
+        rule.gives.map(([question, answers]) => sql`${column(question)} in (${list(answers)})`),
         sql` or `,
       );
       return sql`(count(*) filter (where ${asked}))::int as ${sql.raw(`asked_${index}`)}, (count(*) filter (where ${gave}))::int as ${sql.raw(`gave_${index}`)}`;
