@@ -49,14 +49,6 @@ export function channelReportsReads(channel: MessageChannel): boolean {
 }
 
 /**
- * Mean minutes from delivery to reading (an exponential delay): a busy professional on a weekday during working
- * hours (`workingMinutes`, 9:00 to 17:00) reads late; everyone else soon. Modelling assumptions. The barrier
- * survey's `read-at-work` question reads these (engine/surveys/definitions.ts).
- */
-export const readDelayMeanMinutes = { busyAtWork: 90, otherwise: 20 } as const;
-export const workingMinutes = { from: 9 * 60, to: 17 * 60 } as const;
-
-/**
  * Minute a delivered message is read (may exceed 1440: read the next day). Asleep: on waking. Busy
  * professionals read late during working hours. Otherwise an exponential delay of about 20 minutes.
  */
@@ -68,8 +60,8 @@ export function drawReadMinute(
   const uniform = nextUniform(stream);
   if (deliveredMinute < wakeMinute) return wakeMinute + Math.floor(uniform * 30);
   if (deliveredMinute >= 23 * 60) return 1440 + wakeMinute + Math.floor(uniform * 30);
-  const atWork = options.busyAtWork && deliveredMinute >= workingMinutes.from && deliveredMinute < workingMinutes.to;
-  const meanDelay = atWork ? readDelayMeanMinutes.busyAtWork : readDelayMeanMinutes.otherwise;
+  const atWork = options.busyAtWork && deliveredMinute >= 9 * 60 && deliveredMinute < 17 * 60;
+  const meanDelay = atWork ? 90 : 20;
   return deliveredMinute + Math.floor(-Math.log(1 - uniform) * meanDelay);
 }
 

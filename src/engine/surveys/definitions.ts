@@ -9,8 +9,6 @@
  * is unsure and doubtful, the engaged self-manager reports few barriers). Lifestyle items are not used to
  * infer the persona: their likelihoods are equal across personas on purpose (information gain 0).
  */
-import type { MessageCategory } from '@/engine/policy/message-arms';
-import { readDelayMeanMinutes } from '@/engine/simulation/message-response';
 import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
 import type { ChoiceOption, ChoiceQuestion, NumberQuestion, PersonaLikelihoods, SurveyDefinition } from './types';
 
@@ -838,8 +836,8 @@ const messageFraming = circumstance(
   }),
 );
 
-/** Version 3 of the barrier survey, as shipped (kept: databases hold it as version 3; docs/decisions/062). */
-export const adherenceBarriersSurveyVersion3: SurveyDefinition = {
+/** The barrier survey now shipped: version 3 (docs/decisions/062). */
+export const adherenceBarriersSurvey: SurveyDefinition = {
   ...adherenceBarriersSurveyVersion2,
   questions: [
     // About you and the treatment.
@@ -881,140 +879,6 @@ export const adherenceBarriersSurveyVersion3: SurveyDefinition = {
   ],
 };
 
-/*
- * Version 4 (docs/decisions/066): version 3's twenty-nine questions unchanged and in the same order among
- * themselves, and six questions read off what the simulator models per persona that no question read yet, or read
- * only through one pooled choice: how soon a message is read during working hours (the busy professional reads
- * late at work: `readDelayMeanMinutes`), and how much each category of message helps (`categoryFit`, which
- * `message-help` reads only as "which helps most"). Every row is computed from the model by the rule its comment
- * gives (the rule's shape is a judgement; the numbers are the model's), written and committed before version 4 was
- * measured and not changed after.
- */
-
-/** P(an exponential delay of this mean falls within each band); `upperBounds` close every band but the last. */
-function exponentialBands(meanMinutes: number, upperBounds: readonly number[]): number[] {
-  const survives = (minutes: number) => Math.exp(-minutes / meanMinutes);
-  const bands: number[] = [];
-  let from = 0;
-  for (const upper of upperBounds) {
-    bands.push(survives(from) - survives(upper));
-    from = upper;
-  }
-  bands.push(survives(from));
-  return fromWeights(bands);
-}
-
-const readAtWork = circumstance(
-  'read-at-work',
-  'On a working day, when a message reaches you between 9 in the morning and 5 in the afternoon, how soon do you usually read it?',
-  [
-    { value: 'within-30-minutes', label: 'Within 30 minutes', meaning: 'You usually read a daytime message within half an hour.' },
-    { value: 'within-2-hours', label: 'Within 2 hours', meaning: 'You usually read a daytime message within two hours.' },
-    {
-      value: 'after-2-hours',
-      label: 'After 2 hours',
-      meaning: 'Daytime messages often wait over two hours: a reminder before or after work may suit you better.',
-    },
-  ],
-  // The simulator's read delay (message-response.ts): exponential, with mean `readDelayMeanMinutes.busyAtWork`
-  // (90 minutes) for a busy professional on a weekday between 9:00 and 17:00, `otherwise` (20 minutes) for everyone
-  // else — banded within 30 minutes, 30 minutes to 2 hours, over 2 hours.
-  Object.fromEntries(
-    personas.map((persona) => [
-      persona,
-      exponentialBands(
-        persona === 'busy-professional' ? readDelayMeanMinutes.busyAtWork : readDelayMeanMinutes.otherwise,
-        [30, 120],
-      ),
-    ]),
-  ) as Record<Persona, number[]>,
-);
-
-const howMuchItHelps = (what: string): Answer[] => [
-  { value: 'a-lot', label: 'A lot', meaning: `${what} would help you a lot.` },
-  { value: 'a-little', label: 'A little', meaning: `${what} would help you a little.` },
-  { value: 'not-much', label: 'Not much', meaning: `${what} would not help you much.` },
-];
-
-/**
- * A lot / a little / not much from a category's fit f (how much that kind of message moves the persona; 1 is a
- * reminder to a persona it suits): the chance it helps on one occasion is f / (1 + f), f read as odds against a
- * reminder's even chance, and the answers are Binomial(2, ·) as `reminder-help` — both judgements of the shape.
- */
-function categoryHelp(category: MessageCategory): Record<Persona, number[]> {
-  return fromParameters((parameters) => {
-    const fit = parameters.categoryFit[category];
-    return twoChances(fit / (1 + fit));
-  });
-}
-
-// One question per category of message, in `message-help`'s order; each reads that category's `categoryFit`.
-const doseReminderHelp = circumstance(
-  'dose-reminder-message-help',
-  'How much would a message at the time of a dose help you take your medicine?',
-  howMuchItHelps('A message at dose time'),
-  // categoryFit.reminder: busy professional, forgetful older adult, newly diagnosed 1; cost-constrained 0.8;
-  // engaged self-manager 0.7; sceptic 0.5.
-  categoryHelp('reminder'),
-);
-
-const refillMessageHelp = circumstance(
-  'refill-message-help',
-  'How much would a message a few days before your supply runs out help you keep your medicine going?',
-  howMuchItHelps('A message before your supply runs out'),
-  // categoryFit.refill: cost-constrained 1.3; busy professional, forgetful older adult, newly diagnosed 1; engaged
-  // self-manager 0.8; sceptic 0.5.
-  categoryHelp('refill'),
-);
-
-const educationMessageHelp = circumstance(
-  'education-message-help',
-  'How much would a message explaining what your medicine does, and why it matters for you, help you keep taking it?',
-  howMuchItHelps('A message explaining what your medicine does'),
-  // categoryFit.education: sceptic and newly diagnosed 1.2; cost-constrained and engaged self-manager 0.6; busy
-  // professional and forgetful older adult 0.3.
-  categoryHelp('education'),
-);
-
-const encouragementMessageHelp = circumstance(
-  'encouragement-message-help',
-  'How much would a message encouraging you, for example about how well you are doing, help you keep taking your medicine?',
-  howMuchItHelps('An encouraging message'),
-  // categoryFit.encouragement: engaged self-manager and newly diagnosed 1; sceptic and cost-constrained 0.6;
-  // forgetful older adult 0.5; busy professional 0.4.
-  categoryHelp('encouragement'),
-);
-
-const checkInMessageHelp = circumstance(
-  'check-in-message-help',
-  'How much would a message asking how you are getting on with your medicine help you keep taking it?',
-  howMuchItHelps('A message asking how you are getting on'),
-  // categoryFit['check-in']: newly diagnosed 1; engaged self-manager 0.9; sceptic and cost-constrained 0.8;
-  // forgetful older adult 0.7; busy professional 0.5.
-  categoryHelp('check-in'),
-);
-
-/** The barrier survey now shipped: version 4 (docs/decisions/066). */
-export const adherenceBarriersSurvey: SurveyDefinition = {
-  ...adherenceBarriersSurveyVersion3,
-  questions: [
-    // Everything up to the contact section as in version 3.
-    ...adherenceBarriersSurveyVersion3.questions.slice(0, adherenceBarriersSurveyVersion3.questions.indexOf(contactChannel)),
-    // How we contact you: channel, replying, reading at work; which kind of message helps most, then how much each
-    // kind helps, in the same order; framing.
-    contactChannel,
-    replyHabit,
-    readAtWork,
-    messageHelp,
-    doseReminderHelp,
-    refillMessageHelp,
-    educationMessageHelp,
-    encouragementMessageHelp,
-    checkInMessageHelp,
-    messageFraming,
-  ],
-};
-
 /** A built-in version of a survey: what reaches every database, in version order (see survey-store). */
 export type BuiltInSurveyVersion = { version: number; definition: SurveyDefinition; changeNote: string | null };
 
@@ -1034,15 +898,9 @@ export const builtInSurveyVersions: readonly BuiltInSurveyVersion[] = [
   },
   {
     version: 3,
-    definition: adherenceBarriersSurveyVersion3,
-    changeNote:
-      'Built-in update: 7 questions added (reminders at dose time, upsets to the usual day, doses left out on purpose, starting again after a break, time to collect a new supply, replying to messages, encouraging messages) so the persona can be told apart more often; the 22 questions of version 2 are unchanged.',
-  },
-  {
-    version: 4,
     definition: adherenceBarriersSurvey,
     changeNote:
-      'Built-in update: 6 questions added (how soon a message is read during working hours, and how much each kind of message would help: at dose time, before the supply runs out, explaining the medicine, encouraging, asking how you are getting on) so the persona can be told apart more often; the 29 questions of version 3 are unchanged.',
+      'Built-in update: 7 questions added (reminders at dose time, upsets to the usual day, doses left out on purpose, starting again after a break, time to collect a new supply, replying to messages, encouraging messages) so the persona can be told apart more often; the 22 questions of version 2 are unchanged.',
   },
 ];
 
