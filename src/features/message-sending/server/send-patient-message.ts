@@ -28,6 +28,8 @@ export type WhatsAppTemplateAlternative = {
   body: string;
   approval: TemplateApprovalStatus;
   quickReplies: readonly { title: string; payload: string }[];
+  /** The library's template and version it renders: recorded on the message, so a later edit does not rewrite history. */
+  template: { id: string; language: string; version: number };
 };
 
 export type PatientMessageOutcome =
@@ -85,12 +87,20 @@ export async function sendPatientMessage(options: {
   const smsConsented = options.sms !== null && (await consented('sms'));
   if (!whatsAppConsented && !smsConsented) return { outcome: 'not-sent', reason: 'no-consent' };
 
-  const row = (channel: 'whatsapp' | 'sms', body: string, replyChoices: MessageReplyChoices | null) => ({
+  const row = (
+    channel: 'whatsapp' | 'sms',
+    body: string,
+    replyChoices: MessageReplyChoices | null,
+    template: WhatsAppTemplateAlternative['template'] | null = null,
+  ) => ({
     patientId,
     channel,
     direction: 'outbound' as const,
     category: options.category,
     framing: options.framing ?? null,
+    templateId: template?.id ?? null,
+    templateLanguage: template?.language ?? null,
+    templateVersion: template?.version ?? null,
     body,
     sentAt: now,
     status: 'sending',
@@ -112,7 +122,7 @@ export async function sendPatientMessage(options: {
     // Without a template: the window is closed; with one Meta has not approved: that is why.
     if (form.form === 'none') whatsAppProblem = form.reason === 'no-template' ? 'whatsapp-window-closed' : `whatsapp-${form.reason}`;
     else {
-      const { content, body, replyChoices } =
+      const { content, body, replyChoices, template } =
         form.form === 'template' && alternative !== null
           ? {
               content: alternative.content as WhatsAppContent,
@@ -121,13 +131,15 @@ export async function sendPatientMessage(options: {
                 kind: 'quick-replies',
                 choices: alternative.quickReplies.map(({ payload, title }) => ({ id: payload, title })),
               } satisfies MessageReplyChoices,
+              template: alternative.template,
             }
           : {
               content: options.whatsApp.content as WhatsAppContent,
               body: options.whatsApp.body,
               replyChoices: replyChoicesOf(options.whatsApp.content),
+              template: null,
             };
-      const claim = await claimOutboundMessage(database, row('whatsapp', body, replyChoices));
+      const claim = await claimOutboundMessage(database, row('whatsapp', body, replyChoices, template));
       if (!claim.claimed) {
         if (!failedStatuses.has(claim.existing.status) && claim.existing.status !== 'sending')
           return { outcome: 'sent', channel: 'whatsapp', messageId: claim.existing.id, form: content.kind };

@@ -221,6 +221,7 @@ async function invitationFor(options: {
     body: `${rendered.text}\n${rendered.buttons.map((button) => `[${button.title}]`).join(' ')}`,
     approval: stored.whatsApp.approval,
     quickReplies: rendered.buttons,
+    template: { id: stored.templateId, language: stored.language, version: stored.version },
   };
 }
 

@@ -132,13 +132,26 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
   const tap = (payload: string, title: string, wamid: string) =>
     deliver({ id: `wamid.in.${(counter += 1)}`, type: 'button', button: { payload, text: title }, context: { from: digits, id: wamid } });
 
+  /** Which library template and version a message row records (null for free-form messages). */
+  const templateColumns = { id: messages.templateId, language: messages.templateLanguage, version: messages.templateVersion };
+
+  /** The library's newest version of a template (the demo approval adds one on top of the first). */
+  async function approvedVersion(templateId: string) {
+    const versions = await database.database
+      .select({ version: messageTemplateVersions.version })
+      .from(messageTemplateVersions)
+      .where(eq(messageTemplateVersions.templateId, templateId))
+      .orderBy(desc(messageTemplateVersions.version));
+    return versions[0]!.version;
+  }
+
   async function invitationSent() {
     const db = database.database;
     const [chunk] = await db
       .select({ id: surveyMessageChunks.id, kind: surveyMessageChunks.kind, status: surveyMessageChunks.status })
       .from(surveyMessageChunks);
     const [message] = await db
-      .select({ wamid: messages.providerMessageId, body: messages.body, choices: messages.replyChoices })
+      .select({ wamid: messages.providerMessageId, body: messages.body, choices: messages.replyChoices, template: templateColumns })
       .from(messages)
       .where(and(eq(messages.direction, 'outbound'), eq(messages.channel, 'whatsapp')));
     return { chunk: chunk!, message: message! };
@@ -175,6 +188,12 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
       { type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `survey:${chunk.id}:not-now` }] },
     ]);
     expect(message.body).toContain(`at most ${count} questions`);
+    // The row records the library's template and version it rendered (decision 056).
+    expect(message.template).toEqual({
+      id: surveyInvitationTemplate.id,
+      language: 'en',
+      version: await approvedVersion(surveyInvitationTemplate.id),
+    });
     expect(message.choices).toEqual({
       kind: 'quick-replies',
       choices: [
@@ -189,6 +208,12 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     const [questions] = await runSurveyJobs();
     expect(questions).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'interactive-list', questions: 1 });
     expect((accepted()[1]!.body as { type: string; interactive: { type: string } }).interactive.type).toBe('list');
+    // The questions are free-form: no template on their row.
+    const [questionsRow] = await db
+      .select(templateColumns)
+      .from(messages)
+      .where(eq(messages.id, (questions as { messageId: string }).messageId));
+    expect(questionsRow).toEqual({ id: null, language: null, version: null });
     const chunks = await db
       .select({ kind: surveyMessageChunks.kind, status: surveyMessageChunks.status, answeredBy: surveyMessageChunks.answeredReplyId })
       .from(surveyMessageChunks)
@@ -318,7 +343,7 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
     expect(reminder).toMatchObject({ outcome: 'sent', channel: 'whatsapp', form: 'template', questions: 0 });
     const chunkId = (reminder as { chunkId: string }).chunkId;
     const [message] = await db
-      .select({ wamid: messages.providerMessageId, body: messages.body, choices: messages.replyChoices })
+      .select({ wamid: messages.providerMessageId, body: messages.body, choices: messages.replyChoices, template: templateColumns })
       .from(messages)
       .where(and(eq(messages.direction, 'outbound'), eq(messages.channel, 'whatsapp')))
       .orderBy(desc(messages.sentAt))
@@ -353,8 +378,13 @@ describe.each(testDatabaseBackends())('survey invitations on $name', (backend) =
       { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: `survey:${chunkId}:start` }] },
       { type: 'button', sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `survey:${chunkId}:not-now` }] },
     ]);
-    // What is stored as sent is the reminder's wording, with its buttons.
+    // What is stored as sent is the reminder's wording, with its buttons, and the reminder template's version.
     expect(message.body).toBe(`${expected.text}\n[Start] [Not now]`);
+    expect(message.template).toEqual({
+      id: surveyInvitationReminderTemplate.id,
+      language: 'en',
+      version: await approvedVersion(surveyInvitationReminderTemplate.id),
+    });
     expect(message.body).toMatch(/^A reminder: your care team would still like you to answer a short survey/);
     expect(message.choices).toEqual({
       kind: 'quick-replies',
