@@ -3,8 +3,11 @@
  * P(answer | true persona) mixed with `noise` of uniform guessing, so the answers are informative but
  * imperfect; a number (IPAQ minutes) from a plausible range. The caller passes its own uniform draws.
  */
-import type { Persona } from '@/engine/simulation/personas';
+import type { MessageChannel } from '@/engine/policy/message-arms';
+import { replyProbability } from '@/engine/simulation/message-response';
+import { personaParameters, type Persona } from '@/engine/simulation/personas';
 import { nextQuestion } from './inference';
+import { nextMessageQuestions } from './message-delivery';
 import type { SurveyAnswers, SurveyDefinition, SurveyQuestion } from './types';
 
 /** The share of uniform guessing in simulated answers: the demo data and the persona-accuracy figures both use it. */
@@ -25,11 +28,10 @@ export function simulateAnswer(question: SurveyQuestion, persona: Persona, noise
   return question.options[question.options.length - 1]!.value;
 }
 
+type SimulatedResponseOptions = { definition: SurveyDefinition; persona: Persona; noise: number; uniform: () => number };
+
 /** A whole response as the engine would ask it (adaptive order and stop rules included). */
-export function simulateResponse(options: { definition: SurveyDefinition; persona: Persona; noise: number; uniform: () => number }): {
-  answers: SurveyAnswers;
-  order: string[];
-} {
+export function simulateResponse(options: SimulatedResponseOptions): { answers: SurveyAnswers; order: string[] } {
   const answers: Record<string, string | number> = {};
   const order: string[] = [];
   for (;;) {
@@ -37,5 +39,64 @@ export function simulateResponse(options: { definition: SurveyDefinition; person
     if (step.done) return { answers, order };
     answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform);
     order.push(step.question.id);
+  }
+}
+
+/** A simulated response that may end before the survey does; `steps` counts the questions (web) or messages answered. */
+export type SimulatedPartialResponse = { answers: SurveyAnswers; order: string[]; completed: boolean; steps: number };
+
+/**
+ * Before each question of the in-app form, the chance a patient leaves and does not come back (demo data; a
+ * judgement — no figure for it has been measured here).
+ */
+export const SIMULATED_WEB_LEAVE_CHANCE = 0.04;
+
+/** A response in the in-app form, one question at a time, each question risking `SIMULATED_WEB_LEAVE_CHANCE`. */
+export function simulateWebResponse(options: SimulatedResponseOptions): SimulatedPartialResponse {
+  const answers: Record<string, string | number> = {};
+  const order: string[] = [];
+  for (;;) {
+    const step = nextQuestion({ definition: options.definition, answers });
+    if (step.done) return { answers, order, completed: true, steps: order.length };
+    if (options.uniform() < SIMULATED_WEB_LEAVE_CHANCE) return { answers, order, completed: false, steps: order.length };
+    answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform);
+    order.push(step.question.id);
+  }
+}
+
+/**
+ * The chance a patient answers one survey message, its reminder included: the simulator's reply chance for a
+ * message that asks for a reply (`replyProbability`, as a check-in on that channel, at the first weeks'
+ * engagement — a survey is a new kind of message: a judgement), given twice, once for the message and once for its
+ * one reminder (docs/decisions/063).
+ */
+export function surveyMessageAnswerChance(persona: Persona, channel: Extract<MessageChannel, 'sms' | 'whatsapp'>): number {
+  const once = replyProbability({
+    propensity: personaParameters[persona].replyProbability,
+    channel,
+    category: 'check-in',
+    messagesReceived: 0,
+  });
+  return 1 - (1 - once) ** 2;
+}
+
+/**
+ * A response by message as the product sends it: each message carries the questions `nextMessageQuestions`
+ * chooses (at most 3) and is answered whole with `answerChance`; a message left unanswered ends the response
+ * there, unfinished.
+ */
+export function simulateMessageResponse(options: SimulatedResponseOptions & { answerChance: number }): SimulatedPartialResponse {
+  const answers: Record<string, string | number> = {};
+  const order: string[] = [];
+  let messages = 0;
+  for (;;) {
+    const questions = nextMessageQuestions(options.definition, answers);
+    if (questions.length === 0) return { answers, order, completed: true, steps: messages };
+    if (options.uniform() >= options.answerChance) return { answers, order, completed: false, steps: messages };
+    for (const question of questions) {
+      answers[question.id] = simulateAnswer(question, options.persona, options.noise, options.uniform);
+      order.push(question.id);
+    }
+    messages += 1;
   }
 }

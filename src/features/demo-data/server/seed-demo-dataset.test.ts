@@ -117,7 +117,7 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
       trialEnrolments: counts.enrolments,
       surveyResponses: counts.survey_responses,
     });
-    // About 60% of the patients answered each of the two surveys.
+    // About 60% of the patients began each of the two surveys (in the form or by message; some left it unfinished).
     expect(counts.survey_responses).toBeGreaterThan(small.patientCount * 0.8);
     expect(counts.survey_responses).toBeLessThan(small.patientCount * 1.6);
     // A year of history: every patient has a regimen and dispensings; dose events and messages are plentiful.

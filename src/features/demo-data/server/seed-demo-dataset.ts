@@ -460,6 +460,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
         patientId: syntheticUuid('patients', patient.id),
         persona: patient.persona,
         sex: patient.sex,
+        preferredChannel: patient.preferredChannel,
       })),
       seed,
       end: new Date(`${isoFromDayNumber(historyStartDay + days - 1)}T18:00:00Z`),

@@ -47,10 +47,12 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
       .returning({ id: patients.id, persona: patients.persona, sex: patients.sex });
     await seedSurveyResponses({
       database: db,
-      respondents: inserted.map((row) => ({
+      respondents: inserted.map((row, index) => ({
         patientId: row.id,
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female',
+        // Every persona on every channel: the app's form (web), WhatsApp and SMS.
+        preferredChannel: (['app', 'whatsapp', 'sms'] as const)[Math.floor(index / personas.length) % 3]!,
       })),
       seed: 11,
       end: now,
@@ -104,17 +106,23 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
     expect(barriers.versions[3]).toMatchObject({ changeNote: null, changes: [], questionCount: 8, channels: [] });
     const first = barriers.versions[1]!;
     const stored = await db
-      .select({ patientId: surveyResponses.patientId, completedAt: surveyResponses.completedAt })
+      .select({ patientId: surveyResponses.patientId, channel: surveyResponses.channel, completedAt: surveyResponses.completedAt })
       .from(surveyResponses)
       .where(eq(surveyResponses.surveyKey, 'adherence-barriers'));
-    expect(first.channels).toHaveLength(1);
-    expect(first.channels[0]).toMatchObject({
-      channel: 'web',
-      started: { count: stored.length },
-      completed: { count: stored.filter((row) => row.completedAt !== null).length },
-    });
-    expect(first.channels[0]!.responseRate).toBeCloseTo(stored.length / 60, 10);
-    expect(first.channels[0]!.completionRate).toBe(1);
+    // A row per channel the demo answered on, each with its own counts and rates.
+    expect(first.channels.map((rate) => rate.channel)).toEqual(['sms', 'web', 'whatsapp']);
+    for (const rate of first.channels) {
+      const onChannel = stored.filter((row) => row.channel === rate.channel);
+      const completed = onChannel.filter((row) => row.completedAt !== null).length;
+      expect(rate).toMatchObject({ started: { count: onChannel.length }, completed: { count: completed } });
+      expect(rate.responseRate).toBeCloseTo(onChannel.length / 60, 10);
+      expect(rate.completionRate).toBeCloseTo(completed / onChannel.length, 10);
+    }
+    // Some leave a survey by message unfinished; in the form almost nobody does.
+    expect(stored.some((row) => row.channel !== 'web' && row.completedAt === null)).toBe(true);
+    expect(first.channels.find((rate) => rate.channel === 'web')!.completionRate).toBeGreaterThan(
+      first.channels.find((rate) => rate.channel === 'sms')!.completionRate!,
+    );
     // Every response asked the top question first: it removed information on average; unasked ones have none.
     const asked = first.questions.filter((question) => question.answered.count! > 0);
     expect(asked.length).toBeGreaterThan(0);

@@ -4,13 +4,28 @@ import type { Database } from '@/db/client';
 import { patientPersonaPosteriors, surveyResponses } from '@/db/schema';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import { personas, type Persona } from '@/engine/simulation/personas';
-import { informativeQuestions, posteriorFromAnswers, SIMULATED_ANSWER_NOISE, simulateResponse, summariseResponse } from '@/engine/surveys';
+import type { MessageChannel } from '@/engine/policy/message-arms';
+import {
+  informativeQuestions,
+  posteriorFromAnswers,
+  SIMULATED_ANSWER_NOISE,
+  simulateMessageResponse,
+  simulateWebResponse,
+  summariseResponse,
+  surveyMessageAnswerChance,
+} from '@/engine/surveys';
 import { surveyKeys } from '../schemas';
 import { findCurrentDefinition } from './survey-store';
 
-export type SimulatedRespondent = { patientId: string; persona: Persona; sex: 'female' | 'male' | null };
+export type SimulatedRespondent = {
+  patientId: string;
+  persona: Persona;
+  sex: 'female' | 'male' | null;
+  /** The channel the simulator gave the patient: app users answer in the app's form, the others by message. */
+  preferredChannel: MessageChannel;
+};
 
-/** Share of simulated patients who answered each survey, and the share of guessing in their answers. */
+/** Share of simulated patients who began each survey (opened it, or were sent it), and the share of guessing in their answers. */
 export const demoSurveyResponseShare = 0.6;
 export const demoSurveyNoise = SIMULATED_ANSWER_NOISE;
 const BATCH = 500;
@@ -18,7 +33,8 @@ const BATCH = 500;
 /**
  * Synthetic survey responses for the demo cohort (labelled synthetic through `patients.synthetic`): each
  * simulated patient answers from their true persona with noise, in the order the engine asks, on the current
- * version; completed on a day of the `days` before `end`. Deterministic for a seed.
+ * version, on their channel — in the app's form or by message — finishing or leaving off as the simulation has it;
+ * last answered on a day of the `days` before `end`. Deterministic for a seed.
  */
 export async function seedSurveyResponses(options: {
   database: Pick<Database, 'insert' | 'select'>;
@@ -38,26 +54,32 @@ export async function seedSurveyResponses(options: {
       const stream = createRandomStream(seed + stored.version * 7919 + surveyKeys.indexOf(surveyKey) * 104_729, index, 'survey');
       const uniform = () => nextUniform(stream);
       if (uniform() >= demoSurveyResponseShare) return;
-      const { answers, order } = simulateResponse({
-        definition: stored.definition,
-        persona: respondent.persona,
-        noise: demoSurveyNoise,
-        uniform,
-      });
+      // App users answer in the app's form (channel `web`), one question at a time; the others are sent the survey
+      // on their channel, at most 3 questions a message, and may leave a message unanswered (docs/decisions/047).
+      const channel = respondent.preferredChannel === 'app' ? 'web' : respondent.preferredChannel;
+      const simulation = { definition: stored.definition, persona: respondent.persona, noise: demoSurveyNoise, uniform };
+      const { answers, order, completed, steps } =
+        channel === 'web'
+          ? simulateWebResponse(simulation)
+          : simulateMessageResponse({ ...simulation, answerChance: surveyMessageAnswerChance(respondent.persona, channel) });
       const posterior = posteriorFromAnswers(stored.definition, answers);
-      const completedAt = new Date(end.getTime() - Math.floor(uniform() * days * 86_400_000));
+      const lastAnswerAt = new Date(end.getTime() - Math.floor(uniform() * days * 86_400_000));
+      // A question a minute in the form; a message answered every 2 hours by message (judgements, for the dates only).
+      const startedAt = new Date(lastAnswerAt.getTime() - Math.max(1, steps) * (channel === 'web' ? 60_000 : 2 * 3_600_000));
       rows.push({
         id: responseId(respondent.patientId, surveyKey, stored.version),
         patientId: respondent.patientId,
         definitionId: stored.id,
         surveyKey,
+        channel,
         answers,
         askedOrder: order,
-        summary: summariseResponse(stored.definition, answers, respondent.sex).summary,
+        // As the product stores it: a summary only once the survey is finished.
+        summary: completed ? summariseResponse(stored.definition, answers, respondent.sex).summary : null,
         posterior: Object.fromEntries(personas.map((persona, position) => [persona, posterior[position]!])),
-        startedAt: new Date(completedAt.getTime() - 5 * 60_000),
-        updatedAt: completedAt,
-        completedAt,
+        startedAt,
+        updatedAt: lastAnswerAt,
+        completedAt: completed ? lastAnswerAt : null,
       });
     });
     for (let start = 0; start < rows.length; start += BATCH) {
@@ -73,12 +95,15 @@ export async function seedSurveyResponses(options: {
     // information; an existing (newer, real) posterior is kept.
     const informative = new Set(informativeQuestions(stored.definition).map((question) => question.id));
     if (informative.size === 0) continue;
-    const posteriors = rows.map((row) => ({
+    // As the product does: a posterior once at least one informative question is answered.
+    const posteriors = rows
+      .filter((row) => Object.keys(row.answers ?? {}).some((id) => informative.has(id)))
+      .map((row) => ({
       patientId: row.patientId,
       surveyResponseId: row.id!,
       posterior: row.posterior!,
       answers: Object.keys(row.answers ?? {}).filter((id) => informative.has(id)).length,
-      updatedAt: row.completedAt!,
+      updatedAt: row.updatedAt!,
     }));
     for (let start = 0; start < posteriors.length; start += BATCH)
       await database
