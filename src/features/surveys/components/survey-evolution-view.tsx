@@ -99,7 +99,8 @@ function VersionView({
         <TableScroll label="Responses by channel">
           <table className="w-full text-sm">
             <caption className="pb-1 text-left font-medium">
-              Responses by channel (response rate: patients who started ÷ the {patientsInScope} patients in scope)
+              Responses by channel (started: opened in the app&apos;s form, or sent the survey by WhatsApp or SMS; response rate: patients
+              who started ÷ the {patientsInScope} patients in scope; completion rate: completed ÷ started)
             </caption>
             <thead>
               <tr className="border-b border-separator">
