@@ -24,7 +24,12 @@ describe('simulateWebResponse', () => {
 
   it('answers the whole survey when nobody leaves, in the order the engine asks', () => {
     // 0.5 never leaves (0.5 ≥ 0.04) and always picks the same answers, so the full response is the plain one.
-    const whole = simulateWebResponse({ definition: adherenceBarriersSurvey, persona: 'medication-sceptic', noise: 0.15, uniform: () => 0.5 });
+    const whole = simulateWebResponse({
+      definition: adherenceBarriersSurvey,
+      persona: 'medication-sceptic',
+      noise: 0.15,
+      uniform: () => 0.5,
+    });
     const plain = simulateResponse({ definition: adherenceBarriersSurvey, persona: 'medication-sceptic', noise: 0.15, uniform: () => 0.5 });
     expect(whole).toEqual({ ...plain, completed: true, steps: plain.order.length });
   });
@@ -34,7 +39,12 @@ describe('simulateWebResponse', () => {
     let lengths = 0;
     const patients = 4000;
     for (let index = 0; index < patients; index += 1) {
-      const response = simulateWebResponse({ definition: lifestyleSurvey, persona: 'engaged-self-manager', noise: 0.15, uniform: uniformFor(index) });
+      const response = simulateWebResponse({
+        definition: lifestyleSurvey,
+        persona: 'engaged-self-manager',
+        noise: 0.15,
+        uniform: uniformFor(index),
+      });
       expect(Object.keys(response.answers)).toHaveLength(response.steps);
       if (response.completed) {
         completed += 1;
@@ -67,7 +77,13 @@ describe('simulateMessageResponse', () => {
 
   it('stops, unfinished, at the first message left unanswered', () => {
     expect(
-      simulateMessageResponse({ definition: lifestyleSurvey, persona: 'busy-professional', noise: 0.15, uniform: () => 0.5, answerChance: 0 }),
+      simulateMessageResponse({
+        definition: lifestyleSurvey,
+        persona: 'busy-professional',
+        noise: 0.15,
+        uniform: () => 0.5,
+        answerChance: 0,
+      }),
     ).toEqual({ answers: {}, order: [], completed: false, steps: 0 });
     // The first draw (0.1) answers the first message, one draw per question; the next draw (0.9) leaves the second.
     const first = nextMessageQuestions(lifestyleSurvey, {});

@@ -99,12 +99,12 @@ export async function seedSurveyResponses(options: {
     const posteriors = rows
       .filter((row) => Object.keys(row.answers ?? {}).some((id) => informative.has(id)))
       .map((row) => ({
-      patientId: row.patientId,
-      surveyResponseId: row.id!,
-      posterior: row.posterior!,
-      answers: Object.keys(row.answers ?? {}).filter((id) => informative.has(id)).length,
-      updatedAt: row.updatedAt!,
-    }));
+        patientId: row.patientId,
+        surveyResponseId: row.id!,
+        posterior: row.posterior!,
+        answers: Object.keys(row.answers ?? {}).filter((id) => informative.has(id)).length,
+        updatedAt: row.updatedAt!,
+      }));
     for (let start = 0; start < posteriors.length; start += BATCH)
       await database
         .insert(patientPersonaPosteriors)
