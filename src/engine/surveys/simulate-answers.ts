@@ -30,19 +30,7 @@ export function simulateAnswer(question: SurveyQuestion, persona: Persona, noise
 
 type SimulatedResponseOptions = { definition: SurveyDefinition; persona: Persona; noise: number; uniform: () => number };
 
-/** A whole response as the engine would ask it (adaptive order and stop rules included). */
-export function simulateResponse(options: SimulatedResponseOptions): { answers: SurveyAnswers; order: string[] } {
-  const answers: Record<string, string | number> = {};
-  const order: string[] = [];
-  for (;;) {
-    const step = nextQuestion({ definition: options.definition, answers });
-    if (step.done) return { answers, order };
-    answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform);
-    order.push(step.question.id);
-  }
-}
-
-/** A simulated response that may end before the survey does; `steps` counts the questions (web) or messages answered. */
+/** A simulated response that may end before the survey does; `steps` counts the questions (form) or messages answered. */
 export type SimulatedPartialResponse = { answers: SurveyAnswers; order: string[]; completed: boolean; steps: number };
 
 /**
@@ -51,17 +39,32 @@ export type SimulatedPartialResponse = { answers: SurveyAnswers; order: string[]
  */
 export const SIMULATED_WEB_LEAVE_CHANCE = 0.04;
 
-/** A response in the in-app form, one question at a time, each question risking `SIMULATED_WEB_LEAVE_CHANCE`. */
-export function simulateWebResponse(options: SimulatedResponseOptions): SimulatedPartialResponse {
+/**
+ * One question at a time in the order the engine asks (adaptive order and stop rules included); with a
+ * `leaveChance`, a draw before each question may end the response there. Without one no draw is made, so a whole
+ * response takes the same draws as it always has.
+ */
+function answerInEngineOrder(options: SimulatedResponseOptions, leaveChance: number | null): SimulatedPartialResponse {
   const answers: Record<string, string | number> = {};
   const order: string[] = [];
   for (;;) {
     const step = nextQuestion({ definition: options.definition, answers });
     if (step.done) return { answers, order, completed: true, steps: order.length };
-    if (options.uniform() < SIMULATED_WEB_LEAVE_CHANCE) return { answers, order, completed: false, steps: order.length };
+    if (leaveChance !== null && options.uniform() < leaveChance) return { answers, order, completed: false, steps: order.length };
     answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform);
     order.push(step.question.id);
   }
+}
+
+/** A whole response as the engine would ask it (adaptive order and stop rules included). */
+export function simulateResponse(options: SimulatedResponseOptions): { answers: SurveyAnswers; order: string[] } {
+  const { answers, order } = answerInEngineOrder(options, null);
+  return { answers, order };
+}
+
+/** A response in the in-app form, one question at a time, each question risking `SIMULATED_WEB_LEAVE_CHANCE`. */
+export function simulateWebResponse(options: SimulatedResponseOptions): SimulatedPartialResponse {
+  return answerInEngineOrder(options, SIMULATED_WEB_LEAVE_CHANCE);
 }
 
 /**
