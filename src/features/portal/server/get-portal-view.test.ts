@@ -24,8 +24,6 @@ function ok(view: PortalView) {
   return view;
 }
 
-const addPatient = addPortalTestPatient;
-
 const everyMonth = Array.from({ length: 15 }, (_, index) => today - 420 + index * 30);
 
 describe.each(testDatabaseBackends())('manufacturing portal on $name', (backend) => {
@@ -50,9 +48,9 @@ describe.each(testDatabaseBackends())('manufacturing portal on $name', (backend)
       { id: 'statin-a', companyId: 'company-a', name: 'Atorva A', genericName: 'atorvastatin', atcCode: 'C10AA05' },
       { id: 'sartan-b', companyId: 'company-b', name: 'Losar B', genericName: 'losartan', atcCode: 'C09CA01' },
     ]);
-    const first = await addPatient(db, 'statin-a', 'north', everyMonth);
-    for (let index = 1; index < 14; index += 1) await addPatient(db, 'statin-a', 'north', everyMonth);
-    for (let index = 0; index < 12; index += 1) await addPatient(db, 'sartan-b', 'south', everyMonth);
+    const first = await addPortalTestPatient(db, 'statin-a', 'north', everyMonth);
+    for (let index = 1; index < 14; index += 1) await addPortalTestPatient(db, 'statin-a', 'north', everyMonth);
+    for (let index = 0; index < 12; index += 1) await addPortalTestPatient(db, 'sartan-b', 'south', everyMonth);
     // Twelve missed doses at 09:00 London time on Monday 16 Feb 2026 and replies giving a reason.
     await db.insert(doseEvents).values(
       Array.from({ length: 12 }, (_, index) => ({
