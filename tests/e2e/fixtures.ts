@@ -179,6 +179,11 @@ export async function pressToCheck(control: Locator) {
 
 /** Serious and critical axe-core violations on the page (or the part of it `include` selects). */
 export async function seriousAccessibilityViolations(page: Page, include?: string) {
+  // Next streams a dynamic page's metadata, its <title> among it, apart from the page, and renders it again on a
+  // refresh such as a server action's; axe reads the document as it is at that instant, and once found no title
+  // (risk.spec after "Record contacted", a CI run of 2026-11-28). So wait for the title first: a page without one
+  // still fails, here, after the wait.
+  await expect(page).toHaveTitle(/\S/);
   let builder = new AxeBuilder({ page });
   if (include !== undefined) builder = builder.include(include);
   const results = await builder.analyze();
