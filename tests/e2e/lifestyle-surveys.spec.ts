@@ -5,9 +5,9 @@ const path = '/algorithms/patient-engagement/lifestyle-surveys';
 
 /** Brings the lifestyle survey to a question, whatever an earlier run left (not started, unfinished, finished). */
 async function openQuestion(section: Locator) {
-  const again = section.getByRole('button', { name: 'Take the lifestyle survey again' });
-  const resume = section.getByRole('button', { name: 'Continue the lifestyle survey' });
-  const start = section.getByRole('button', { name: 'Start the lifestyle survey' });
+  const again = section.getByRole('button', { name: 'Take this survey again: Lifestyle' });
+  const resume = section.getByRole('button', { name: 'Continue this survey: Lifestyle' });
+  const start = section.getByRole('button', { name: 'Start this survey: Lifestyle' });
   await expect(again.or(resume).or(start)).toBeVisible();
   if (await again.isVisible()) await again.click();
   else if (await resume.isVisible()) await resume.click();
@@ -72,7 +72,7 @@ test('a patient answers the lifestyle survey by keyboard, stops, resumes after l
   await page.goto('/profile');
   await page.goto(path);
   await expect(section.getByText(`You have answered ${first} of`)).toBeVisible();
-  const resume = section.getByRole('button', { name: 'Continue the lifestyle survey' });
+  const resume = section.getByRole('button', { name: 'Continue this survey: Lifestyle' });
   await resume.focus();
   await page.keyboard.press('Enter');
   await expect(section.getByText(`Question ${first + 1} of`, { exact: false })).toBeVisible();
@@ -105,6 +105,6 @@ test('a clinician sees their patients’ results and the cohort unsuppressed, an
   await expect(page.getByText('Surveys are taken by patients. Below are the results of the patients of your organisations.')).toBeVisible();
   const results = page.getByRole('region', { name: 'Your patients’ results' });
   await expect(results.getByRole('table')).toBeVisible();
-  await expect(page.getByRole('button', { name: /Start the/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Start this survey/ })).toHaveCount(0);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });

@@ -26,6 +26,14 @@ test('an admin sees the persona accuracy of the adaptive and fixed orders, label
   const barriers = versions.getByRole('region', { name: /^What gets in the way of your medicines \(\d+ versions?\)$/ });
   await expect(barriers.getByRole('table', { name: /^Responses by channel/ }).first()).toBeVisible();
   await expect(barriers.getByRole('table', { name: /^Information each question added about the persona/ }).first()).toBeVisible();
+  // The demo's responses carry the simulated year's dates, earlier than the day the built-in versions were stored.
+  await expect(
+    barriers.getByText(/^Responses dated before .+, when this version was stored, are the demo's synthetic responses/),
+  ).toBeVisible();
+  // The demo answers the current version only: an older one says it has no answers rather than listing zeros.
+  const firstVersion = barriers.getByRole('region', { name: /^Version 1 — / });
+  await expect(firstVersion.getByText('No answers yet, so no question has added information on this version.')).toBeVisible();
+  await expect(firstVersion.getByRole('table')).toHaveCount(0);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 

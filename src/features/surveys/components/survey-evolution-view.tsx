@@ -76,6 +76,9 @@ function VersionView({
 }) {
   const headingId = `${surveyKey}-v${version.version}-heading`;
   const informative = version.questions.filter((question) => question.informative);
+  const storedOn = version.createdAt.slice(0, 10);
+  // A response begins on the version current at the time, so only the demo's simulated responses can be older.
+  const startedBeforeStored = version.channels.some((rate) => rate.from < storedOn);
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-3 rounded-md border border-separator p-4">
       <h4 id={headingId} className="font-medium">
@@ -145,11 +148,19 @@ function VersionView({
           </table>
         </TableScroll>
       )}
+      {startedBeforeStored ? (
+        <p className="text-sm text-muted">
+          Responses dated before {formatDate(storedOn)}, when this version was stored, are the demo&apos;s synthetic responses: they carry
+          the dates of the simulated year.
+        </p>
+      ) : null}
       {informative.length === 0 ? (
         <p className="text-sm text-muted">
           These questions are not used to infer the persona (their answers are equally likely under every persona), so they add no persona
           information.
         </p>
+      ) : version.channels.length === 0 ? (
+        <p className="text-sm text-muted">No answers yet, so no question has added information on this version.</p>
       ) : (
         <TableScroll label="Information each question added">
           <table className="w-full text-sm">

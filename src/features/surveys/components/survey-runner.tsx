@@ -82,8 +82,9 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
 
       {state === null ? (
         <div>
-          <Button onPress={() => void begin(false)} isDisabled={busy}>
-            Start the {title.toLowerCase()} survey
+          {/* The visible text starts the name, so a list of buttons still tells the surveys apart (label in name). */}
+          <Button onPress={() => void begin(false)} isDisabled={busy} aria-label={`Start this survey: ${title}`}>
+            Start this survey
           </Button>
         </div>
       ) : state.completedAt !== null && state.result !== null ? (
@@ -93,8 +94,8 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
           </h3>
           <SurveyResultView result={state.result} order={state.order} completedAt={state.completedAt} />
           <div>
-            <Button variant="secondary" onPress={() => void begin(true)} isDisabled={busy}>
-              Take the {title.toLowerCase()} survey again
+            <Button variant="secondary" onPress={() => void begin(true)} isDisabled={busy} aria-label={`Take this survey again: ${title}`}>
+              Take this survey again
             </Button>
           </div>
         </div>
@@ -105,7 +106,9 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
             {state.progress.total} questions. Your answers are saved.
           </p>
           <div>
-            <Button onPress={() => setActive(true)}>Continue the {title.toLowerCase()} survey</Button>
+            <Button onPress={() => setActive(true)} aria-label={`Continue this survey: ${title}`}>
+              Continue this survey
+            </Button>
           </div>
         </div>
       ) : state.question !== null && progress !== null ? (
