@@ -105,6 +105,10 @@ test('a clinician sees their patients’ results and the cohort unsuppressed, an
   await expect(page.getByText('Surveys are taken by patients. Below are the results of the patients of your organisations.')).toBeVisible();
   const results = page.getByRole('region', { name: 'Your patients’ results' });
   await expect(results.getByRole('table')).toBeVisible();
+  // Results in words, as the cohort's distribution names them, not the stored codes.
+  await expect(results.getByText('Physical activity (IPAQ category)').first()).toBeVisible();
+  await expect(results.getByText('Most likely persona').first()).toBeVisible();
+  await expect(results.getByText(/ipaq:|persona:/)).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Start this survey/ })).toHaveCount(0);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });

@@ -1,5 +1,6 @@
 import type { PatientSurveyResult } from '../server/get-lifestyle-surveys-page';
-import { surveyTitles } from './labels';
+import { personaLabel, surveyTitles } from './labels';
+import { formatDate } from '@/lib/format';
 import { TableScroll } from '@/lib/components/table-scroll';
 
 /** Care teams' view: their patients' latest completed results, newest first, by pseudonym. */
@@ -46,11 +47,18 @@ export function PatientResultsTable({ results, limit }: { results: PatientSurvey
                   <td className="py-1 pr-2">
                     {surveyTitles[row.surveyKey] ?? row.surveyKey} (v{row.version})
                   </td>
-                  <td className="py-1 pr-2">{row.completedAt.slice(0, 10)}</td>
+                  <td className="py-1 pr-2 whitespace-nowrap">{formatDate(row.completedAt.slice(0, 10))}</td>
                   <td className="py-1">
-                    {Object.entries(row.summary)
-                      .map(([measure, category]) => `${measure.replace(/^barrier:/, 'barrier ')}: ${category}`)
-                      .join('; ')}
+                    <ul className="flex flex-col gap-1">
+                      {row.results.map((result) => (
+                        <li key={result.measure}>
+                          <span className="text-muted">{result.label}</span>{' '}
+                          <strong className="font-medium">
+                            {result.measure === 'persona' ? personaLabel(result.value) : result.value}
+                          </strong>
+                        </li>
+                      ))}
+                    </ul>
                   </td>
                 </tr>
               ))}

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
@@ -30,13 +30,16 @@ export type CohortDistribution = {
   measures: DistributionMeasure[];
 };
 
+/** One summarised result in the words the cohort's distribution uses (the persona as its id, labelled on the page). */
+export type LabelledResult = { measure: string; label: string; value: string };
+
 export type PatientSurveyResult = {
   pseudonym: string;
   synthetic: boolean;
   surveyKey: SurveyKey;
   version: number;
   completedAt: string;
-  summary: Record<string, string>;
+  results: LabelledResult[];
 };
 
 export type LifestyleSurveysPage = {
@@ -104,6 +107,23 @@ export function measuresOf(
     }
   }
   return measures;
+}
+
+/**
+ * A stored summary in words, labelled by the version it was taken on (a later version may word things
+ * differently); a measure the version does not describe keeps its key.
+ */
+export function labelSummary(definition: SurveyDefinition, summary: Readonly<Record<string, string>>): LabelledResult[] {
+  const measures = new Map(measuresOf(definition).map((measure) => [measure.measure, measure]));
+  return Object.entries(summary).map(([measure, value]) => {
+    if (measure === 'persona') return { measure, label: fixedMeasureLabels.persona!.label, value };
+    const described = measures.get(measure);
+    return {
+      measure,
+      label: described?.label ?? measure,
+      value: described?.categories.find((category) => category.key === value)?.label ?? value,
+    };
+  });
 }
 
 async function cohortDistribution(options: {
@@ -237,33 +257,45 @@ export async function getLifestyleSurveysPage(options: {
   let patientResults: PatientSurveyResult[] | null = null;
   if (hasPermission(actor.role, 'patients:list')) {
     const conditions = cohortConditions(database, await findCohortScope({ database, actor }));
-    patientResults =
+    const rows =
       conditions === null
+        ? []
+        : await database
+            .select({
+              pseudonym: patients.pseudonym,
+              synthetic: patients.synthetic,
+              surveyKey: surveyResponses.surveyKey,
+              definitionId: surveyResponses.definitionId,
+              version: surveyDefinitions.version,
+              completedAt: surveyResponses.completedAt,
+              summary: surveyResponses.summary,
+            })
+            .from(surveyResponses)
+            .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+            .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId))
+            .where(and(isNotNull(surveyResponses.completedAt), conditions.patients))
+            .orderBy(desc(surveyResponses.completedAt), patients.pseudonym)
+            .limit(RESULT_LIMIT);
+    // Each version's definition once, not once per row.
+    const definitionIds = [...new Set(rows.map((row) => row.definitionId))];
+    const definitionOf = new Map(
+      definitionIds.length === 0
         ? []
         : (
             await database
-              .select({
-                pseudonym: patients.pseudonym,
-                synthetic: patients.synthetic,
-                surveyKey: surveyResponses.surveyKey,
-                version: surveyDefinitions.version,
-                completedAt: surveyResponses.completedAt,
-                summary: surveyResponses.summary,
-              })
-              .from(surveyResponses)
-              .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
-              .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId))
-              .where(and(isNotNull(surveyResponses.completedAt), conditions.patients))
-              .orderBy(desc(surveyResponses.completedAt), patients.pseudonym)
-              .limit(RESULT_LIMIT)
-          ).map((row) => ({
-            pseudonym: row.pseudonym,
-            synthetic: row.synthetic,
-            surveyKey: row.surveyKey as SurveyKey,
-            version: row.version,
-            completedAt: row.completedAt!.toISOString(),
-            summary: row.summary ?? {},
-          }));
+              .select({ id: surveyDefinitions.id, definition: surveyDefinitions.definition })
+              .from(surveyDefinitions)
+              .where(inArray(surveyDefinitions.id, definitionIds))
+          ).map((row) => [row.id, row.definition]),
+    );
+    patientResults = rows.map((row) => ({
+      pseudonym: row.pseudonym,
+      synthetic: row.synthetic,
+      surveyKey: row.surveyKey as SurveyKey,
+      version: row.version,
+      completedAt: row.completedAt!.toISOString(),
+      results: labelSummary(definitionOf.get(row.definitionId)!, row.summary ?? {}),
+    }));
   }
   let editable: DefinitionVersions[] | null = null;
   if (hasPermission(actor.role, 'surveys:edit')) {

@@ -473,6 +473,23 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
       .where(and(eq(patients.organisationId, 'org-1'), isNotNull(surveyResponses.completedAt)));
     expect(forClinician.patientResults).toHaveLength(organisationRows.length);
     expect(forClinician.patientResults!.every((row) => Number(row.pseudonym.slice(4)) < 20)).toBe(true);
+    // Each result in the words of the cohort's distribution (the persona as its id, which the page labels), no codes.
+    const cohortWords = new Map(
+      forClinician.cohort.flatMap((entry) => entry.measures.map((measure) => [`${entry.surveyKey} ${measure.measure}`, measure] as const)),
+    );
+    for (const row of forClinician.patientResults!) {
+      expect(row.results.length).toBeGreaterThan(0);
+      for (const result of row.results) {
+        const measure = cohortWords.get(`${row.surveyKey} ${result.measure}`)!;
+        expect(result.label).toBe(measure.label);
+        expect(measure.categories.map((category) => category.label)).toContain(result.value);
+      }
+    }
+    const ipaqResult = forClinician
+      .patientResults!.find((row) => row.surveyKey === 'lifestyle')!
+      .results.find((result) => result.measure === 'ipaq');
+    expect(ipaqResult?.label).toBe('Physical activity (IPAQ category)');
+    expect(['Low', 'Moderate', 'High', 'Excluded (over 960 minutes a day reported)']).toContain(ipaqResult?.value);
     const clinicianIpaq = forClinician.cohort
       .find((entry) => entry.surveyKey === 'lifestyle')!
       .measures.find((measure) => measure.measure === 'ipaq')!;
