@@ -110,20 +110,21 @@ export function measuresOf(
 }
 
 /**
- * A stored summary in words, labelled by the version it was taken on (a later version may word things
- * differently); a measure the version does not describe keeps its key.
+ * Puts stored summaries in words, labelled by the version they were taken on (a later version may word things
+ * differently); a measure the version does not describe keeps its key. Built once per version, used per row.
  */
-export function labelSummary(definition: SurveyDefinition, summary: Readonly<Record<string, string>>): LabelledResult[] {
+export function summaryLabeller(definition: SurveyDefinition): (summary: Readonly<Record<string, string>>) => LabelledResult[] {
   const measures = new Map(measuresOf(definition).map((measure) => [measure.measure, measure]));
-  return Object.entries(summary).map(([measure, value]) => {
-    if (measure === 'persona') return { measure, label: fixedMeasureLabels.persona!.label, value };
-    const described = measures.get(measure);
-    return {
-      measure,
-      label: described?.label ?? measure,
-      value: described?.categories.find((category) => category.key === value)?.label ?? value,
-    };
-  });
+  return (summary) =>
+    Object.entries(summary).map(([measure, value]) => {
+      if (measure === 'persona') return { measure, label: fixedMeasureLabels.persona!.label, value };
+      const described = measures.get(measure);
+      return {
+        measure,
+        label: described?.label ?? measure,
+        value: described?.categories.find((category) => category.key === value)?.label ?? value,
+      };
+    });
 }
 
 async function cohortDistribution(options: {
@@ -276,9 +277,9 @@ export async function getLifestyleSurveysPage(options: {
             .where(and(isNotNull(surveyResponses.completedAt), conditions.patients))
             .orderBy(desc(surveyResponses.completedAt), patients.pseudonym)
             .limit(RESULT_LIMIT);
-    // Each version's definition once, not once per row.
+    // Each version's definition read and its labels built once, not once per row.
     const definitionIds = [...new Set(rows.map((row) => row.definitionId))];
-    const definitionOf = new Map(
+    const labellerOf = new Map(
       definitionIds.length === 0
         ? []
         : (
@@ -286,7 +287,7 @@ export async function getLifestyleSurveysPage(options: {
               .select({ id: surveyDefinitions.id, definition: surveyDefinitions.definition })
               .from(surveyDefinitions)
               .where(inArray(surveyDefinitions.id, definitionIds))
-          ).map((row) => [row.id, row.definition]),
+          ).map((row) => [row.id, summaryLabeller(row.definition)]),
     );
     patientResults = rows.map((row) => ({
       pseudonym: row.pseudonym,
@@ -294,7 +295,7 @@ export async function getLifestyleSurveysPage(options: {
       surveyKey: row.surveyKey as SurveyKey,
       version: row.version,
       completedAt: row.completedAt!.toISOString(),
-      results: labelSummary(definitionOf.get(row.definitionId)!, row.summary ?? {}),
+      results: labellerOf.get(row.definitionId)!(row.summary ?? {}),
     }));
   }
   let editable: DefinitionVersions[] | null = null;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { adherenceBarriersSurvey, lifestyleSurvey, type SurveyDefinition } from '@/engine/surveys';
-import { labelSummary } from './get-lifestyle-surveys-page';
+import { summaryLabeller } from './get-lifestyle-surveys-page';
 
-describe('labelSummary', () => {
+describe('summaryLabeller', () => {
   it('puts a stored summary in the words of the version it was taken on', () => {
-    expect(labelSummary(lifestyleSurvey, { ipaq: 'high', 'audit-c': 'positive' })).toEqual([
+    expect(summaryLabeller(lifestyleSurvey)({ ipaq: 'high', 'audit-c': 'positive' })).toEqual([
       { measure: 'ipaq', label: 'Physical activity (IPAQ category)', value: 'High' },
       { measure: 'audit-c', label: 'Alcohol (AUDIT-C screen)', value: 'At or above the cut-off' },
     ]);
@@ -12,7 +12,7 @@ describe('labelSummary', () => {
     if (stopReason.kind !== 'choice') throw new Error('stop-reason is a choice question');
     const option = stopReason.options[1]!;
     expect(
-      labelSummary(adherenceBarriersSurvey, { persona: 'medication-sceptic', 'stop-reason': option.value, 'barrier:cost': 'no' }),
+      summaryLabeller(adherenceBarriersSurvey)({ persona: 'medication-sceptic', 'stop-reason': option.value, 'barrier:cost': 'no' }),
     ).toEqual([
       { measure: 'persona', label: 'Most likely persona', value: 'medication-sceptic' },
       { measure: 'stop-reason', label: stopReason.text, value: option.label },
@@ -33,7 +33,7 @@ describe('labelSummary', () => {
         question.id === 'smoking' ? { ...smoking, text: 'Do you smoke?' } : question,
       ),
     };
-    expect(labelSummary(reworded, { smoking: smoking.options[0]!.value, 'no-such-measure': 'value' })).toEqual([
+    expect(summaryLabeller(reworded)({ smoking: smoking.options[0]!.value, 'no-such-measure': 'value' })).toEqual([
       { measure: 'smoking', label: 'Do you smoke?', value: smoking.options[0]!.label },
       { measure: 'no-such-measure', label: 'no-such-measure', value: 'value' },
     ]);
