@@ -68,6 +68,20 @@ describe('CMA invariants', () => {
     );
   });
 
+  it('CMA2/CMA4 whose only event sits on the window end: Inf with supply (as R), undefined for 0/0', () => {
+    // fast-check found the 0/0 case: R's NaN had come out as NaN, which CMA4's [0, 1] check rejected.
+    const settings: CmaSettings = { ...DEFAULT_CMA_SETTINGS, observationStart: 4, observationDuration: 2 };
+    const onWindowEnd = (duration: number): MedicationEvent[] => [
+      { day: FIRST_DAY, duration: 30, dose: 2, medicationClass: 'A' },
+      { day: FIRST_DAY + 6, duration, dose: 1, medicationClass: 'A' },
+    ];
+    expect(computeCma('CMA2', onWindowEnd(0), settings)).toBeNull();
+    expect(computeCma('CMA4', onWindowEnd(0), settings)).toBeNull();
+    expect(computeCma('CMA6', onWindowEnd(0), settings)).toBeNull();
+    expect(computeCma('CMA2', onWindowEnd(10), settings)).toBe(Infinity);
+    expect(computeCma('CMA4', onWindowEnd(10), settings)).toBe(1);
+  });
+
   it('gaps, carry-over and intervals are never negative', () => {
     fc.assert(
       fc.property(patientArbitrary, fc.boolean(), fc.boolean(), (events, carryOnlyForSameMedication, considerDosageChange) => {

@@ -37,7 +37,9 @@ export function computeWithinWindowCma(
 
   let supply = 0;
   for (let index = first; index < (toLastEvent ? end - 1 : end); index += 1) supply += events[index]!.duration;
-  // CMA2 divides by zero when its only events sit on the window end; R answers Inf and so do we.
+  // CMA2 divides by zero when its only events sit on the window end; R answers Inf and so do we. With no
+  // supply either, R's 0/0 is NaN (is.na in R); we answer null, as for CMA6, so no NaN reaches a page.
+  if (denominator === 0 && supply === 0) return null;
   const ratio = supply / denominator;
   return type === 'CMA3' || type === 'CMA4' ? Math.min(1, ratio) : ratio;
 }

@@ -32,7 +32,7 @@ export function eventsInFollowUp(events: readonly MedicationEvent[], windows: Pa
 
 /**
  * A CMA over given windows. `followUpEvents` are sorted by day and lie inside the follow-up window.
- * null means undefined (AdhereR's NA); CMA2 can be Infinity as in R.
+ * null means undefined (AdhereR's NA, and R's NaN for 0/0); CMA2 can be Infinity as in R.
  */
 export function computeCmaInWindows(
   type: CmaType,
