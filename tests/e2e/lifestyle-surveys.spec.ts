@@ -109,6 +109,9 @@ test('a clinician sees their patients’ results and the cohort unsuppressed, an
   await expect(results.getByText('Physical activity (IPAQ category)').first()).toBeVisible();
   await expect(results.getByText('Most likely persona').first()).toBeVisible();
   await expect(results.getByText(/ipaq:|persona:/)).toHaveCount(0);
+  await expect(
+    results.getByText(/busy-professional|forgetful-older-adult|medication-sceptic|cost-constrained|engaged-self-manager|newly-diagnosed/),
+  ).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Start this survey/ })).toHaveCount(0);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });

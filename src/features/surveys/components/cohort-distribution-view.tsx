@@ -1,6 +1,5 @@
 import { formatCount, formatPeriod } from '@/lib/format';
 import type { CohortDistribution } from '../server/get-lifestyle-surveys-page';
-import { personaLabel } from './labels';
 import { ShownCountText } from '@/lib/components/suppressed-cell';
 
 /**
@@ -48,7 +47,7 @@ export function CohortDistributionView({ distribution, scopeLabel }: { distribut
               {measure.categories.map((category) => (
                 <tr key={category.key} className="border-b border-separator/50">
                   <th scope="row" className="py-1 pr-2 text-left font-normal">
-                    {measure.measure === 'persona' ? personaLabel(category.label) : category.label}
+                    {category.label}
                   </th>
                   <td className="py-1 text-right tabular-nums">
                     <ShownCountText value={category.count} format={formatCount} />

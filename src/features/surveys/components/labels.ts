@@ -1,9 +1,3 @@
-/** "busy-professional" → "Busy professional" (the persona ids of src/engine/simulation/personas.ts). */
-export function personaLabel(persona: string): string {
-  const words = persona.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 export const ipaqMeaning: Record<string, string> = {
   low: 'Low: less than the IPAQ’s “moderate” level (for example 30 minutes of walking on 5 days a week). Any extra activity helps.',
   moderate: 'Moderate: about half an hour of at least moderate activity, walking included, on most days.',

@@ -1,5 +1,5 @@
 import type { PatientSurveyResult } from '../server/get-lifestyle-surveys-page';
-import { personaLabel, surveyTitles } from './labels';
+import { surveyTitles } from './labels';
 import { formatDate } from '@/lib/format';
 import { TableScroll } from '@/lib/components/table-scroll';
 
@@ -52,10 +52,7 @@ export function PatientResultsTable({ results, limit }: { results: PatientSurvey
                     <ul className="flex flex-col gap-1">
                       {row.results.map((result) => (
                         <li key={result.measure}>
-                          <span className="text-muted">{result.label}</span>{' '}
-                          <strong className="font-medium">
-                            {result.measure === 'persona' ? personaLabel(result.value) : result.value}
-                          </strong>
+                          <span className="text-muted">{result.label}</span> <strong className="font-medium">{result.value}</strong>
                         </li>
                       ))}
                     </ul>

@@ -1,5 +1,6 @@
 import type { SurveyResult } from '@/engine/surveys';
-import { ipaqMeaning, personaLabel } from './labels';
+import { personaLabel } from '../persona-label';
+import { ipaqMeaning } from './labels';
 
 const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });
 const percent = new Intl.NumberFormat('en-GB', { style: 'percent', maximumFractionDigits: 0 });

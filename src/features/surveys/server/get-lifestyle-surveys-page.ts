@@ -10,6 +10,7 @@ import type { SurveyDefinition } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
+import { personaLabel } from '../persona-label';
 import { type SurveyKey, surveyKeys } from '../schemas';
 import { findCurrentDefinition, findLatestResponse, findOwnPatient, type SurveyState, surveyState } from './survey-store';
 
@@ -30,7 +31,7 @@ export type CohortDistribution = {
   measures: DistributionMeasure[];
 };
 
-/** One summarised result in the words the cohort's distribution uses (the persona as its id, labelled on the page). */
+/** One summarised result in the words the cohort's distribution uses. */
 export type LabelledResult = { measure: string; label: string; value: string };
 
 export type PatientSurveyResult = {
@@ -69,14 +70,20 @@ const fixedMeasureLabels: Record<string, { label: string; categories: Record<str
     categories: { low: 'Low', moderate: 'Moderate', high: 'High', excluded: 'Excluded (over 960 minutes a day reported)' },
   },
   'audit-c': { label: 'Alcohol (AUDIT-C screen)', categories: { negative: 'Below the cut-off', positive: 'At or above the cut-off' } },
-  persona: { label: 'Most likely persona', categories: {} },
+};
+
+type SummaryMeasure = { measure: string; label: string; categories: { key: string; label: string }[] };
+
+/** The adaptive survey's stored top persona, as a measure like the others. */
+const personaMeasure: SummaryMeasure = {
+  measure: 'persona',
+  label: 'Most likely persona',
+  categories: personas.map((key) => ({ key, label: personaLabel(key) })),
 };
 
 /** The measures a definition summarises to, with their labels, in the order the page shows them. */
-export function measuresOf(
-  definition: SurveyDefinition,
-): { measure: string; label: string; categories: { key: string; label: string }[] }[] {
-  const measures: { measure: string; label: string; categories: { key: string; label: string }[] }[] = [];
+export function measuresOf(definition: SurveyDefinition): SummaryMeasure[] {
+  const measures: SummaryMeasure[] = [];
   const fixed = (measure: string, keys?: string[]) => {
     const labels = fixedMeasureLabels[measure]!;
     measures.push({
@@ -114,10 +121,9 @@ export function measuresOf(
  * differently); a measure the version does not describe keeps its key. Built once per version, used per row.
  */
 export function summaryLabeller(definition: SurveyDefinition): (summary: Readonly<Record<string, string>>) => LabelledResult[] {
-  const measures = new Map(measuresOf(definition).map((measure) => [measure.measure, measure]));
+  const measures = new Map([personaMeasure, ...measuresOf(definition)].map((measure) => [measure.measure, measure]));
   return (summary) =>
     Object.entries(summary).map(([measure, value]) => {
-      if (measure === 'persona') return { measure, label: fixedMeasureLabels.persona!.label, value };
       const described = measures.get(measure);
       return {
         measure,
@@ -138,13 +144,7 @@ async function cohortDistribution(options: {
   const conditions = cohortConditions(database, scope);
   const suppressed = seesSuppressedAggregates(actor.role);
   const measureList = measuresOf(definition);
-  if (definition.order === 'adaptive') {
-    measureList.unshift({
-      measure: 'persona',
-      label: fixedMeasureLabels.persona!.label,
-      categories: personas.map((key) => ({ key, label: key })),
-    });
-  }
+  if (definition.order === 'adaptive') measureList.unshift(personaMeasure);
   const empty: CohortDistribution = {
     surveyKey,
     title: definition.title,

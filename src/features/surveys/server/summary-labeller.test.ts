@@ -14,7 +14,7 @@ describe('summaryLabeller', () => {
     expect(
       summaryLabeller(adherenceBarriersSurvey)({ persona: 'medication-sceptic', 'stop-reason': option.value, 'barrier:cost': 'no' }),
     ).toEqual([
-      { measure: 'persona', label: 'Most likely persona', value: 'medication-sceptic' },
+      { measure: 'persona', label: 'Most likely persona', value: 'Medication sceptic' },
       { measure: 'stop-reason', label: stopReason.text, value: option.label },
       {
         measure: 'barrier:cost',

@@ -473,7 +473,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
       .where(and(eq(patients.organisationId, 'org-1'), isNotNull(surveyResponses.completedAt)));
     expect(forClinician.patientResults).toHaveLength(organisationRows.length);
     expect(forClinician.patientResults!.every((row) => Number(row.pseudonym.slice(4)) < 20)).toBe(true);
-    // Each result in the words of the cohort's distribution (the persona as its id, which the page labels), no codes.
+    // Each result in the words of the cohort's distribution, the persona included, no codes.
     const cohortWords = new Map(
       forClinician.cohort.flatMap((entry) => entry.measures.map((measure) => [`${entry.surveyKey} ${measure.measure}`, measure] as const)),
     );
