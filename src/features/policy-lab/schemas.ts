@@ -322,8 +322,3 @@ export function labEndDateOf(run: { startDate: string; days: number }): string {
 export function labPeriodText(run: { startDate: string; days: number }): string {
   return `${formatDate(run.startDate)} – ${formatDate(labEndDateOf(run))}`;
 }
-
-export function personaLabel(persona: string): string {
-  const words = persona.replace(/-/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}

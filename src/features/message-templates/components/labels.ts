@@ -27,10 +27,3 @@ export const framingLabels: Readonly<Record<string, string>> = {
   invitation: 'Invitation: opens a survey outside the 24-hour window',
   'invitation-reminder': 'Reminder: the invitation’s one automatic reminder, two days on',
 };
-
-/** "busy-professional" → "Busy professional". */
-export function personaLabel(persona: string): string {
-  if (persona === 'not-assigned') return 'No persona (imported records)';
-  const words = persona.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}

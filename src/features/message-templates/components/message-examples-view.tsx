@@ -10,7 +10,8 @@ import { hrefWithPeriod } from '@/lib/period-query';
 import type { ActionResult } from '@/lib/server/action-result';
 import { exampleRecord, type StoredTemplate, type TemplateUpdateInput, type TemplateVersionDto } from '../schemas';
 import type { LibraryCard, MessageExamplesPage } from '../server/get-message-examples-page';
-import { approvalLabels, categoryLabels, framingLabels, messageCategoryLabels, personaLabel } from './labels';
+import { personaLabel } from '@/lib/domain/personas';
+import { approvalLabels, categoryLabels, framingLabels, messageCategoryLabels } from './labels';
 import { SmsBubble, WhatsAppBubble } from './message-preview';
 import { TemplateEditor } from './template-editor';
 

@@ -18,12 +18,6 @@ export function categoryLabel(category: string): string {
   return category.charAt(0).toUpperCase() + category.slice(1);
 }
 
-/** "busy-professional" → "Busy professional". */
-export function personaLabel(persona: string): string {
-  const words = persona.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
 export function programmeLabel(programme: string): string {
   if (programme === 'not-enrolled') return 'Not enrolled';
   return (messagingProgrammeLabels as Record<string, string>)[programme] ?? programme;

@@ -19,6 +19,7 @@ import {
   sliceJourneyGroup,
   summariseJourney,
 } from '@/engine/aggregation/compliance-journey';
+import { personaLabel } from '@/lib/domain/personas';
 import { AppError } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
@@ -220,12 +221,6 @@ export async function getComplianceJourney(options: {
 function filterKeyOf(value: string): string {
   const key = value.replace(/[^A-Za-z0-9._:-]/g, '-').replace(/^[^A-Za-z0-9]+/, '');
   return key === '' ? 'unknown' : key;
-}
-
-/** "busy-professional" → "Busy professional". */
-function personaLabel(persona: string): string {
-  const words = persona.replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function optionsOf(labels: ReadonlyMap<string, string>): FilterOption[] {

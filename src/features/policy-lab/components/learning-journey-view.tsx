@@ -3,7 +3,8 @@
 import { useCallback, useMemo } from 'react';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatDecimal, formatPercent } from '@/lib/format';
-import { actionLabel, type LabPersonaArmShares, type LabSummary, personaLabel } from '../schemas';
+import { personaLabel } from '@/lib/domain/personas';
+import { actionLabel, type LabPersonaArmShares, type LabSummary } from '../schemas';
 import { armShareSeries, finalRegret, mostChosenArm } from './lab-figures';
 import { LabCohortNote } from './lab-cohort-note';
 import { TableScroll } from '@/lib/components/table-scroll';

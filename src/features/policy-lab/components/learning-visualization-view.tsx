@@ -5,7 +5,8 @@ import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import type { Persona } from '@/engine/simulation/personas';
 import { type ChartOption, type ChartTheme, EChart } from '@/lib/components/echart';
 import { formatCount, formatDecimal } from '@/lib/format';
-import { actionLabel, type LabPosteriorSeries, type LabSummary, personaLabel } from '../schemas';
+import { personaLabel } from '@/lib/domain/personas';
+import { actionLabel, type LabPosteriorSeries, type LabSummary } from '../schemas';
 import { LabCohortNote } from './lab-cohort-note';
 import { TableScroll } from '@/lib/components/table-scroll';
 

@@ -1,6 +1,7 @@
 import type { PolicyStateSummaryDto } from '@/features/policy-learning';
 import { formatCount, formatDateTime, formatDecimal } from '@/lib/format';
-import { actionLabel, personaLabel } from '../schemas';
+import { personaLabel } from '@/lib/domain/personas';
+import { actionLabel } from '../schemas';
 import { TableScroll } from '@/lib/components/table-scroll';
 
 /** Arms listed per persona: the policy's three best guesses, enough to see what it favours without 120 rows. */

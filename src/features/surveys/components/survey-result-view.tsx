@@ -1,5 +1,5 @@
 import type { SurveyResult } from '@/engine/surveys';
-import { personaLabel } from '../persona-label';
+import { personaLabel } from '@/lib/domain/personas';
 import { ipaqMeaning } from './labels';
 
 const numberFormat = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });

@@ -7,10 +7,10 @@ import { patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { type ShownCount, shownCount, suppressSmallCells } from '@/engine/aggregation/small-cell-suppression';
 import { personas } from '@/engine/simulation/personas';
 import type { SurveyDefinition } from '@/engine/surveys';
+import { personaLabel } from '@/lib/domain/personas';
 import { AppError } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
-import { personaLabel } from '../persona-label';
 import { type SurveyKey, surveyKeys } from '../schemas';
 import { findCurrentDefinition, findLatestResponse, findOwnPatient, type SurveyState, surveyState } from './survey-store';
 

@@ -22,9 +22,3 @@ export const reasonLabels: Readonly<Record<ReplyReason, string>> = {
   other: 'another reason',
   none: 'no reason given',
 };
-
-/** "busy-professional" → "Busy professional"; patients without a persona are "Not assigned". */
-export function personaName(persona: string): string {
-  const words = persona.replace(/-/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}

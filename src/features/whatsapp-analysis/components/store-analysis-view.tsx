@@ -7,7 +7,8 @@ import { periodQueryOf } from '@/lib/period-query';
 import type { RateFigure, WhatsappAnalysisPage } from '../schemas';
 import { Distribution, formatMinutes } from './distribution';
 import { HourWeekdayHeatMap } from './heat-map';
-import { channelLabels, intentLabels, personaName, reasonLabels, whatsappAnalysisPath } from './labels';
+import { personaLabel } from '@/lib/domain/personas';
+import { channelLabels, intentLabels, reasonLabels, whatsappAnalysisPath } from './labels';
 import { SuppressedCell, SuppressionNote } from '@/lib/components/suppressed-cell';
 import { TableScroll } from '@/lib/components/table-scroll';
 
@@ -51,7 +52,7 @@ export function StoreAnalysisView({
   const { filters, period, analysis } = page;
   const keep = { channel: filters.channel === 'whatsapp' ? null : filters.channel, persona: filters.persona, product: filters.productId };
   const periodParams = periodQueryOf(period.choice);
-  const population = `${channelLabels[filters.channel]} messages${filters.persona ? `, persona ${personaName(filters.persona)}` : ''}${
+  const population = `${channelLabels[filters.channel]} messages${filters.persona ? `, persona ${personaLabel(filters.persona)}` : ''}${
     filters.productId
       ? `, product ${page.options.products.find((product) => product.id === filters.productId)?.name ?? filters.productId}`
       : ''
@@ -66,7 +67,7 @@ export function StoreAnalysisView({
         filters={filters}
         options={page.options}
         allChannels={false}
-        personaLabel={personaName}
+        personaLabel={personaLabel}
         className="flex flex-wrap items-end gap-3 rounded-2xl border border-separator p-4"
       />
       {filterProblem === null ? null : (
@@ -117,7 +118,7 @@ export function StoreAnalysisView({
                 {analysis.byPersona.map((entry) => (
                   <tr key={entry.persona} className="border-b border-separator">
                     <th scope="row" className="py-1 pr-3 font-normal">
-                      {personaName(entry.persona)}
+                      {personaLabel(entry.persona)}
                     </th>
                     <td className="py-1">
                       <Rate figure={entry.replies} />
@@ -287,7 +288,7 @@ export function StoreAnalysisView({
                       <th scope="row" className="py-1 pr-3 font-mono text-xs font-normal">
                         {entry.templateId ?? 'no template'}
                       </th>
-                      <td className="py-1 pr-3">{personaName(entry.persona)}</td>
+                      <td className="py-1 pr-3">{personaLabel(entry.persona)}</td>
                       <td className="py-1 text-right tabular-nums">
                         {entry.figure.suppressed ? <SuppressedCell /> : formatCount(entry.figure.count)}
                       </td>
