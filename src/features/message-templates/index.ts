@@ -8,12 +8,7 @@ export { getCurrentTemplate } from './server/get-current-template';
 export { listTemplateLibrary } from './server/list-template-library';
 export { listTemplateVersions } from './server/list-template-versions';
 export { editTemplatesRefusal, updateTemplate } from './server/update-template';
-export {
-  findTopTemplatesByPersona,
-  personaNotAssigned,
-  topTemplatesPerPersona,
-  type TopTemplatesByPersona,
-} from './server/find-top-templates-by-persona';
+export { findTopTemplatesByPersona, topTemplatesPerPersona, type TopTemplatesByPersona } from './server/find-top-templates-by-persona';
 export { getMessageExamplesPage, type LibraryCard, type MessageExamplesPage } from './server/get-message-examples-page';
 export { previewTemplate } from './server/template-preview';
 export {

@@ -5,7 +5,7 @@
  */
 export { deleteChatExport } from './server/delete-chat-export';
 export { chatExportNotFound, getChatExport } from './server/get-chat-export';
-export { findWhatsappAnalysis, personaNotAssigned } from './server/find-whatsapp-analysis';
+export { findWhatsappAnalysis } from './server/find-whatsapp-analysis';
 export { getWhatsappAnalysisPage, type WhatsappAnalysisPageData } from './server/get-whatsapp-analysis-page';
 export { listChatExports } from './server/list-chat-exports';
 export { saveChatExport } from './server/save-chat-export';

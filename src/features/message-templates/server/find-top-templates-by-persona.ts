@@ -6,11 +6,10 @@ import { findReportingPeriod, type PeriodChoice, type PeriodView, periodView } f
 import { MINIMUM_GROUP_SIZE, seesSuppressedAggregates } from '@/db/queries/suppression';
 import { messages, patients } from '@/db/schema';
 import { MS_PER_DAY } from '@/engine/time/local-day';
+import { personaNotAssigned } from '@/lib/domain/personas';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import type { PersonaTopTemplates } from '../schemas';
 
-/** The persona key of patients without one (imported records). */
-export const personaNotAssigned = 'not-assigned';
 /** How many templates are listed per persona. */
 export const topTemplatesPerPersona = 3;
 

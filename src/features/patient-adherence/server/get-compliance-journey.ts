@@ -19,7 +19,7 @@ import {
   sliceJourneyGroup,
   summariseJourney,
 } from '@/engine/aggregation/compliance-journey';
-import { personaLabel } from '@/lib/domain/personas';
+import { personaLabel, personaNotAssigned } from '@/lib/domain/personas';
 import { AppError } from '@/lib/errors';
 import { hasPermission } from '@/lib/permissions';
 import type { SessionUser } from '@/lib/server/session';
@@ -39,8 +39,6 @@ export {
 } from '@/engine/aggregation/compliance-journey';
 
 const TRAJECTORY_LIMIT = 25;
-/** The persona key of patients without one (imported records). */
-export const PERSONA_NOT_ASSIGNED = 'not-assigned';
 
 export type Trajectory = { pseudonym: string; synthetic: boolean; persona: string | null; monthlyPdc: (number | null)[] };
 
@@ -120,7 +118,7 @@ export async function getComplianceJourney(options: {
     if (journey === null) continue; // no fill in the period: not on this journey
     const { index } = journey;
     const indexFill = fills.find((fill) => drugOf(fill) === index.medicationClass);
-    const personaKey = patient.persona === null ? PERSONA_NOT_ASSIGNED : filterKeyOf(patient.persona);
+    const personaKey = patient.persona === null ? personaNotAssigned : filterKeyOf(patient.persona);
     const productKey = filterKeyOf(index.medicationClass);
     labels.persona.set(personaKey, patient.persona === null ? 'Not assigned' : personaLabel(patient.persona));
     labels.product.set(productKey, indexFill?.productName ?? indexFill?.medicationCode ?? 'Unknown medication');

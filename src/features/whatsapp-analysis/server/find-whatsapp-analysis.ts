@@ -31,6 +31,7 @@ import { messageFacts, messages, patients } from '@/db/schema';
 import { replyTimeBins } from '@/engine/chat-export';
 import { wilsonInterval } from '@/engine/statistics/trial';
 import type { InboundReading } from '@/lib/domain/message-records';
+import { personaNotAssigned } from '@/lib/domain/personas';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { readReplyIntent, type ReplyIntent, type ReplyReason } from '../reply-intent';
 import type {
@@ -45,9 +46,6 @@ import type {
 } from '../schemas';
 
 const replyWindow = sql.raw(`interval '${REPLY_WINDOW_HOURS} hours'`);
-
-/** The persona key of patients without one (imported records). */
-export const personaNotAssigned = 'not-assigned';
 
 type Rows<T> = { rows: T[] };
 
