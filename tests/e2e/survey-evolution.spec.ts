@@ -16,6 +16,12 @@ test('an admin sees the persona accuracy of the adaptive and fixed orders, label
   await expect(accuracy.getByText(/^Synthetic: 4,000 simulated patients/)).toBeVisible();
   // The issue's target is stated with its measured figure, met or not.
   await expect(accuracy.getByText(/To reach 80% accuracy the adaptive order needs .+ and the fixed order .+\./)).toBeVisible();
+  // And what the survey gives as the product runs it, stop rules on (never more than 5 questions on average).
+  await expect(
+    accuracy.getByText(
+      /the adaptive survey asks these patients [0-5]\.\d questions on average and finds the true persona for \d+\.\d% of them\./,
+    ),
+  ).toBeVisible();
   await expect(accuracy.getByRole('img', { name: /Line chart of persona accuracy against the number of questions asked/ })).toBeVisible();
   const table = accuracy.getByRole('table', { name: /Persona accuracy by questions asked/ });
   // A header row and one row per number of questions, 0 to 29 (barrier survey version 3, decision 062).

@@ -10,6 +10,7 @@ import {
   summarisePersonaAccuracy,
 } from './persona-accuracy';
 import { SIMULATED_ANSWER_NOISE } from './simulate-answers';
+import type { SurveyDefinition } from './types';
 import { countPersonaAccuracyReference } from './test-support/persona-accuracy-reference';
 
 const shares = Object.fromEntries(personas.map((persona) => [persona, personaParameters[persona].share])) as Record<
@@ -113,6 +114,67 @@ describe('the cheaper computation (docs/decisions/062)', () => {
       const options = { definition, shares, patients: 300, noise: SIMULATED_ANSWER_NOISE, uniformFor, from: 0, to: 300 };
       expect(countPersonaAccuracy(options)).toEqual(countPersonaAccuracyReference(options));
     }
+  });
+});
+
+describe('the survey as the product runs it (its stop rules on)', () => {
+  const likelihoods = (values: readonly number[]) =>
+    Object.fromEntries(personas.map((persona, index) => [persona, values[index]!])) as Record<(typeof personas)[number], number>;
+  // One question that says a lot and two that say almost nothing (their gain is below the 0.02-bit minimum), so
+  // the product asks the first and stops for want of an informative question; a test of that rule.
+  const weakBank: SurveyDefinition = {
+    key: 'weak-bank',
+    title: 'A strong question and two weak ones',
+    description: 'Test only.',
+    order: 'adaptive',
+    questions: [
+      {
+        kind: 'choice',
+        id: 'strong',
+        text: 'Strong',
+        topic: 'test',
+        options: [
+          { value: 'a', label: 'A', likelihoods: likelihoods([0.9, 0.9, 0.1, 0.1, 0.5, 0.5]) },
+          { value: 'b', label: 'B', likelihoods: likelihoods([0.1, 0.1, 0.9, 0.9, 0.5, 0.5]) },
+        ],
+      },
+      ...['weak-1', 'weak-2'].map((id) => ({
+        kind: 'choice' as const,
+        id,
+        text: id,
+        topic: 'test',
+        options: [
+          { value: 'a', label: 'A', likelihoods: likelihoods([0.52, 0.5, 0.5, 0.5, 0.5, 0.48]) },
+          { value: 'b', label: 'B', likelihoods: likelihoods([0.48, 0.5, 0.5, 0.5, 0.5, 0.52]) },
+        ],
+      })),
+    ],
+  };
+
+  it('counts what the product’s nextQuestion asks and finds, whichever rule stops it', () => {
+    for (const definition of [weakBank, adherenceBarriersSurveyVersion1, adherenceBarriersSurvey]) {
+      const options = { definition, shares, patients: 300, noise: SIMULATED_ANSWER_NOISE, uniformFor, from: 0, to: 300 };
+      expect(countPersonaAccuracy(options).withStopRules).toEqual(countPersonaAccuracyReference(options).withStopRules);
+    }
+  });
+
+  it('stops when no question is informative enough: one question asked of every patient in the weak bank', () => {
+    const result = measurePersonaAccuracy({ definition: weakBank, shares, patients: 300, noise: SIMULATED_ANSWER_NOISE, uniformFor });
+    expect(result.withStopRules.meanQuestions).toBe(1);
+    expect(result.withStopRules.accuracy).toBe(result.curve[1]!.adaptive);
+  });
+
+  it('asks at most 5 questions, fewer for patients it is sure of, and is as accurate as the curve at 5 within a point', () => {
+    const result = measurePersonaAccuracy({
+      definition: adherenceBarriersSurvey,
+      shares,
+      patients: 4000,
+      noise: SIMULATED_ANSWER_NOISE,
+      uniformFor,
+    });
+    expect(result.withStopRules.meanQuestions).toBeGreaterThan(4);
+    expect(result.withStopRules.meanQuestions).toBeLessThan(5);
+    expect(Math.abs(result.withStopRules.accuracy - result.curve[5]!.adaptive)).toBeLessThan(0.01);
   });
 });
 

@@ -2,12 +2,22 @@
  * How fast a survey finds the persona (docs/decisions/047): simulated patients with a known true persona
  * answer every persona-informative question, and after each number of questions asked we check whether the
  * top persona of the posterior is the true one — once in the adaptive order (largest expected information
- * gain next) and once in the definition's fixed order. The stop rules are switched off here so both curves
- * run to the last question; the product keeps them. Each patient's answer to a question is drawn once and
+ * gain next) and once in the definition's fixed order. The stop rules are switched off for the curves so both
+ * run to the last question; separately, the same adaptive sequence is followed with the product's stop rules
+ * on, which says how many questions a patient is actually asked and how often the persona is then right. Each patient's answer to a question is drawn once and
  * read by both orders, so the two curves differ only by the order. Pure: the caller passes the draws.
  */
 import { type Persona, personas } from '@/engine/simulation/personas';
-import { entropy, likelihoodMatrix, topPersona, uniformPrior, updatePosterior } from './inference';
+import {
+  entropy,
+  likelihoodMatrix,
+  MAX_ADAPTIVE_QUESTIONS,
+  MIN_INFORMATION_GAIN,
+  STOP_PROBABILITY,
+  topPersona,
+  uniformPrior,
+  updatePosterior,
+} from './inference';
 import { simulateAnswer } from './simulate-answers';
 import type { ChoiceQuestion, SurveyDefinition } from './types';
 
@@ -29,6 +39,8 @@ export type PersonaAccuracy = {
   fixedQuestionsToTarget: number | null;
   /** adaptive ÷ fixed questions to target; null when either never reaches it. */
   questionRatio: number | null;
+  /** The adaptive survey as the product runs it (nextQuestion's stop rules on): questions asked and accuracy. */
+  withStopRules: { meanQuestions: number; accuracy: number };
 };
 
 /** Share of patients of each persona the simulated population is drawn from (the cohort's shares). */
@@ -69,8 +81,15 @@ type AccuracyOptions = {
   target?: number;
 };
 
-/** Patients whose top persona is their true one after k = 0…n questions, in each order. */
-export type AccuracyCounts = { adaptive: number[]; fixed: number[] };
+/**
+ * Patients whose top persona is their true one after k = 0…n questions, in each order; and, with the product's
+ * stop rules, the patients counted, the questions they were asked in all and those whose top persona was true.
+ */
+export type AccuracyCounts = {
+  adaptive: number[];
+  fixed: number[];
+  withStopRules: { patients: number; questions: number; correct: number };
+};
 
 /**
  * Expected information gain of a question at `prior`, whose entropy is `before`: the same arithmetic, in the same
@@ -113,6 +132,7 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
   const correct: AccuracyCounts = {
     adaptive: new Array<number>(count + 1).fill(0),
     fixed: new Array<number>(count + 1).fill(0),
+    withStopRules: { patients: 0, questions: 0, correct: 0 },
   };
   const scratch = new Array<number>(personas.length).fill(0);
   const personaIndex = new Map(personas.map((persona, index) => [persona, index]));
@@ -141,7 +161,17 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
     const answered = new Array<boolean>(count).fill(false);
     let adaptive = uniformPrior();
     if (isTrue(adaptive)) correct.adaptive[0]! += 1;
+    // The product's stop rules (nextQuestion's defaults) on the same sequence: where a patient would have stopped.
+    let stopped = false;
+    const stopHere = (asked: number) => {
+      if (stopped) return;
+      stopped = true;
+      correct.withStopRules.patients += 1;
+      correct.withStopRules.questions += asked;
+      if (isTrue(adaptive)) correct.withStopRules.correct += 1;
+    };
     for (let asked = 1; asked <= count; asked += 1) {
+      if (Math.max(...adaptive) >= STOP_PROBABILITY || asked - 1 >= MAX_ADAPTIVE_QUESTIONS) stopHere(asked - 1);
       const before = entropy(adaptive);
       let best = -1;
       let bestGain = 0;
@@ -154,12 +184,14 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
           bestGain = gain;
         }
       }
+      if (bestGain <= MIN_INFORMATION_GAIN) stopHere(asked - 1);
       answered[best] = true;
       adaptive = uniformPrior();
       for (let question = 0; question < count; question += 1)
         if (answered[question]) adaptive = updatePosterior(adaptive, matrices[question]![drawn[question]!]!);
       if (isTrue(adaptive)) correct.adaptive[asked]! += 1;
     }
+    stopHere(count);
   }
   return correct;
 }
@@ -180,6 +212,14 @@ export function summarisePersonaAccuracy(options: {
     adaptive: total('adaptive', questionsAsked) / options.patients,
     fixed: total('fixed', questionsAsked) / options.patients,
   }));
+  const stopRules = options.counts.reduce(
+    (sum, counts) => ({
+      patients: sum.patients + counts.withStopRules.patients,
+      questions: sum.questions + counts.withStopRules.questions,
+      correct: sum.correct + counts.withStopRules.correct,
+    }),
+    { patients: 0, questions: 0, correct: 0 },
+  );
   const adaptiveQuestionsToTarget = questionsToReach(curve, 'adaptive', target);
   const fixedQuestionsToTarget = questionsToReach(curve, 'fixed', target);
   return {
@@ -193,6 +233,10 @@ export function summarisePersonaAccuracy(options: {
       adaptiveQuestionsToTarget === null || fixedQuestionsToTarget === null || fixedQuestionsToTarget === 0
         ? null
         : adaptiveQuestionsToTarget / fixedQuestionsToTarget,
+    withStopRules: {
+      meanQuestions: stopRules.patients === 0 ? 0 : stopRules.questions / stopRules.patients,
+      accuracy: stopRules.patients === 0 ? 0 : stopRules.correct / stopRules.patients,
+    },
   };
 }
 

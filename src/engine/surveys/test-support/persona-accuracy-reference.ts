@@ -1,6 +1,7 @@
 /**
  * Test only: the persona-accuracy counts as computed before decision 062 (the product's `nextQuestion` and
- * `posteriorFromAnswers` at every step), kept so a test can show the cheaper computation gives the same counts.
+ * `posteriorFromAnswers` at every step), kept so a test can show the cheaper computation gives the same counts —
+ * and, with nextQuestion's own stop rules, the same count of questions asked and of personas found.
  */
 import { type Persona, personas } from '@/engine/simulation/personas';
 import { nextQuestion, posteriorFromAnswers, topPersona } from '../inference';
@@ -33,6 +34,7 @@ export function countPersonaAccuracyReference(options: {
   const correct: AccuracyCounts = {
     adaptive: new Array<number>(questions.length + 1).fill(0),
     fixed: new Array<number>(questions.length + 1).fill(0),
+    withStopRules: { patients: 0, questions: 0, correct: 0 },
   };
   for (let index = options.from; index < Math.min(options.to, options.patients); index += 1) {
     const uniform = options.uniformFor(index);
@@ -59,6 +61,16 @@ export function countPersonaAccuracyReference(options: {
       if (topPersona(posteriorFromAnswers(definition, fixedAnswers)).persona === persona) correct.fixed[asked]! += 1;
       if (topPersona(posteriorFromAnswers(definition, adaptiveAnswers)).persona === persona) correct.adaptive[asked]! += 1;
     }
+
+    // The survey as the product runs it: nextQuestion with its own stop rules, until it says done.
+    const productAnswers: Record<string, string> = {};
+    for (let step = nextQuestion({ definition: adaptiveDefinition, answers: productAnswers }); !step.done;) {
+      productAnswers[step.question.id] = drawn[step.question.id]!;
+      step = nextQuestion({ definition: adaptiveDefinition, answers: productAnswers });
+    }
+    correct.withStopRules.patients += 1;
+    correct.withStopRules.questions += Object.keys(productAnswers).length;
+    if (topPersona(posteriorFromAnswers(definition, productAnswers)).persona === persona) correct.withStopRules.correct += 1;
   }
   return correct;
 }

@@ -1,5 +1,6 @@
 import type { PersonaAccuracy } from '@/engine/surveys';
-import { formatPercent } from '@/lib/format';
+import { MAX_ADAPTIVE_QUESTIONS, MIN_INFORMATION_GAIN, STOP_PROBABILITY } from '@/engine/surveys/inference';
+import { formatDecimal, formatPercent } from '@/lib/format';
 
 function questionsNeeded(value: number | null, total: number): string {
   return value === null ? `not reached in ${total} questions` : `${value} question${value === 1 ? '' : 's'}`;
@@ -16,4 +17,10 @@ export function accuracySentence(result: PersonaAccuracy): string {
   if (result.questionRatio === null)
     return `${reached} Only one order reaches ${target} within ${total} questions, so the ratio of questions needed cannot be computed.`;
   return `${reached} The adaptive order needs ${formatPercent(result.questionRatio)} of the fixed order’s questions: target (at most 60%) ${result.questionRatio <= 0.6 ? 'met' : 'not met'}.`;
+}
+
+/** What the survey achieves as the product runs it: its stop rules on, the same simulated patients. */
+export function stopRulesSentence(result: PersonaAccuracy): string {
+  const { meanQuestions, accuracy } = result.withStopRules;
+  return `As the product runs it — stopping once the top persona reaches ${formatPercent(STOP_PROBABILITY)}, when no question would add more than ${formatDecimal(MIN_INFORMATION_GAIN, 2)} bits, or after ${MAX_ADAPTIVE_QUESTIONS} questions — the adaptive survey asks these patients ${formatDecimal(meanQuestions, 1)} questions on average and finds the true persona for ${formatPercent(accuracy, 1)} of them.`;
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatCount, formatDate, formatDecimal, formatPercent, formatPeriod } from '@/lib/format';
 import type { AccuracyView, SurveyEvolutionPage, SurveyVersionView } from '../server/get-survey-evolution-page';
-import { accuracySentence } from './accuracy-sentence';
+import { accuracySentence, stopRulesSentence } from './accuracy-sentence';
 import { PersonaAccuracyChart } from './persona-accuracy-chart';
 import { ShownCountText, SuppressionNote } from '@/lib/components/suppressed-cell';
 import { TableScroll } from '@/lib/components/table-scroll';
@@ -27,7 +27,8 @@ function AccuracySection({ accuracy }: { accuracy: AccuracyView }) {
       </p>
       <p className="max-w-3xl font-medium">{accuracySentence(accuracy.result)}</p>
       <p className="max-w-3xl text-sm">
-        At the 5-question limit patients are asked: adaptive {formatPercent(atLimit.adaptive, 1)}, fixed {formatPercent(atLimit.fixed, 1)}.
+        At the 5-question limit patients are asked: adaptive {formatPercent(atLimit.adaptive, 1)}, fixed {formatPercent(atLimit.fixed, 1)}.{' '}
+        {stopRulesSentence(result)}
       </p>
       <PersonaAccuracyChart result={result} label={label} />
       <TableScroll label="Persona accuracy by questions asked">
