@@ -62,6 +62,12 @@ describe('persona accuracy on simulated patients (adherence barriers, demo noise
     expect(points[5]!.adaptive).toBeGreaterThan(points[5]!.fixed);
   });
 
+  it('with the product’s stop rules asks at most 5 questions, fewer for patients it is sure of, and is as accurate as the curve at 5 within a point', () => {
+    expect(result.withStopRules.meanQuestions).toBeGreaterThan(4);
+    expect(result.withStopRules.meanQuestions).toBeLessThan(5);
+    expect(Math.abs(result.withStopRules.accuracy - points[5]!.adaptive)).toBeLessThan(0.01);
+  });
+
   // The issue's target. Measured with version 3's 29 questions and 15% guessing (docs/decisions/062): the adaptive
   // order passes 80% after 13 questions, the fixed order after 20, so the ratio is 0.65, not the 0.6 asked (seeds
   // 48–50: 0.62, 0.65, 0.70). Recorded as an expected failure rather than hidden: when a better question bank
@@ -162,19 +168,6 @@ describe('the survey as the product runs it (its stop rules on)', () => {
     const result = measurePersonaAccuracy({ definition: weakBank, shares, patients: 300, noise: SIMULATED_ANSWER_NOISE, uniformFor });
     expect(result.withStopRules.meanQuestions).toBe(1);
     expect(result.withStopRules.accuracy).toBe(result.curve[1]!.adaptive);
-  });
-
-  it('asks at most 5 questions, fewer for patients it is sure of, and is as accurate as the curve at 5 within a point', () => {
-    const result = measurePersonaAccuracy({
-      definition: adherenceBarriersSurvey,
-      shares,
-      patients: 4000,
-      noise: SIMULATED_ANSWER_NOISE,
-      uniformFor,
-    });
-    expect(result.withStopRules.meanQuestions).toBeGreaterThan(4);
-    expect(result.withStopRules.meanQuestions).toBeLessThan(5);
-    expect(Math.abs(result.withStopRules.accuracy - result.curve[5]!.adaptive)).toBeLessThan(0.01);
   });
 });
 

@@ -3,9 +3,10 @@
  * answer every persona-informative question, and after each number of questions asked we check whether the
  * top persona of the posterior is the true one — once in the adaptive order (largest expected information
  * gain next) and once in the definition's fixed order. The stop rules are switched off for the curves so both
- * run to the last question; separately, the same adaptive sequence is followed with the product's stop rules
- * on, which says how many questions a patient is actually asked and how often the persona is then right. Each patient's answer to a question is drawn once and
- * read by both orders, so the two curves differ only by the order. Pure: the caller passes the draws.
+ * run to the last question; the same adaptive sequence is also followed with the product's stop rules on, which
+ * says how many questions a patient is actually asked and how often the persona is then right. Each patient's
+ * answer to a question is drawn once and read by both orders, so the two curves differ only by the order. Pure:
+ * the caller passes the draws.
  */
 import { type Persona, personas } from '@/engine/simulation/personas';
 import {
