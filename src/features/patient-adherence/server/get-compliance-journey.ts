@@ -120,7 +120,7 @@ export async function getComplianceJourney(options: {
     const indexFill = fills.find((fill) => drugOf(fill) === index.medicationClass);
     const personaKey = patient.persona === null ? personaNotAssigned : filterKeyOf(patient.persona);
     const productKey = filterKeyOf(index.medicationClass);
-    labels.persona.set(personaKey, patient.persona === null ? 'Not assigned' : personaLabel(patient.persona));
+    labels.persona.set(personaKey, personaLabel(patient.persona ?? personaNotAssigned));
     labels.product.set(productKey, indexFill?.productName ?? indexFill?.medicationCode ?? 'Unknown medication');
     cohort.push({
       pseudonym: patient.pseudonym,
