@@ -62,7 +62,9 @@ test('popup: closing it cancels the attempt, reported after the grace period', a
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: providerButton, exact: true }).click();
   const popup = await popupOpened;
-  await popup.waitForLoadState();
+  // Closed once it shows the provider's form, as a person would: closing it while its redirect is still being
+  // committed can leave Chromium's close unacknowledged and page.close() waiting forever (microsoft/playwright#42366).
+  await expect(popup.locator('input[name="login"]')).toBeVisible();
   await popup.close();
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('The sign-in window was closed before signing in finished.', {
     timeout: 20_000,
