@@ -2,6 +2,8 @@
  * `npm start` / `npm run dev`: validate the environment, build when needed, migrate the database,
  * then serve the Next.js application. A small custom server, because the client's address must be
  * taken from the socket (Next.js route handlers cannot see it) to make per-client limits honest.
+ * `npm start -- --prepare-only` prepares the database (migrations, and the demo accounts and dataset where
+ * they apply) and exits: a release step before the servers start, or one database copied for several.
  */
 import http from 'node:http';
 import next from 'next';
@@ -31,6 +33,7 @@ import { ensureRecordsPrune } from './server/prune-operational-records';
 import { warmDefaultComparison } from '@/features/policy-comparison/server/warm-default-comparison';
 
 const development = process.argv.includes('--dev');
+const prepareOnly = process.argv.includes('--prepare-only');
 const demoSeedLockId = 7_263_002;
 // Next.js decides development or production from NODE_ENV; set it before anything reads it.
 (process.env as Record<string, string>).NODE_ENV = development ? 'development' : 'production';
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const projectDirectory = process.cwd();
-  if (!development) buildIfNeeded(projectDirectory, log);
+  if (!development && !prepareOnly) buildIfNeeded(projectDirectory, log);
 
   const connection = getDatabaseConnection();
   await migrateDatabase(connection);
@@ -89,6 +92,12 @@ async function main(): Promise<void> {
     await withAdvisoryLock(connection, demoDatasetLockId, () => linkDemoAccounts({ database: connection.database }));
     // The demo's WhatsApp account has its utility templates approved (each recorded as a version of its own).
     await approveDemoTemplates({ database: connection.database });
+  }
+  if (prepareOnly) {
+    // Jobs queued above (the portal's pre-aggregates) stay queued for the first server's worker.
+    await closeDatabaseConnection();
+    log('Database prepared.');
+    return;
   }
 
   const application = next({ dev: development, dir: projectDirectory, hostname: environment.HOST, port: environment.PORT });
