@@ -69,6 +69,8 @@ function server(options: { port: number; env: Record<string, string | undefined>
 if (createdDataDirectories.length === 2 && !process.argv.includes('--list')) {
   process.stdout.write('Preparing the embedded databases of the end-to-end servers …\n');
   execFileSync('./node_modules/.bin/tsx', ['src/cli/serve.ts', '--prepare-only'], {
+    // Where the servers' commands run too (Playwright starts them in the config's folder).
+    cwd: import.meta.dirname,
     stdio: 'inherit',
     env: { ...process.env, ...serverEnvironment({ port, env: { DATA_DIR: process.env.E2E_DATA_DIR } }) },
   });
