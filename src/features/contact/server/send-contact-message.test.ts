@@ -86,13 +86,20 @@ describe.each(testDatabaseBackends())('sendContactMessage on $name', (backend) =
   });
 
   it('refuses the sixth message a minute from one client with 429, and not another client', async () => {
-    // One fixed instant: on the machine's clock the six sends could straddle a minute's window and all pass.
     const now = new Date('2026-03-02T10:00:30Z');
     for (let index = 0; index < 5; index += 1) await send(validInput, { now });
     const failure = await send(validInput, { now }).catch((error: unknown) => error);
     expect((failure as AppError).httpStatus).toBe(429);
     await expect(send(validInput, { clientAddress: '198.51.100.21', now })).resolves.toMatchObject({ delivery: 'sent' });
     expect(await database.database.select({ id: contactMessages.id }).from(contactMessages)).toHaveLength(6);
+  });
+
+  it('counts any 60 seconds, not a clock minute: five sends before a minute starts leave none for just after it', async () => {
+    for (let index = 0; index < 5; index += 1) await send(validInput, { now: new Date('2026-03-02T10:00:59Z') });
+    const failure = await send(validInput, { now: new Date('2026-03-02T10:01:00Z') }).catch((error: unknown) => error);
+    expect((failure as AppError).httpStatus).toBe(429);
+    // A minute after the five, the client may send again.
+    await expect(send(validInput, { now: new Date('2026-03-02T10:02:00Z') })).resolves.toMatchObject({ delivery: 'sent' });
   });
 
   it('delivers through a real SMTP server when one is configured', async () => {

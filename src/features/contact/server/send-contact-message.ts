@@ -6,7 +6,7 @@ import { AppError } from '@/lib/errors';
 import { getLogger } from '@/lib/logger';
 import { parseInput } from '@/lib/parse-input';
 import type { Mailer } from '@/lib/server/mailer';
-import { consumeRateLimit } from '@/lib/server/rate-limit';
+import { consumeSlidingRateLimit } from '@/lib/server/rate-limit';
 import { contactMessageSchema } from '../schemas';
 
 export type SendContactMessageResult = { id: string; delivery: 'sent' | 'failed' };
@@ -22,10 +22,12 @@ export async function sendContactMessage(options: {
   clientAddress: string;
   limitPerMinute: number;
   input: Record<string, unknown>;
-  /** The request's clock for the rate limit; tests fix it so five sends never straddle a minute's window. */
+  /** The request's clock for the rate limit (tests set it). */
   now?: Date;
 }): Promise<SendContactMessageResult> {
-  const rateLimit = await consumeRateLimit({
+  // Sliding, as the sign-in limits are: "5 a minute" holds for any 60 seconds, where a fixed window let 5 through
+  // just before a minute's start and 5 more just after.
+  const rateLimit = await consumeSlidingRateLimit({
     database: options.database,
     scope: 'contact-message',
     subject: options.clientAddress,
