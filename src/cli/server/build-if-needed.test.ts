@@ -1,11 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { needsBuild } from './build-if-needed';
+
+const projects: string[] = [];
+
+afterEach(() => {
+  for (const directory of projects.splice(0)) fs.rmSync(directory, { recursive: true, force: true });
+});
 
 function project(): string {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'medaptive-build-'));
+  projects.push(directory);
   fs.mkdirSync(path.join(directory, 'src', 'app'), { recursive: true });
   fs.writeFileSync(path.join(directory, 'src', 'app', 'page.tsx'), 'export default 1;');
   return directory;
