@@ -52,6 +52,16 @@ export function likelihoodMatrix(question: ChoiceQuestion): number[][] {
   return question.options.map((option) => personas.map((persona) => option.likelihoods[persona]));
 }
 
+/** Whether any answer is more likely under one persona than another (lifestyle items are not, by design). */
+export function carriesPersonaInformation(question: SurveyQuestion): boolean {
+  return (
+    question.kind === 'choice' &&
+    question.options.some((option) =>
+      personas.some((persona) => Math.abs(option.likelihoods[persona] - option.likelihoods[personas[0]]) > 1e-9),
+    )
+  );
+}
+
 /** The posterior after the answers given so far (number answers carry no likelihood and are skipped). */
 export function posteriorFromAnswers(
   definition: SurveyDefinition,

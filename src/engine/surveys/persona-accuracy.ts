@@ -10,6 +10,7 @@
  */
 import { type Persona, personas } from '@/engine/simulation/personas';
 import {
+  carriesPersonaInformation,
   entropy,
   likelihoodMatrix,
   MAX_ADAPTIVE_QUESTIONS,
@@ -50,11 +51,7 @@ export type PersonaShares = Readonly<Record<Persona, number>>;
 /** Questions whose answers say something about the persona (some option's likelihood differs by persona). */
 export function informativeQuestions(definition: SurveyDefinition): ChoiceQuestion[] {
   return definition.questions.filter(
-    (question): question is ChoiceQuestion =>
-      question.kind === 'choice' &&
-      question.options.some((option) =>
-        personas.some((persona) => Math.abs(option.likelihoods[persona] - option.likelihoods[personas[0]]) > 1e-9),
-      ),
+    (question): question is ChoiceQuestion => question.kind === 'choice' && carriesPersonaInformation(question),
   );
 }
 

@@ -1,26 +1,48 @@
 /**
  * Simulated patients answering a survey (synthetic demo data, docs/decisions/041): a choice is drawn from
  * P(answer | true persona) mixed with `noise` of uniform guessing, so the answers are informative but
- * imperfect; a number (IPAQ minutes) from a plausible range. The caller passes its own uniform draws.
+ * imperfect; a lifestyle answer from the simulated population (`@/engine/simulation/lifestyle`, decision 067);
+ * a number (IPAQ minutes) from a plausible range. The caller passes its own uniform draws.
  */
 import type { MessageChannel } from '@/engine/policy/message-arms';
+import { simulateLifestyleAnswer } from '@/engine/simulation/lifestyle';
 import { replyProbability } from '@/engine/simulation/message-response';
 import { personaParameters, type Persona } from '@/engine/simulation/personas';
-import { nextQuestion } from './inference';
+import { carriesPersonaInformation, nextQuestion } from './inference';
 import { nextMessageQuestions } from './message-delivery';
 import type { SurveyAnswers, SurveyDefinition, SurveyQuestion } from './types';
 
 /** The share of uniform guessing in simulated answers: the demo data and the persona-accuracy figures both use it. */
 export const SIMULATED_ANSWER_NOISE = 0.15;
 
-export function simulateAnswer(question: SurveyQuestion, persona: Persona, noise: number, uniform: () => number): string | number {
+export function simulateAnswer(
+  question: SurveyQuestion,
+  persona: Persona,
+  noise: number,
+  uniform: () => number,
+  answersSoFar: Readonly<Record<string, string | number>> = {},
+): string | number {
+  // A question with no persona information (the lifestyle survey) is answered from the simulated population's
+  // shares, coherently with the earlier answers and without the guessing: the guessing stands for careless answers
+  // that blur the persona, which these do not carry (docs/decisions/067). Still one draw, as every answer takes.
+  if (!carriesPersonaInformation(question)) {
+    const draw = uniform();
+    const answerValues = question.kind === 'choice' ? question.options.map((option) => option.value) : [];
+    const lifestyle = simulateLifestyleAnswer({ questionId: question.id, answerValues, answers: answersSoFar, uniform: draw });
+    if (lifestyle !== null) return lifestyle;
+    return answerFromDraw(question, persona, noise, draw);
+  }
+  return answerFromDraw(question, persona, noise, uniform());
+}
+
+function answerFromDraw(question: SurveyQuestion, persona: Persona, noise: number, uniform: number): string | number {
   if (question.kind === 'number') {
     // Activity bouts of 10–90 minutes; sitting 2–12 hours. Rounded to 5 minutes as people report them.
     const [low, high] = question.max > 960 ? [120, 720] : [10, 90];
-    return Math.round((low + uniform() * (high - low)) / 5) * 5;
+    return Math.round((low + uniform * (high - low)) / 5) * 5;
   }
   const weights = question.options.map((option) => (1 - noise) * option.likelihoods[persona] + noise / question.options.length);
-  let draw = uniform() * weights.reduce((sum, weight) => sum + weight, 0);
+  let draw = uniform * weights.reduce((sum, weight) => sum + weight, 0);
   for (let index = 0; index < weights.length; index += 1) {
     draw -= weights[index]!;
     if (draw < 0) return question.options[index]!.value;
@@ -51,7 +73,7 @@ function answerInEngineOrder(options: SimulatedResponseOptions, leaveChance: num
     const step = nextQuestion({ definition: options.definition, answers });
     if (step.done) return { answers, order, completed: true, steps: order.length };
     if (leaveChance !== null && options.uniform() < leaveChance) return { answers, order, completed: false, steps: order.length };
-    answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform);
+    answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform, answers);
     order.push(step.question.id);
   }
 }
@@ -97,7 +119,7 @@ export function simulateMessageResponse(options: SimulatedResponseOptions & { an
     if (questions.length === 0) return { answers, order, completed: true, steps: messages };
     if (options.uniform() >= options.answerChance) return { answers, order, completed: false, steps: messages };
     for (const question of questions) {
-      answers[question.id] = simulateAnswer(question, options.persona, options.noise, options.uniform);
+      answers[question.id] = simulateAnswer(question, options.persona, options.noise, options.uniform, answers);
       order.push(question.id);
     }
     messages += 1;

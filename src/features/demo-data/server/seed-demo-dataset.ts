@@ -75,7 +75,7 @@ export type DemoDatasetCounts = {
   messages: number;
   trialScreenings: number;
   trialEnrolments: number;
-  /** Synthetic survey responses (simulated patients answering from their persona with noise; decision 041). */
+  /** Synthetic survey responses (simulated patients answering from their persona with noise, lifestyle from one population; decisions 041, 067). */
   surveyResponses: number;
 };
 

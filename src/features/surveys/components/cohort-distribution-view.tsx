@@ -1,6 +1,7 @@
 import { formatCount, formatPeriod } from '@/lib/format';
 import type { CohortDistribution } from '../server/get-lifestyle-surveys-page';
 import { ShownCountText } from '@/lib/components/suppressed-cell';
+import { syntheticSurveyDataNote } from './synthetic-survey-data-note';
 
 /**
  * The cohort's results for one survey as tables (one per measure): how many patients gave each answer, by
@@ -19,10 +20,7 @@ export function CohortDistributionView({ distribution, scopeLabel }: { distribut
       </h3>
       <p className="text-sm text-muted">
         <ShownCountText value={distribution.patients} format={formatCount} /> patients ({scopeLabel}), each counted once by their latest
-        completed response; {period}.
-        {distribution.includesSynthetic
-          ? ' Includes synthetic demo data (simulated patients answering from their persona with noise).'
-          : ''}
+        completed response; {period}.{distribution.includesSynthetic ? syntheticSurveyDataNote : ''}
       </p>
       <div className="grid gap-4 md:grid-cols-2">
         {distribution.measures.map((measure) => (

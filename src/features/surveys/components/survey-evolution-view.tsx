@@ -5,6 +5,7 @@ import { accuracySentence, stopRulesSentence } from './accuracy-sentence';
 import { PersonaAccuracyChart } from './persona-accuracy-chart';
 import { ShownCountText, SuppressionNote } from '@/lib/components/suppressed-cell';
 import { TableScroll } from '@/lib/components/table-scroll';
+import { syntheticSurveyDataNote } from './synthetic-survey-data-note';
 
 const cell = 'py-1 pr-3 text-left';
 const numberCell = 'py-1 pl-3 text-right tabular-nums';
@@ -217,7 +218,7 @@ export function SurveyEvolutionView({ page, scopeLabel }: { page: SurveyEvolutio
         <p className="max-w-3xl text-sm text-muted">
           Responses of <ShownCountText value={page.patientsInScope} format={formatCount} /> patients ({scopeLabel}), every response counted
           once on the version and channel it was given on, over the period shown per row.
-          {page.includesSynthetic ? ' Includes synthetic demo data (simulated patients answering from their persona with noise).' : ''}
+          {page.includesSynthetic ? syntheticSurveyDataNote : ''}
         </p>
         {page.suppressed ? <SuppressionNote /> : null}
         {page.surveys.map((survey) => (
