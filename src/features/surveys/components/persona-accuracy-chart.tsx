@@ -42,7 +42,9 @@ export function PersonaAccuracyChart({ result, label }: { result: PersonaAccurac
           markLine: {
             symbol: 'none',
             silent: true,
-            label: { formatter: `Target ${formatPercent(result.target)}`, color: theme.text },
+            // Inside the plot, above the line at the left where the curves are still low: the default end position
+            // ran past the chart's right edge.
+            label: { formatter: `Target ${formatPercent(result.target)}`, color: theme.text, position: 'insideStartTop' },
             lineStyle: { color: '#52525b', type: 'dotted' },
             data: [{ yAxis: result.target }],
           },
