@@ -139,9 +139,11 @@ export function LearningVisualizationView({ summary, livePolicy }: { summary: La
       </p>
       <Tabs aria-label="Persona">
         <Tabs.ListContainer>
-          <Tabs.List aria-label="Persona" className="flex-wrap">
+          {/* Six personas wrap onto as many rows as the screen needs, each tab as wide as its name: HeroUI's tabs are
+              full width, so wrapped they stacked one per row, and on a phone their names sat outside the list. */}
+          <Tabs.List aria-label="Persona" className="w-full flex-wrap">
             {personas.map((persona) => (
-              <Tabs.Tab key={persona} id={persona}>
+              <Tabs.Tab key={persona} id={persona} className="w-auto grow">
                 {personaLabel(persona)}
                 <Tabs.Indicator />
               </Tabs.Tab>
