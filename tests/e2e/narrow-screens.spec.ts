@@ -79,6 +79,8 @@ type Target = {
   /** What the page must show before its charts exist (a background job's stored result), and how long it may take. */
   ready?: (page: Page) => Promise<void>;
   timeout?: number;
+  /** Controls whose whole box must lie within the 390 px screen (text clipped by a scroller passes the checks below). */
+  withinScreen?: (page: Page) => ReturnType<Page['getByRole']>;
 };
 
 const pages: Target[] = [
@@ -141,6 +143,8 @@ const pages: Target[] = [
     charts: [/advantage over no message for .+ at the end of week 52/],
     ready: async (page) => expect(page.getByTestId('learning-visualization')).toBeVisible({ timeout: labRunTimeout }),
     timeout: labRunTimeout + 120_000,
+    // The six persona tabs wrap; full-width tabs once stacked with their names outside the list.
+    withinScreen: (page) => page.getByRole('tablist', { name: 'Persona' }).getByRole('tab'),
   },
   {
     name: 'the comparison',
@@ -200,6 +204,14 @@ for (const target of pages) {
       }
     }
     expect(tables.pageWidth, 'the page does not scroll sideways').toBeLessThanOrEqual(390);
+    if (target.withinScreen !== undefined) {
+      const controls = target.withinScreen(page);
+      expect(await controls.count()).toBeGreaterThan(0);
+      for (const box of await controls.evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().toJSON()))) {
+        expect(box.left, 'starts on the screen').toBeGreaterThanOrEqual(0);
+        expect(box.right, 'ends on the screen').toBeLessThanOrEqual(390);
+      }
+    }
 
     // For a person to look at (not compared): each chart as drawn at this width.
     const drawn = page.locator('main [role="img"]:has(svg)');
