@@ -1,6 +1,7 @@
 'use client';
 
 import { type Edge, Handle, MarkerType, type Node, type NodeProps, Position, ReactFlow } from '@xyflow/react';
+import { useSyncExternalStore } from 'react';
 // React Flow's own styles (edge paths, labels, the viewport); the CSP allows inline styles, which it also sets.
 import '@xyflow/react/dist/style.css';
 import { type FlowEdge, type FlowStep, flowStepLabels } from '../schemas';
@@ -11,20 +12,42 @@ import styles from './message-flow-diagram.module.css';
  * the update feeding the posterior again; each edge labelled with what passed along it. Read-only: nothing is
  * dragged, connected, selected or deleted. Every node and edge takes focus with Tab and carries its count in
  * its label, and the table beside it holds the same figures for anyone who cannot use the canvas.
+ *
+ * On a narrow screen the same diagram is turned on its side: the decision down the left column, what follows
+ * it back up the right one. Five steps in a row need about 1,200 px, more than React Flow zooms out to on a
+ * phone, so the row layout showed only the middle of the pipeline there.
  */
-const column = 260;
-const row = 200;
-const layout: Record<FlowStep, { x: number; y: number }> = {
-  'patient-data': { x: 0, y: 0 },
-  context: { x: column, y: 0 },
-  posterior: { x: 2 * column, y: 0 },
-  probabilities: { x: 3 * column, y: 0 },
-  choice: { x: 4 * column, y: 0 },
-  message: { x: 4 * column, y: row },
-  reply: { x: 3 * column, y: row },
-  reward: { x: 2 * column, y: row },
-  update: { x: column, y: row },
+const grid: Record<FlowStep, { step: number; track: 0 | 1 }> = {
+  'patient-data': { step: 0, track: 0 },
+  context: { step: 1, track: 0 },
+  posterior: { step: 2, track: 0 },
+  probabilities: { step: 3, track: 0 },
+  choice: { step: 4, track: 0 },
+  message: { step: 4, track: 1 },
+  reply: { step: 3, track: 1 },
+  reward: { step: 2, track: 1 },
+  update: { step: 1, track: 1 },
 };
+type Orientation = 'rows' | 'columns';
+/** Pixels between steps along a track, and between the two tracks. */
+const spacing: Record<Orientation, { step: number; track: number }> = {
+  rows: { step: 260, track: 200 },
+  columns: { step: 130, track: 190 },
+};
+
+function positionOf(step: FlowStep, orientation: Orientation): { x: number; y: number } {
+  const { step: along, track } = grid[step];
+  const gap = spacing[orientation];
+  return orientation === 'rows' ? { x: along * gap.step, y: track * gap.track } : { x: track * gap.track, y: along * gap.step };
+}
+
+const narrowQuery = '(max-width: 639px)';
+function subscribeToWidth(onChange: () => void): () => void {
+  const query = window.matchMedia(narrowQuery);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+const isNarrow = () => window.matchMedia(narrowQuery).matches;
 const sides = [
   ['left', Position.Left],
   ['right', Position.Right],
@@ -32,12 +55,20 @@ const sides = [
   ['bottom', Position.Bottom],
 ] as const;
 type Side = (typeof sides)[number][0];
+/** A side of the row layout, turned with the diagram: what left by the right leaves by the bottom in columns. */
+const turned: Record<Side, Side> = { right: 'bottom', left: 'top', bottom: 'right', top: 'left' };
 
 /** Which side each edge leaves and enters by: along the rows, down from choice to message, up from update. */
-function sidesOf(edge: FlowEdge): { from: Side; to: Side } {
-  if (edge.from === 'choice') return { from: 'bottom', to: 'top' };
-  if (edge.from === 'update') return { from: 'top', to: 'bottom' };
-  return layout[edge.from].y === 0 ? { from: 'right', to: 'left' } : { from: 'left', to: 'right' };
+function sidesOf(edge: FlowEdge, orientation: Orientation): { from: Side; to: Side } {
+  const inRows: { from: Side; to: Side } =
+    edge.from === 'choice'
+      ? { from: 'bottom', to: 'top' }
+      : edge.from === 'update'
+        ? { from: 'top', to: 'bottom' }
+        : grid[edge.from].track === 0
+          ? { from: 'right', to: 'left' }
+          : { from: 'left', to: 'right' };
+  return orientation === 'rows' ? inRows : { from: turned[inRows.from], to: turned[inRows.to] };
 }
 
 type StepNode = Node<{ label: string; note: string | null }, 'step'>;
@@ -65,18 +96,20 @@ const ariaLabels = {
 };
 
 export function MessageFlowDiagram(props: { edges: FlowEdge[]; notes: Partial<Record<FlowStep, string>>; period: string }) {
-  const nodes: StepNode[] = (Object.keys(layout) as FlowStep[]).map((step) => {
+  // The server renders rows; a phone turns them into columns once it hydrates.
+  const orientation: Orientation = useSyncExternalStore(subscribeToWidth, isNarrow, () => false) ? 'columns' : 'rows';
+  const nodes: StepNode[] = (Object.keys(grid) as FlowStep[]).map((step) => {
     const note = props.notes[step] ?? null;
     return {
       id: step,
       type: 'step',
-      position: layout[step],
+      position: positionOf(step, orientation),
       data: { label: flowStepLabels[step], note },
       ariaLabel: note === null ? flowStepLabels[step] : `${flowStepLabels[step]}: ${note}`,
     };
   });
   const edges: Edge[] = props.edges.map((edge) => {
-    const { from, to } = sidesOf(edge);
+    const { from, to } = sidesOf(edge, orientation);
     return {
       id: edge.id,
       source: edge.from,
@@ -94,10 +127,13 @@ export function MessageFlowDiagram(props: { edges: FlowEdge[]; notes: Partial<Re
   });
   return (
     <div
-      className={`h-[420px] w-full rounded-xl border border-separator bg-white text-black ${styles.diagram}`}
+      className={`${orientation === 'rows' ? 'h-[420px]' : 'h-[560px]'} w-full rounded-xl border border-separator bg-white text-black ${styles.diagram}`}
       data-testid="message-flow-diagram"
+      data-orientation={orientation}
     >
       <ReactFlow
+        // A new layout is fitted to the view afresh.
+        key={orientation}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
