@@ -6,7 +6,7 @@ import { lifestyleAnswerShares, lifestyleMinuteRanges, simulateLifestyleAnswer }
 import { personas } from './personas';
 import { createRandomStream, nextUniform } from './random';
 
-const order = ['never', 'less-monthly', 'monthly', 'weekly', 'daily'];
+const bingeOrder = ['never', 'less-monthly', 'monthly', 'weekly', 'daily'];
 const frequencyOrder = ['never', 'monthly', '2-4-month', '2-3-week', '4-plus-week'];
 
 function responses(count: number, persona: (typeof personas)[number] = 'busy-professional') {
@@ -50,8 +50,8 @@ describe('the simulated population’s lifestyle', () => {
     for (const answer of nonDrinkers) expect([answer['audit-c-quantity'], answer['audit-c-binge']]).toEqual(['1-2', 'never']);
     for (const answer of answers) {
       const frequency = frequencyOrder.indexOf(String(answer['audit-c-frequency']));
-      const binge = order.indexOf(String(answer['audit-c-binge']));
-      if (answer['audit-c-frequency'] === 'monthly') expect(binge).toBeLessThanOrEqual(order.indexOf('monthly'));
+      const binge = bingeOrder.indexOf(String(answer['audit-c-binge']));
+      if (answer['audit-c-frequency'] === 'monthly') expect(binge).toBeLessThanOrEqual(bingeOrder.indexOf('monthly'));
       if (frequency < frequencyOrder.indexOf('4-plus-week')) expect(answer['audit-c-binge']).not.toBe('daily');
     }
     // Drinkers still report the heavier answers.

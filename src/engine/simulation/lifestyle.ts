@@ -5,8 +5,7 @@
  * personas), so the simulator draws these answers from one adult population, the same for every persona. The shares
  * are judgements of the order of magnitude that adult population health surveys report for people on long-term
  * medication (mostly middle-aged and older): most sleep 7–8 hours, about a third drink no alcohol, about one in six
- * smokes, few eat 5 portions of fruit and vegetables, a minority is
- * vigorously active. They are not taken from one source and are not a finding; they keep the demo's cohort figures
+ * smokes, few eat 5 portions of fruit and vegetables, a minority is vigorously active. They are not taken from one source and are not a finding; they keep the demo's cohort figures
  * plausible instead of the flat shares of answering every option alike, which made 9 in 10 patients screen positive
  * on AUDIT-C and a quarter sleep under 5 hours. Measured on 20,000 simulated respondents (decision 067): about a
  * third screen positive on AUDIT-C (its cut-offs of 3 and 4 are sensitive), and IPAQ reads low 23%, moderate 54%,
@@ -56,6 +55,15 @@ const bingeAllowedByFrequency: Readonly<Record<string, readonly string[]>> = {
   '4-plus-week': ['never', 'less-monthly', 'monthly', 'weekly', 'daily'],
 };
 
+/** The answers to a question that the earlier AUDIT-C answers leave possible; `null` when they leave any. */
+function answersAllowedAfter(questionId: string, answers: Readonly<Record<string, string | number>>): readonly string[] | null {
+  const frequency = answers['audit-c-frequency'];
+  if (typeof frequency !== 'string') return null;
+  if (questionId === 'audit-c-quantity') return frequency === 'never' ? ['1-2'] : null;
+  if (questionId === 'audit-c-binge') return bingeAllowedByFrequency[frequency] ?? null;
+  return null;
+}
+
 /**
  * A simulated patient's answer to a lifestyle question from one uniform draw, given their earlier answers; `null`
  * for a question this population does not describe (an admin's new question, say), or for an answer value it does
@@ -72,14 +80,11 @@ export function simulateLifestyleAnswer(options: {
   if (range !== undefined) return Math.round((range[0] + uniform * (range[1] - range[0])) / 5) * 5;
   const shares = lifestyleAnswerShares[questionId];
   if (shares === undefined || answerValues.some((value) => shares[value] === undefined)) return null;
-  const frequency = answers['audit-c-frequency'];
-  let allowed = answerValues;
-  if (questionId === 'audit-c-quantity' && frequency === 'never') allowed = ['1-2'];
-  if (questionId === 'audit-c-binge' && typeof frequency === 'string') allowed = bingeAllowedByFrequency[frequency] ?? answerValues;
-  allowed = answerValues.filter((value) => allowed.includes(value));
+  // The possible answers' shares, renormalised: still one draw.
+  const possible = answersAllowedAfter(questionId, answers);
+  const allowed = possible === null ? answerValues : answerValues.filter((value) => possible.includes(value));
   if (allowed.length === 0) return null;
-  const total = allowed.reduce((sum, value) => sum + shares[value]!, 0);
-  let draw = uniform * total;
+  let draw = uniform * allowed.reduce((sum, value) => sum + shares[value]!, 0);
   for (const value of allowed) {
     draw -= shares[value]!;
     if (draw < 0) return value;

@@ -1,8 +1,8 @@
 /**
  * Simulated patients answering a survey (synthetic demo data, docs/decisions/041): a choice is drawn from
  * P(answer | true persona) mixed with `noise` of uniform guessing, so the answers are informative but
- * imperfect; a lifestyle answer from the simulated population (`@/engine/simulation/lifestyle`, decision 067);
- * a number (IPAQ minutes) from a plausible range. The caller passes its own uniform draws.
+ * imperfect; a lifestyle answer, IPAQ minutes included, from the simulated population
+ * (`@/engine/simulation/lifestyle`, decision 067). The caller passes its own uniform draws.
  */
 import type { MessageChannel } from '@/engine/policy/message-arms';
 import { simulateLifestyleAnswer } from '@/engine/simulation/lifestyle';
@@ -37,7 +37,8 @@ export function simulateAnswer(
 
 function answerFromDraw(question: SurveyQuestion, persona: Persona, noise: number, uniform: number): string | number {
   if (question.kind === 'number') {
-    // Activity bouts of 10–90 minutes; sitting 2–12 hours. Rounded to 5 minutes as people report them.
+    // A number question the simulated population does not describe (an admin's own): activity bouts of 10–90
+    // minutes, sitting 2–12 hours. Rounded to 5 minutes as people report them.
     const [low, high] = question.max > 960 ? [120, 720] : [10, 90];
     return Math.round((low + uniform * (high - low)) / 5) * 5;
   }
