@@ -13,7 +13,7 @@ import styles from './message-flow-diagram.module.css';
  * dragged, connected, selected or deleted. Every node and edge takes focus with Tab and carries its count in
  * its label, and the table beside it holds the same figures for anyone who cannot use the canvas.
  *
- * On a narrow screen the same diagram is turned on its side: the decision down the left column, what follows
+ * On a narrow window the same diagram is turned on its side: the decision down the left column, what follows
  * it back up the right one. Five steps in a row need about 1,200 px, more than React Flow zooms out to on a
  * phone, so the row layout showed only the middle of the pipeline there.
  */
@@ -41,7 +41,9 @@ function positionOf(step: FlowStep, orientation: Orientation): { x: number; y: n
   return orientation === 'rows' ? { x: along * gap.step, y: track * gap.track } : { x: track * gap.track, y: along * gap.step };
 }
 
-const narrowQuery = '(max-width: 639px)';
+// The row layout needs about 1,190 px × 1.2 (fitView's padding) × 0.5 (React Flow's least zoom) ≈ 720 px of frame,
+// which a window narrower than about 800 px (the page's and the card's padding) does not give it.
+const narrowQuery = '(max-width: 799px)';
 function subscribeToWidth(onChange: () => void): () => void {
   const query = window.matchMedia(narrowQuery);
   query.addEventListener('change', onChange);
