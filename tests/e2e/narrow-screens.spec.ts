@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { type DemoRole, expect, seriousAccessibilityViolations, test } from './fixtures';
 import { expectChartDrawn } from './support/charts';
 
@@ -80,7 +80,7 @@ type Target = {
   ready?: (page: Page) => Promise<void>;
   timeout?: number;
   /** Controls whose whole box must lie within the 390 px screen (text clipped by a scroller passes the checks below). */
-  withinScreen?: (page: Page) => ReturnType<Page['getByRole']>;
+  withinScreen?: (page: Page) => Locator;
 };
 
 const pages: Target[] = [
