@@ -80,35 +80,41 @@ test.describe('Personalised Message Flow', () => {
   });
 });
 
-test.describe('Personalised Message Flow on a phone', () => {
-  test.use({ viewport: { width: 390, height: 844 } });
+// A phone and a portrait tablet: the row layout cut steps off at both widths.
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+]) {
+  test.describe(`Personalised Message Flow ${viewport.width} px wide`, () => {
+    test.use({ viewport });
 
-  test('the diagram turns into two columns, with every step wholly inside it', async ({ page, signIn }) => {
-    test.setTimeout(90_000);
-    await signIn('clinician');
-    await expectFlowPage(page, /the patients of your organisations in the personalised programme/);
-    const diagram = page.getByTestId('message-flow-diagram');
-    await expect(diagram).toHaveAttribute('data-orientation', 'columns');
-    // Fitted to the view: in the row layout only the middle steps were inside it at this width.
-    await expect
-      .poll(async () => {
-        const frame = await diagram.boundingBox();
-        const nodes = await diagram
-          .locator('.react-flow__node')
-          .evaluateAll((elements) =>
-            elements.map(
-              (element) => element.getBoundingClientRect().toJSON() as { left: number; right: number; top: number; bottom: number },
-            ),
-          );
-        if (frame === null || nodes.length !== steps.length) return `${nodes.length} nodes`;
-        return nodes.every(
-          (node) =>
-            node.left >= frame.x && node.right <= frame.x + frame.width && node.top >= frame.y && node.bottom <= frame.y + frame.height,
-        )
-          ? 'all inside'
-          : 'some outside';
-      })
-      .toBe('all inside');
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    test('the diagram turns into two columns, with every step wholly inside it', async ({ page, signIn }) => {
+      test.setTimeout(90_000);
+      await signIn('clinician');
+      await expectFlowPage(page, /the patients of your organisations in the personalised programme/);
+      const diagram = page.getByTestId('message-flow-diagram');
+      await expect(diagram).toHaveAttribute('data-orientation', 'columns');
+      // Fitted to the view: in the row layout only the middle steps were inside it at this width.
+      await expect
+        .poll(async () => {
+          const frame = await diagram.boundingBox();
+          const nodes = await diagram
+            .locator('.react-flow__node')
+            .evaluateAll((elements) =>
+              elements.map(
+                (element) => element.getBoundingClientRect().toJSON() as { left: number; right: number; top: number; bottom: number },
+              ),
+            );
+          if (frame === null || nodes.length !== steps.length) return `${nodes.length} nodes`;
+          return nodes.every(
+            (node) =>
+              node.left >= frame.x && node.right <= frame.x + frame.width && node.top >= frame.y && node.bottom <= frame.y + frame.height,
+          )
+            ? 'all inside'
+            : 'some outside';
+        })
+        .toBe('all inside');
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
   });
-});
+}
