@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { demoCompanies, demoProducts } from '@/engine/simulation/demo-catalogue';
@@ -93,10 +93,23 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
   afterEach(async () => {
     await Promise.all(databases.splice(0).map((database) => database.dispose()));
   });
+  // The tests that only read the default seed's rows share one seeded database: seeding is most of this file's
+  // time (it took 158 s of CI when every test seeded its own). Tests that write, or need another seed, make theirs.
+  let shared: Promise<{ database: Database; result: Awaited<ReturnType<typeof seedDemoDataset>>; dispose: () => Promise<void> }> | undefined;
+  const seededOnce = () => {
+    shared ??= backend.create().then(async (created) => ({
+      database: created.database,
+      result: await seedDemoDataset({ database: created.database, ...small }),
+      dispose: () => created.dispose(),
+    }));
+    return shared;
+  };
+  afterAll(async () => {
+    if (shared !== undefined) await (await shared).dispose();
+  });
 
   it('loads the catalogue, the cohort with its history and the randomised trial cohort', { timeout: 120_000 }, async () => {
-    const database = await fresh();
-    const result = await seedDemoDataset({ database, ...small });
+    const { database, result } = await seededOnce();
     if (!result.seeded) throw new Error('expected the dataset to be loaded');
     const counts = await tableCounts(database);
     expect(counts).toMatchObject({
@@ -199,8 +212,7 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     'screens every synthetic patient: enrolled, not eligible with the unmet criteria, or beyond the target',
     { timeout: 120_000 },
     async () => {
-      const database = await fresh();
-      await seedDemoDataset({ database, ...small });
+      const { database } = await seededOnce();
       const outcomes = await rows<{ outcome: string; reason: string | null; detail: string | null; count: number; enrolled: number }>(
         database,
         sql`select s.outcome, s.exclusion_reason as reason, case when s.exclusion_reason = 'not-eligible' then null else s.exclusion_detail end as detail,
@@ -262,8 +274,7 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     'sends the intervention arm the personalised policy’s varied messages, and the control arm its programme',
     { timeout: 120_000 },
     async () => {
-      const database = await fresh();
-      await seedDemoDataset({ database, ...small });
+      const { database } = await seededOnce();
       const arms = await rows<{ arm: string; programme: string; messages: number; kinds: number; categories: number; framings: number }>(
         database,
         sql`select t.arm, t.previous_programme as programme, count(m.id)::int as messages,
@@ -292,8 +303,7 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
   );
 
   it('leaves the history exactly as it was before the trial was simulated', { timeout: 120_000 }, async () => {
-    const database = await fresh();
-    await seedDemoDataset({ database, ...small });
+    const { database } = await seededOnce();
     // Measured on the seed before the trial's weeks were added (commit 6d78a64): the same rows, to the value.
     expect(await historyDigest(database)).toEqual({
       dose_event_count: 33772,
@@ -311,8 +321,7 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
     'allocates from the live concealed sequences, within every stratum, so live enrolment continues them',
     { timeout: 120_000 },
     async () => {
-      const database = await fresh();
-      await seedDemoDataset({ database, ...small });
+      const { database } = await seededOnce();
       const [trial] = await rows<{ seed: number; block_sizes: number[] }>(
         database,
         sql`select randomisation_seed as seed, block_sizes from trials where id = 'cohort-a'`,
@@ -375,8 +384,8 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
   });
 
   it('gives the same rows, ids and allocations for the same seed, and other ones for another seed', { timeout: 180_000 }, async () => {
-    const [first, second, other] = [await fresh(), await fresh(), await fresh()];
-    await seedDemoDataset({ database: first, ...small });
+    const { database: first } = await seededOnce();
+    const [second, other] = [await fresh(), await fresh()];
     await seedDemoDataset({ database: second, ...small });
     await seedDemoDataset({ database: other, ...small, seed: 2 });
     const digest = await contentDigest(first);
