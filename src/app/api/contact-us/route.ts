@@ -6,12 +6,16 @@ import { clientAddressHeader } from '@/lib/client-address';
 import { getEnvironment } from '@/lib/env';
 import { createMailer } from '@/lib/server/mailer';
 import { errorResponse, jsonResponse } from '@/lib/server/http';
+import { requireSameOrigin } from '@/lib/server/require-same-origin';
 
 const contactParameters = ['subject', 'message', 'contactName', 'contactEmail', 'contactNumber'] as const;
 
 // Seed-spec §7: the form sends its fields as query parameters of a GET request.
 export async function GET(request: NextRequest) {
   try {
+    // A GET that stores and e-mails: without this, any site's <img src="/api/contact-us?…"> would make its
+    // visitors' browsers relay spam through us (each from its own address, so the rate limit would not hold).
+    requireSameOrigin(request);
     const environment = getEnvironment();
     const database = getDatabase();
     const input: Record<string, unknown> = {};
