@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvironmentError, parseEnvironment } from './env';
+import { EnvironmentError, isLoopbackUrl, parseEnvironment } from './env';
 
 describe('parseEnvironment', () => {
   it('gives the documented defaults for an empty environment', () => {
@@ -35,5 +35,49 @@ describe('parseEnvironment', () => {
     expect(message).toContain('DATABASE_URL: must start with postgres://');
     expect(message).toContain('CONTACT_EMAIL_TO');
     expect((caught as EnvironmentError).problems).toHaveLength(3);
+  });
+
+  describe('DEV_OUTBOX in a production build', () => {
+    const production = (variables: Record<string, string>) => () =>
+      parseEnvironment({ NODE_ENV: 'production', DEV_OUTBOX: 'true', ...variables });
+
+    it('is refused at an address others use, naming DEV_OUTBOX', () => {
+      for (const PUBLIC_URL of [
+        'https://medaptive.example.org',
+        'http://192.168.1.20:3000',
+        'http://localhost.example.org',
+        'http://127.0.0.1.nip.io',
+      ]) {
+        expect(production({ PUBLIC_URL })).toThrow(EnvironmentError);
+        expect(production({ PUBLIC_URL })).toThrow(/DEV_OUTBOX: must not be true in production unless PUBLIC_URL is a loopback address/);
+      }
+    });
+
+    it('is allowed on loopback: PUBLIC_URL unset (localhost), the end-to-end servers’ 127.0.0.1, ::1', () => {
+      expect(production({})().DEV_OUTBOX).toBe(true);
+      for (const PUBLIC_URL of ['http://localhost:3000', 'http://127.0.0.1:3210', 'http://[::1]:3000', 'http://LOCALHOST'])
+        expect(production({ PUBLIC_URL })().DEV_OUTBOX).toBe(true);
+    });
+
+    it('is unaffected elsewhere: off in production, or on under development and tests', () => {
+      expect(parseEnvironment({ NODE_ENV: 'production', PUBLIC_URL: 'https://medaptive.example.org' }).DEV_OUTBOX).toBe(false);
+      for (const NODE_ENV of ['development', 'test'])
+        expect(parseEnvironment({ NODE_ENV, DEV_OUTBOX: 'true', PUBLIC_URL: 'https://medaptive.example.org' }).DEV_OUTBOX).toBe(true);
+    });
+  });
+
+  it('tells a loopback URL from one that only looks like it', () => {
+    expect(['http://localhost:3000', 'http://127.0.0.1', 'http://127.1:3000', 'http://[::1]:3000'].map(isLoopbackUrl)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['http://localhost.evil.test', 'http://10.0.0.1', 'not a url', 'http://[::2]'].map(isLoopbackUrl)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -12,6 +12,17 @@ const booleanFlag = z
   .optional()
   .transform((value) => value === 'true' || value === '1');
 
+const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Whether a URL names this machine only (URL keeps IPv6 hosts in brackets and normalises 127.1 and LOCALHOST). */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return loopbackHosts.has(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -49,7 +60,7 @@ const environmentSchema = z
     /** Signs sessions and encrypts two-factor secrets; generated once and kept in the database when unset. */
     AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     SEED_DEMO: booleanFlag,
-    /** Serves /dev/outbox and /api/dev/outbox (always on in development; for tests of a production build). */
+    /** Serves /dev/outbox, /dev/phone and /api/dev/* (always on in development; for tests of a production build on loopback). */
     DEV_OUTBOX: booleanFlag,
     DEMO_PASSWORD: z.string().min(12, 'must be at least 12 characters').default('Medaptive-demo-1'),
     OIDC_ISSUER: optionalText.pipe(z.url('must be the issuer URL of an OpenID provider').optional()),
@@ -87,6 +98,21 @@ const environmentSchema = z
         code: 'custom',
         path: ['TWILIO_ACCOUNT_SID'],
         message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together',
+      });
+    }
+    // The outbox and the dev phone answer anyone, unauthenticated (every sign-in code sent, a verified number for
+    // any account): a production build serves them only to a machine that reaches itself on loopback (the
+    // end-to-end servers, a local walkthrough), never at an address others use.
+    if (
+      environment.NODE_ENV === 'production' &&
+      environment.DEV_OUTBOX &&
+      !isLoopbackUrl(environment.PUBLIC_URL ?? `http://localhost:${environment.PORT}`)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['DEV_OUTBOX'],
+        message:
+          'must not be true in production unless PUBLIC_URL is a loopback address (localhost, 127.0.0.1, ::1): it serves every e-mail and SMS code to anyone, unauthenticated',
       });
     }
     const whatsApp = [environment.WHATSAPP_ACCESS_TOKEN, environment.WHATSAPP_PHONE_NUMBER_ID];
