@@ -56,6 +56,8 @@ export async function requirePatientCareTeam(options: {
   refusal: AppError;
   patientFound?: boolean;
   request?: Partial<RequestContext>;
+  /** More for the audit row (what was asked for, when it was not a patient id). */
+  details?: Record<string, unknown>;
 }): Promise<void> {
   const { database, actor, patientId } = options;
   if ((options.patientFound ?? true) && (await isPatientCareTeam({ database, actor, patientId }))) return;
@@ -64,7 +66,7 @@ export async function requirePatientCareTeam(options: {
     outcome: 'denied',
     actorUserId: actor.id,
     ...options.request,
-    details: { role: actor.role, patientId },
+    details: { role: actor.role, patientId, ...options.details },
   });
   throw options.refusal;
 }

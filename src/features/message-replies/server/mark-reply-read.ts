@@ -13,7 +13,8 @@ import { authoriseReplyReader } from './authorise-reply-reader';
 /**
  * A clinician (of the patient's organisation) or an admin marks a reply read: reviewed_at/by are set once
  * (marking it again keeps the first reader) and the action is audited. An unknown id and a reply the actor
- * may not read are told apart only in the audit log.
+ * may not read get the same 404, so no one learns which ids exist; only the audit log tells them apart
+ * (patientId null for an unknown id).
  */
 export async function markReplyRead(options: {
   database: Database;
@@ -28,14 +29,20 @@ export async function markReplyRead(options: {
     .select({ patientId: messages.patientId, reviewedAt: messages.reviewedAt })
     .from(messages)
     .where(and(eq(messages.id, messageId), eq(messages.direction, 'inbound')));
-  if (message === undefined) throw new AppError('not_found', 'messageId: there is no such reply.');
+  const refusal = new AppError('not_found', 'messageId: there is no such reply among your patients’ replies.');
   await authoriseReplyReader({
     database,
     actor,
-    patientId: message.patientId,
+    // Not looked up when the reply was not found (patientFound false).
+    patientId: message?.patientId ?? '',
+    patientFound: message !== undefined,
     action: 'message-replies.mark-read',
+    refusal,
+    details: message === undefined ? { messageId, patientId: null } : { messageId },
     request: options.request,
   });
+  // authoriseReplyReader has thrown `refusal` already; this tells TypeScript.
+  if (message === undefined) throw refusal;
   const [updated] = await database
     .update(messages)
     .set({ reviewedAt: options.now, reviewedBy: actor.id })

@@ -253,16 +253,23 @@ describe.each(testDatabaseBackends())('message replies on $name', (backend) => {
       },
     ]);
     await expect(listRepliesToRead({ database: db, actor: otherClinician, patientId })).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(markReplyRead({ database: db, actor: otherClinician, input: { messageId }, now })).rejects.toMatchObject({
-      code: 'forbidden',
-    });
-    await expect(markReplyRead({ database: db, actor: user('patient-x', 'patient'), input: { messageId }, now })).rejects.toMatchObject({
-      code: 'forbidden',
-    });
-    // Any id of Postgres' uuid form is a lookup (the demo data's ids are not version-4 UUIDs), not a validation error.
-    await expect(
-      markReplyRead({ database: db, actor: clinician, input: { messageId: '00000000-0000-0000-0000-000000000000' }, now }),
-    ).rejects.toMatchObject({ code: 'not_found' });
+    // Someone else's patient's reply and an id that does not exist get the same answer: no one can probe ids.
+    const unknownId = '00000000-0000-0000-0000-000000000000';
+    const refusals = [
+      markReplyRead({ database: db, actor: otherClinician, input: { messageId }, now }),
+      markReplyRead({ database: db, actor: user('patient-x', 'patient'), input: { messageId }, now }),
+      // Any id of Postgres' uuid form is a lookup (the demo data's ids are not version-4 UUIDs), not a validation error.
+      markReplyRead({ database: db, actor: clinician, input: { messageId: unknownId }, now }),
+      markReplyRead({ database: db, actor: otherClinician, input: { messageId: unknownId }, now }),
+    ].map((attempt) =>
+      attempt.then(
+        () => 'accepted',
+        (error: { code: string; httpStatus: number; message: string }) => error,
+      ),
+    );
+    const answers = await Promise.all(refusals);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(answers[0]).toMatchObject({ code: 'not_found', httpStatus: 404, message: expect.stringMatching(/^messageId: /) });
     expect(await markReplyRead({ database: db, actor: clinician, input: { messageId }, now })).toEqual({
       messageId,
       reviewedAt: now.toISOString(),
@@ -271,13 +278,15 @@ describe.each(testDatabaseBackends())('message replies on $name', (backend) => {
     const [row] = await db.select({ reviewedBy: messages.reviewedBy }).from(messages).where(eq(messages.id, messageId));
     expect(row?.reviewedBy).toBe(clinician.id);
     const audit = await db
-      .select({ outcome: auditLog.outcome, actor: auditLog.actorUserId })
+      .select({ outcome: auditLog.outcome, actor: auditLog.actorUserId, details: auditLog.details })
       .from(auditLog)
       .where(and(eq(auditLog.action, 'message-replies.mark-read')));
+    // The audit log alone tells the two refusals apart.
     expect(audit).toEqual(
       expect.arrayContaining([
-        { outcome: 'success', actor: clinician.id },
-        { outcome: 'denied', actor: otherClinician.id },
+        expect.objectContaining({ outcome: 'success', actor: clinician.id }),
+        { outcome: 'denied', actor: otherClinician.id, details: { role: 'clinician', patientId, messageId } },
+        { outcome: 'denied', actor: clinician.id, details: { role: 'clinician', patientId: null, messageId: unknownId } },
       ]),
     );
   });
