@@ -86,6 +86,15 @@ export async function answerSurveyByMessage(options: {
   if (response === null) return null;
   const questions = questionsOf(response.definition, chunk.questionIds);
   const parsed = parseSurveyReply({ questions, reference: chunk.id, reply: message.content });
+  if (response.completedAt !== null && parsed.kind !== 'answers') {
+    // Its message went out as the survey was finished elsewhere: nothing left to clarify or hold, so the message
+    // closes and the reply is read as any other message.
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'expired', statusReason: 'survey-completed', updatedAt: now })
+      .where(eq(surveyMessageChunks.id, chunk.id));
+    return null;
+  }
 
   // Without a tap or a quote (SMS), a dose message may be awaiting its answer too (decision 063): a reply only one
   // reader can read is that reader's, whichever message came last; one both can read ("1" to a single question) is

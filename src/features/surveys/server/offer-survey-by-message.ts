@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { messages, patients, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { messages, patients, surveyMessageChunks } from '@/db/schema';
 import { assertMessagingConsent, MessagingConsentMissingError } from '@/features/consent';
 import { AppError } from '@/lib/errors';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
@@ -13,7 +13,7 @@ import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { type OfferSurveyByMessageResult, offerSurveyByMessageInputSchema } from '../schemas';
 import { quietHoursEnd } from './survey-message-store';
-import { findCurrentDefinition, findLatestResponse } from './survey-store';
+import { findOrStartResponse } from './survey-store';
 
 /** How long an unanswered survey message stays open before a new offer may replace it. */
 const staleAfterMs = 24 * 60 * 60 * 1000;
@@ -69,25 +69,15 @@ export async function offerSurveyByMessage(options: {
   if (consented.length === 0)
     throw new AppError('conflict', 'This patient has not opted in to surveys by WhatsApp or SMS, so no survey was sent.');
 
-  const latest = await findLatestResponse(database, input.patientId, input.surveyKey);
-  let responseId: string;
-  if (latest !== null && latest.completedAt === null) responseId = latest.id;
-  else {
-    const stored = await findCurrentDefinition(database, input.surveyKey);
-    const [created] = await database
-      .insert(surveyResponses)
-      .values({
-        patientId: input.patientId,
-        definitionId: stored.id,
-        surveyKey: input.surveyKey,
-        // The channel it starts on (rates per channel, decision 047); WhatsApp first, as the send path tries it.
-        channel: consented[0]!,
-        startedAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: surveyResponses.id });
-    responseId = created!.id;
-  }
+  const found = await findOrStartResponse(database, {
+    patientId: input.patientId,
+    surveyKey: input.surveyKey,
+    now,
+    afterFinished: 'start-new',
+    // The channel it starts on (rates per channel, decision 047); WhatsApp first, as the send path tries it.
+    channel: consented[0]!,
+  });
+  const responseId = found.kind === 'existing' ? found.response.id : found.responseId;
   const [last] = await database
     .select({ status: surveyMessageChunks.status, updatedAt: surveyMessageChunks.updatedAt })
     .from(surveyMessageChunks)

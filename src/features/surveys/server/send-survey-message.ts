@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { messages, surveyMessageChunks } from '@/db/schema';
 import {
@@ -51,22 +51,31 @@ export async function sendSurveyMessage(options: {
   const { database, now } = options;
   const response = await loadResponse(database, options.responseId);
   if (response === null) throw new AppError('not_found', `responseId: no survey response ${options.responseId}.`);
-  if (options.clarifyChunkId !== undefined) return sendClarification({ ...options, response, chunkId: options.clarifyChunkId });
+  // Finished (in the browser, say) since this job was queued: no clarification, questions or reminder follow.
   if (response.completedAt !== null) return { outcome: 'skipped', reason: 'completed' };
+  if (options.clarifyChunkId !== undefined) return sendClarification({ ...options, response, chunkId: options.clarifyChunkId });
 
   const reminding = options.remindChunkId === undefined ? null : await reminderState(database, response.id, options.remindChunkId);
   if (reminding === 'skip') return { outcome: 'skipped', reason: 'not-awaiting' };
-  const questions = nextMessageQuestions(response.definition, response.answers);
-  if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
+  if (nextMessageQuestions(response.definition, response.answers).length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
   const deferred = await deferInQuietHours({ ...options, response });
   if (deferred !== null) return deferred;
   if (reminding === 'due') {
-    // It gives way to the reminder: the same questions (or the invitation) go again as a new message.
-    await database
+    // It gives way to the reminder: the same questions (or the invitation) go again as a new message. Answered
+    // since reminderState looked (a reply, or the last answer in the browser), it no longer awaits: no reminder.
+    const expired = await database
       .update(surveyMessageChunks)
       .set({ status: 'expired', statusReason: 'reminded', updatedAt: now })
-      .where(and(eq(surveyMessageChunks.id, options.remindChunkId!), eq(surveyMessageChunks.status, 'awaiting')));
+      .where(and(eq(surveyMessageChunks.id, options.remindChunkId!), eq(surveyMessageChunks.status, 'awaiting')))
+      .returning({ id: surveyMessageChunks.id });
+    if (expired.length === 0) return { outcome: 'skipped', reason: 'not-awaiting' };
   }
+  // The answers as they stand now, not when the job began: one given in the browser meanwhile is not asked again,
+  // and a survey finished meanwhile gets no message (one finished while this one is sent closes it, survey-store).
+  const current = (await loadResponse(database, response.id)) ?? response;
+  if (current.completedAt !== null) return { outcome: 'skipped', reason: 'completed' };
+  const questions = nextMessageQuestions(current.definition, current.answers);
+  if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
   const [chunk] = await database
     .insert(surveyMessageChunks)
     .values({
@@ -86,7 +95,7 @@ export async function sendSurveyMessage(options: {
   const forms = surveyMessageForms(questions, chunk.id, { reminder: reminding !== null });
   let sent;
   try {
-    const invitation = await invitationFor({ database, response, reference: chunk.id, reminder: reminding !== null });
+    const invitation = await invitationFor({ database, response: current, reference: chunk.id, reminder: reminding !== null });
     sent = await sendPatientMessage({
       database,
       adapters: options.adapters,
@@ -117,7 +126,8 @@ export async function sendSurveyMessage(options: {
   await database
     .update(surveyMessageChunks)
     .set({
-      status: 'awaiting',
+      // Closed while it was being sent (the survey was finished in the browser): it stays closed, with what went.
+      status: sql`case when ${surveyMessageChunks.status} = 'sending' then 'awaiting' else ${surveyMessageChunks.status} end`,
       kind: invited ? 'invitation' : 'questions',
       channel: sent.channel,
       messageId: sent.messageId,

@@ -1,11 +1,10 @@
 import 'server-only';
 import type { Database } from '@/db/client';
-import { surveyResponses } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import type { SessionUser } from '@/lib/server/session';
 import { startSurveyInputSchema } from '../schemas';
-import { findCurrentDefinition, findLatestResponse, findOwnPatient, type SurveyState, surveyState } from './survey-store';
+import { findOrStartResponse, findOwnPatient, type SurveyState, surveyState } from './survey-store';
 
 /**
  * A patient opens a survey: their unfinished response is resumed where they stopped (on the version they
@@ -25,8 +24,14 @@ export async function startSurveyResponse(options: {
   if (patient === null)
     throw new AppError('forbidden', 'Your account is not linked to a patient record, so there is nowhere to keep your answers.');
 
-  const latest = await findLatestResponse(database, patient.id, input.surveyKey);
-  if (latest !== null && (latest.completedAt === null || input.restart !== true)) {
+  const found = await findOrStartResponse(database, {
+    patientId: patient.id,
+    surveyKey: input.surveyKey,
+    now,
+    afterFinished: input.restart === true ? 'start-new' : 'show',
+  });
+  if (found.kind === 'existing') {
+    const latest = found.response;
     return surveyState({
       responseId: latest.id,
       stored: { id: latest.definitionId, version: latest.version, definition: latest.definition },
@@ -35,10 +40,5 @@ export async function startSurveyResponse(options: {
       sex: patient.sex,
     });
   }
-  const stored = await findCurrentDefinition(database, input.surveyKey);
-  const [created] = await database
-    .insert(surveyResponses)
-    .values({ patientId: patient.id, definitionId: stored.id, surveyKey: input.surveyKey, startedAt: now, updatedAt: now })
-    .returning({ id: surveyResponses.id });
-  return surveyState({ responseId: created!.id, stored, answers: {}, completedAt: null, sex: patient.sex });
+  return surveyState({ responseId: found.responseId, stored: found.stored, answers: {}, completedAt: null, sex: patient.sex });
 }

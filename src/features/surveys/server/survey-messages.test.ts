@@ -12,8 +12,10 @@ import { recordConsent } from '@/features/consent';
 import { actOnInboundMessage, listRepliesToRead } from '@/features/message-replies';
 import { twilioInboundEvent, whatsAppInboundEvent } from '@/features/messaging-webhooks';
 import { surveyMessageSendJobKind } from '@/lib/messaging-job-kinds';
+import { answerSurveyQuestion } from './answer-survey-question';
 import { offerSurveyByMessage } from './offer-survey-by-message';
 import { sendSurveyMessage } from './send-survey-message';
+import { startSurveyResponse } from './start-survey-response';
 import {
   clearSurveyMessageTables,
   createRecordingAdapters,
@@ -30,6 +32,8 @@ const start = new Date('2026-11-25T09:00:00Z').getTime();
 
 const clinician = user('sm-clinician', 'clinician');
 const otherClinician = user('sm-clinician-out', 'clinician');
+// The account insertSurveyTestPatient links to the patient.
+const patientUser = user('sm-patient', 'patient');
 
 describe.each(testDatabaseBackends())('surveys by message on $name', (backend) => {
   let database: TestDatabase;
@@ -386,5 +390,114 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     ]);
     const chunks = await db.select({ status: surveyMessageChunks.status }).from(surveyMessageChunks).orderBy(surveyMessageChunks.createdAt);
     expect(chunks).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
+  });
+  it('closes its waiting message when the patient finishes the survey in the browser: no clarification, hold or reminder follows', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    const offered = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms' })]);
+    // The patient opens the same survey in the browser instead and answers it to the end.
+    let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now: tick() });
+    expect(state.responseId).toBe(offered.responseId);
+    while (state.question !== null) {
+      const question = state.question;
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: {
+          responseId: state.responseId,
+          questionId: question.id,
+          answer: question.kind === 'choice' ? question.options[0]!.value : 0,
+        },
+        now: tick(),
+      });
+    }
+    expect(state.completedAt).not.toBeNull();
+    expect(
+      await db.select({ status: surveyMessageChunks.status, reason: surveyMessageChunks.statusReason }).from(surveyMessageChunks),
+    ).toEqual([{ status: 'expired', reason: 'survey-completed' }]);
+    // A reply to the text message now is not the survey's: no "could not read that reply", nothing held as unreadable.
+    const late = await smsReply('what was this about?');
+    expect(late.outcome).toMatchObject({ kind: 'kept' });
+    expect(await runSurveyJobs()).toEqual([]);
+    const toRead = await listRepliesToRead({ database: db, actor: clinician, patientId });
+    expect(toRead.map((row) => row.reason)).not.toContain('survey-unreadable');
+    // Two days on, the reminder queued with the message finds the survey finished and sends nothing.
+    clock += 3 * 24 * 60 * 60_000;
+    expect(await runSurveyJobs()).toEqual([{ outcome: 'skipped', reason: 'completed' }]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('keeps a message closed that was being sent as the patient finished the survey in the browser', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    const offered = await offerSurveyByMessage({
+      database: db,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+    const finishInBrowser = async () => {
+      let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now: tick() });
+      while (state.question !== null) {
+        const question = state.question;
+        state = await answerSurveyQuestion({
+          database: db,
+          actor: patientUser,
+          input: {
+            responseId: state.responseId,
+            questionId: question.id,
+            answer: question.kind === 'choice' ? question.options[1]!.value : 0,
+          },
+          now: tick(),
+        });
+      }
+    };
+    // The provider takes a moment; the patient finishes the survey in the browser meanwhile.
+    const slowSms: typeof adapters = {
+      ...adapters,
+      sms: { ...adapters.sms, send: async (message) => (await finishInBrowser(), adapters.sms.send(message)) },
+    };
+    expect(await sendSurveyMessage({ database: db, adapters: slowSms, now: tick(), responseId: offered.responseId })).toMatchObject({
+      outcome: 'sent',
+      channel: 'sms',
+    });
+    const [chunk] = await db
+      .select({ status: surveyMessageChunks.status, messageId: surveyMessageChunks.messageId })
+      .from(surveyMessageChunks);
+    expect(chunk).toEqual({ status: 'expired', messageId: expect.any(String) });
+    // "1 3 2" to it is not stored on the finished response, nor clarified.
+    const [before] = await db.select({ answers: surveyResponses.answers }).from(surveyResponses);
+    const late = await smsReply('1 3 2');
+    expect(late.outcome).not.toMatchObject({ kind: 'survey' });
+    expect(await db.select({ answers: surveyResponses.answers }).from(surveyResponses)).toEqual([before]);
+    expect(await runSurveyJobs()).toEqual([{ outcome: 'skipped', reason: 'completed' }]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('continues one response when two offers arrive at once, and sends its questions once', async () => {
+    const db = database.database;
+    await consent(['sms']);
+    const now = tick();
+    const offer = () =>
+      offerSurveyByMessage({ database: db, actor: clinician, input: { patientId, surveyKey: 'adherence-barriers' }, now });
+    const [one, two] = await Promise.all([offer(), offer()]);
+    expect(two.responseId).toBe(one.responseId);
+    expect(await db.select({ id: surveyResponses.id }).from(surveyResponses)).toEqual([{ id: one.responseId }]);
+    expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', questions: 3 })]);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('a patient opening the survey in two tabs at once gets one response', async () => {
+    const db = database.database;
+    const open = () => startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now: tick() });
+    const [one, two] = await Promise.all([open(), open()]);
+    expect(two.responseId).toBe(one.responseId);
+    expect(await db.select({ id: surveyResponses.id }).from(surveyResponses)).toEqual([{ id: one.responseId }]);
   });
 });

@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { patientPersonaPosteriors, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { patientPersonaPosteriors, patients, surveyDefinitions, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { personas } from '@/engine/simulation/personas';
 import {
   builtInSurveyVersions,
@@ -215,6 +215,40 @@ export async function findLatestResponse(database: Database, patientId: string, 
   return row ?? null;
 }
 
+type LatestResponse = NonNullable<Awaited<ReturnType<typeof findLatestResponse>>>;
+
+/**
+ * The patient's latest response to the survey when it is unfinished (or, with `afterFinished: 'show'`, finished),
+ * else a new response on the current version. The patient's row is locked while the latest is read and the new one
+ * inserted, so two at once — two clinicians' offers, a patient's two tabs — continue one response instead of
+ * starting two that split the answers and message the patient twice.
+ */
+export async function findOrStartResponse(
+  database: Database,
+  options: {
+    patientId: string;
+    surveyKey: SurveyKey;
+    now: Date;
+    afterFinished: 'show' | 'start-new';
+    /** The channel a response started by message starts on (rates per channel, decision 047); 'web' when not given. */
+    channel?: 'whatsapp' | 'sms';
+  },
+): Promise<{ kind: 'existing'; response: LatestResponse } | { kind: 'started'; responseId: string; stored: StoredDefinition }> {
+  const { patientId, surveyKey, now } = options;
+  // Outside the transaction: the first call of a process brings in the built-in versions (decision 055).
+  const stored = await findCurrentDefinition(database, surveyKey);
+  return database.transaction(async (transaction) => {
+    await transaction.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('update');
+    const latest = await findLatestResponse(transaction, patientId, surveyKey);
+    if (latest !== null && (latest.completedAt === null || options.afterFinished === 'show')) return { kind: 'existing', response: latest };
+    const [created] = await transaction
+      .insert(surveyResponses)
+      .values({ patientId, definitionId: stored.id, surveyKey, channel: options.channel ?? 'web', startedAt: now, updatedAt: now })
+      .returning({ id: surveyResponses.id });
+    return { kind: 'started', responseId: created!.id, stored };
+  });
+}
+
 /**
  * Replaces the patient's latest persona posterior (read by the daily loop into the policy's decision context,
  * docs/decisions/047). Only answers that carry persona information update it: a lifestyle answer would
@@ -283,6 +317,14 @@ export async function storeSurveyAnswers(
     )
     .returning({ id: surveyResponses.id });
   if (updated.length === 0) return { stored: false, answers: response.answers, completedAt: null };
+  // Finished (in the browser, say) while a message of it waits for its answer or is being sent: that message closes,
+  // so a reply to it is not read as an answer, clarified or held for a person, and no reminder follows (decision 051
+  // addendum). A reply that finished it by message marks its own message answered after this.
+  if (finished)
+    await database
+      .update(surveyMessageChunks)
+      .set({ status: 'expired', statusReason: 'survey-completed', updatedAt: now })
+      .where(and(eq(surveyMessageChunks.surveyResponseId, response.id), inArray(surveyMessageChunks.status, ['sending', 'awaiting'])));
   // The patient's latest posterior, for the message policy (issue 17 item 6).
   if (options.added.some(([id]) => informative.has(id)))
     await savePersonaPosterior(database, {
