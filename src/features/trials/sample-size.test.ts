@@ -52,18 +52,46 @@ describe('the sample-size calculator', () => {
   });
 
   it('answers the calculator by kind, and refuses bad input naming the field', () => {
-    expect(calculateSampleSize({ kind: 'proportions', fields: { p1: '0.5', p2: '0.65', alpha: '0.05', power: '0.8' } })).toEqual({
+    expect(calculateSampleSize({ kind: 'proportions', p1: '0.5', p2: '0.65', alpha: '0.05', power: '0.8' })).toEqual({
       kind: 'proportions',
       n: 170,
       nContinuityCorrected: 183,
     });
-    expect(calculateSampleSize({ kind: 'means', fields: { sd: '0.25', delta: '0.1', alpha: '0.05', power: '0.8' } })).toEqual({
+    expect(calculateSampleSize({ kind: 'means', sd: '0.25', delta: '0.1', alpha: '0.05', power: '0.8' })).toEqual({
       kind: 'means',
       n: 99,
     });
-    expect(() => calculateSampleSize({ kind: 'means', fields: { sd: '-1', delta: '0.1', alpha: '0.05', power: '0.8' } })).toThrow(
+    expect(() => calculateSampleSize({ kind: 'means', sd: '-1', delta: '0.1', alpha: '0.05', power: '0.8' })).toThrow(
       'Standard deviation must be above 0.',
     );
     expect(() => calculateSampleSize({ kind: 'medians' })).toThrow('kind must be proportions or means.');
+  });
+
+  it('parses with one zod schema, so a bad field comes back as a validation error naming that field', () => {
+    const refusal = (input: unknown) => {
+      try {
+        calculateSampleSize(input);
+      } catch (error) {
+        return error;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ kind: 'proportions', p1: '0.5', p2: '0.65', alpha: '0.5', power: '0.8' })).toMatchObject({
+      code: 'validation',
+      httpStatus: 400,
+      message: 'The sample-size calculation is not valid: alpha: Significance level (α) must be above 0 and at most 0.2.',
+      fieldErrors: { alpha: 'Significance level (α) must be above 0 and at most 0.2.' },
+    });
+    // A missing field, a number where the form sends text, text too long for a number, out of bounds, a bad kind.
+    expect(refusal({ kind: 'means', sd: '0.25', alpha: '0.05', power: 0.8 })).toMatchObject({
+      fieldErrors: { delta: 'Difference to detect must be a number.', power: 'Power must be a number.' },
+    });
+    expect(refusal({ kind: 'means', sd: '1'.repeat(41), delta: '1e7', alpha: '0.05', power: '0.8' })).toMatchObject({
+      fieldErrors: {
+        sd: 'Standard deviation must be at most 40 characters.',
+        delta: 'Difference to detect must be between -1,000,000 and 1,000,000.',
+      },
+    });
+    expect(refusal({ kind: 'medians' })).toMatchObject({ fieldErrors: { kind: 'kind must be proportions or means.' } });
   });
 });

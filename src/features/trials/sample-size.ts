@@ -1,31 +1,92 @@
 import { sampleSizeTwoMeans, sampleSizeTwoProportions } from '@/engine/statistics/trial';
-import { AppError } from '@/lib/errors';
+import { fieldErrorsOf, parseInput } from '@/lib/parse-input';
+import { z } from '@/lib/zod';
 
-type Raw = Record<string, string>;
+type Raw = Record<string, unknown>;
 export type Checked<T> = { ok: true; value: T } | { ok: false; fieldErrors: Record<string, string> };
 
-function readNumber(
-  raw: Raw,
-  field: string,
-  label: string,
-  errors: Record<string, string>,
-  check: (value: number) => string | null,
-): number {
-  const text = (raw[field] ?? '').trim();
-  const value = Number(text);
-  if (text === '' || !Number.isFinite(value)) {
-    errors[field] = `${label} must be a number.`;
-    return Number.NaN;
-  }
-  const problem = check(value);
-  if (problem !== null) errors[field] = `${label} ${problem}`;
-  return value;
-}
+/**
+ * One of the calculator's text fields as a number: the form sends what was typed. `abort` stops at "not a
+ * number" so the range check below never reads NaN; 40 characters is more than any number needs.
+ */
+const numberField = (label: string) =>
+  z
+    .string({ error: `${label} must be a number.` })
+    .trim()
+    .max(40, { error: `${label} must be at most 40 characters.` })
+    .refine((text) => text !== '' && Number.isFinite(Number(text)), { error: `${label} must be a number.`, abort: true })
+    .transform(Number);
 
-const strictlyBetween0And1 = (value: number) => (value > 0 && value < 1 ? null : 'must be between 0 and 1 (exclusive).');
-const alphaRange = (value: number) => (value > 0 && value <= 0.2 ? null : 'must be above 0 and at most 0.2.');
-const powerRange = (value: number) => (value >= 0.5 && value < 1 ? null : 'must be from 0.5 to below 1.');
-const positive = (value: number) => (value > 0 ? null : 'must be above 0.');
+const labels = {
+  p1: 'Proportion in the control arm (p1)',
+  p2: 'Proportion in the intervention arm (p2)',
+  alpha: 'Significance level (α)',
+  power: 'Power',
+  sd: 'Standard deviation',
+  delta: 'Difference to detect',
+};
+/** Far past any outcome scale the trial page uses; keeps n a finite number. */
+const largest = 1_000_000;
+
+const proportion = (label: string) =>
+  numberField(label).pipe(
+    z
+      .number()
+      .gt(0, { error: `${label} must be between 0 and 1 (exclusive).` })
+      .lt(1, { error: `${label} must be between 0 and 1 (exclusive).` }),
+  );
+const alpha = numberField(labels.alpha).pipe(
+  z
+    .number()
+    .gt(0, { error: `${labels.alpha} must be above 0 and at most 0.2.` })
+    .lte(0.2, { error: `${labels.alpha} must be above 0 and at most 0.2.` }),
+);
+const power = numberField(labels.power).pipe(
+  z
+    .number()
+    .gte(0.5, { error: `${labels.power} must be from 0.5 to below 1.` })
+    .lt(1, { error: `${labels.power} must be from 0.5 to below 1.` }),
+);
+
+const proportionsShape = { p1: proportion(labels.p1), p2: proportion(labels.p2), alpha, power };
+const proportionsDiffer = (fields: { p1: number; p2: number }) => fields.p1 !== fields.p2;
+const proportionsDifferError = { path: ['p2'], error: `${labels.p2} must differ from p1.` };
+const meansShape = {
+  sd: numberField(labels.sd).pipe(
+    z
+      .number()
+      .gt(0, { error: `${labels.sd} must be above 0.` })
+      .lte(largest, { error: `${labels.sd} must be at most 1,000,000.` }),
+  ),
+  delta: numberField(labels.delta).pipe(
+    z
+      .number()
+      .refine((value) => value !== 0, { error: `${labels.delta} must not be 0.` })
+      .refine((value) => Math.abs(value) <= largest, { error: `${labels.delta} must be between -1,000,000 and 1,000,000.` }),
+  ),
+  alpha,
+  power,
+};
+
+const proportionsFieldsSchema = z.object(proportionsShape).refine(proportionsDiffer, proportionsDifferError);
+const meansFieldsSchema = z.object(meansShape);
+
+/** The calculator's input, one form's fields beside its kind: each error is keyed by the field it is about. */
+export const sampleSizeInputSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({ kind: z.literal('proportions'), ...proportionsShape }).refine(proportionsDiffer, proportionsDifferError),
+    z.object({ kind: z.literal('means'), ...meansShape }),
+  ],
+  { error: 'kind must be proportions or means.' },
+);
+export type SampleSizeInput = z.input<typeof sampleSizeInputSchema>;
+export type SampleSizeRequest = z.output<typeof sampleSizeInputSchema>;
+
+function checked<Schema extends z.ZodType>(schema: Schema, raw: Raw): Checked<z.output<Schema>> {
+  const result = schema.safeParse(raw);
+  return result.success ? { ok: true, value: result.data } : { ok: false, fieldErrors: fieldErrorsOf(result.error) };
+}
 
 export type ProportionsSampleSize = { n: number; nContinuityCorrected: number };
 
@@ -34,53 +95,34 @@ export type ProportionsSampleSize = { n: number; nContinuityCorrected: number };
  * trial must recruit whole people; with and without the continuity correction.
  */
 export function proportionsSampleSize(raw: Raw): Checked<ProportionsSampleSize> {
-  const errors: Record<string, string> = {};
-  const p1 = readNumber(raw, 'p1', 'Proportion in the control arm (p1)', errors, strictlyBetween0And1);
-  const p2 = readNumber(raw, 'p2', 'Proportion in the intervention arm (p2)', errors, strictlyBetween0And1);
-  const alpha = readNumber(raw, 'alpha', 'Significance level (α)', errors, alphaRange);
-  const power = readNumber(raw, 'power', 'Power', errors, powerRange);
-  if (errors.p1 === undefined && errors.p2 === undefined && p1 === p2)
-    errors.p2 = 'Proportion in the intervention arm (p2) must differ from p1.';
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
-  const result = sampleSizeTwoProportions({ p1, p2, alpha, power });
-  return { ok: true, value: { n: Math.ceil(result.n), nContinuityCorrected: Math.ceil(result.nContinuityCorrected) } };
+  const fields = checked(proportionsFieldsSchema, raw);
+  return fields.ok ? { ok: true, value: proportionsOf(fields.value) } : fields;
+}
+
+function proportionsOf(fields: z.output<typeof proportionsFieldsSchema>): ProportionsSampleSize {
+  const result = sampleSizeTwoProportions(fields);
+  return { n: Math.ceil(result.n), nContinuityCorrected: Math.ceil(result.nContinuityCorrected) };
 }
 
 /** Participants per arm to detect a difference `delta` in means with a common standard deviation `sd`, rounded up. */
 export function meansSampleSize(raw: Raw): Checked<{ n: number }> {
-  const errors: Record<string, string> = {};
-  const sd = readNumber(raw, 'sd', 'Standard deviation', errors, positive);
-  const delta = readNumber(raw, 'delta', 'Difference to detect', errors, (value) => (value !== 0 ? null : 'must not be 0.'));
-  const alpha = readNumber(raw, 'alpha', 'Significance level (α)', errors, alphaRange);
-  const power = readNumber(raw, 'power', 'Power', errors, powerRange);
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
-  return { ok: true, value: { n: Math.ceil(sampleSizeTwoMeans({ sd, delta, alpha, power }).n) } };
+  const fields = checked(meansFieldsSchema, raw);
+  return fields.ok ? { ok: true, value: { n: Math.ceil(sampleSizeTwoMeans(fields.value).n) } } : fields;
 }
 
-export type SampleSizeInput = { kind: 'proportions' | 'means'; fields: Record<string, string> };
 export type SampleSizeAnswer = { kind: 'proportions'; n: number; nContinuityCorrected: number } | { kind: 'means'; n: number };
 
+/** The answer to input already parsed with `sampleSizeInputSchema` (the server action parses it). */
+export function sampleSizeOf(request: SampleSizeRequest): SampleSizeAnswer {
+  if (request.kind === 'proportions') return { kind: 'proportions', ...proportionsOf(request) };
+  return { kind: 'means', n: Math.ceil(sampleSizeTwoMeans(request).n) };
+}
+
 /**
- * The calculator's one entry point (a server action calls it: the @stdlib quantile functions the engine uses
- * need `Function`, which the page's Content-Security-Policy forbids in the browser). A bad field is an
- * AppError whose field errors name it.
+ * The calculator's one entry point for any caller (a server action calls it: the @stdlib quantile functions
+ * the engine uses need `Function`, which the page's Content-Security-Policy forbids in the browser). A bad
+ * field is a validation AppError whose field errors name it.
  */
 export function calculateSampleSize(input: unknown): SampleSizeAnswer {
-  const raw = (typeof input === 'object' && input !== null ? input : {}) as Partial<SampleSizeInput>;
-  const fields = Object.fromEntries(
-    Object.entries(typeof raw.fields === 'object' && raw.fields !== null ? raw.fields : {}).map(([key, value]) => [
-      key,
-      String(value).slice(0, 40),
-    ]),
-  );
-  if (raw.kind !== 'proportions' && raw.kind !== 'means') {
-    throw new AppError('validation', 'kind must be proportions or means.', { fieldErrors: { kind: 'kind must be proportions or means.' } });
-  }
-  const checked = raw.kind === 'proportions' ? proportionsSampleSize(fields) : meansSampleSize(fields);
-  if (!checked.ok) {
-    throw new AppError('validation', Object.values(checked.fieldErrors).join(' '), { fieldErrors: checked.fieldErrors });
-  }
-  return raw.kind === 'proportions'
-    ? { kind: 'proportions', ...(checked.value as ProportionsSampleSize) }
-    : { kind: 'means', n: checked.value.n };
+  return sampleSizeOf(parseInput(sampleSizeInputSchema, input, { label: 'The sample-size calculation' }));
 }

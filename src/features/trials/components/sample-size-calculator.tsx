@@ -61,7 +61,8 @@ function ProportionsForm({ calculate }: { calculate: Calculate }) {
   const [answer, setAnswer] = useState<string>('');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void run(calculate, { kind: 'proportions', fields: values }, (state) => {
+    const { p1 = '', p2 = '', alpha = '', power = '' } = values;
+    void run(calculate, { kind: 'proportions', p1, p2, alpha, power }, (state) => {
       setErrors(state.errors);
       setAnswer(
         state.answer?.kind === 'proportions'
@@ -104,7 +105,8 @@ function MeansForm({ calculate }: { calculate: Calculate }) {
   const [answer, setAnswer] = useState<string>('');
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void run(calculate, { kind: 'means', fields: values }, (state) => {
+    const { sd = '', delta = '', alpha = '', power = '' } = values;
+    void run(calculate, { kind: 'means', sd, delta, alpha, power }, (state) => {
       setErrors(state.errors);
       setAnswer(state.answer?.kind === 'means' ? `${formatCount(state.answer.n)} participants per arm, rounded up.` : state.problem);
     });
