@@ -36,6 +36,8 @@ export const permissions = {
   'trials:enrol': ['admin', 'clinician'],
   /** Create trials and edit an analysis plan (until enrolment starts). */
   'trials:manage': ['admin'],
+  /** Answer "taken" / "skipped" for one's own doses on the patient home, and take the answer back (decision 043). */
+  'doses:answer-own': ['patient'],
   /** Start a new version of the non-adherence risk model (a background training job; docs/decisions/046). */
   'risk-models:train': ['admin', 'government-official'],
 } as const satisfies Record<string, readonly Role[]>;

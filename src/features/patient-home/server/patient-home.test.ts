@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, dispensings, doseEvents, messages, patients, products, regimens } from '@/db/schema';
+import { auditLog, authUsers, dispensings, doseEvents, messages, patients, products, regimens } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { doseMinutes, doseSlotsOfDay } from '../dose-slots';
 import { getPatientHome } from './get-patient-home';
@@ -180,5 +180,34 @@ describe.each(testDatabaseBackends())('the patient home on $name', (backend) => 
     await expect(
       undoDoseAnswer({ database: db, actor: patientUser, input: { doseEventId: evening.doseEventId }, now: minutesLater(6) }),
     ).rejects.toThrow('can no longer be taken back');
+  });
+
+  it('refuses every other role, audited with the request, before reading the input or recording anything', async () => {
+    const db = database.database;
+    const request = { requestId: 'req-dose-answer-0001', clientAddress: '198.51.100.9' };
+    for (const role of ['clinician', 'admin', 'drug-manufacturer', 'government-official'] as const) {
+      const actor = user(`dose-${role}`, role);
+      const dose = { productId: 'home-statin', scheduledAt: '2026-11-24T08:00:00.000Z', answer: 'taken' };
+      await expect(recordDoseAnswer({ database: db, actor, input: dose, now, request })).rejects.toMatchObject({
+        code: 'forbidden',
+        message: 'Only patients answer for their own doses.',
+      });
+      await expect(
+        undoDoseAnswer({ database: db, actor, input: { doseEventId: '00000000-0000-4000-8000-000000000000' }, now, request }),
+      ).rejects.toMatchObject({ code: 'forbidden' });
+    }
+    expect(await db.select({ id: doseEvents.id }).from(doseEvents).where(eq(doseEvents.source, 'app'))).toEqual([]);
+    const denied = await db
+      .select({ action: auditLog.action, actor: auditLog.actorUserId, requestId: auditLog.requestId, details: auditLog.details })
+      .from(auditLog)
+      .where(eq(auditLog.outcome, 'denied'));
+    expect(denied).toHaveLength(8);
+    expect(denied).toContainEqual({
+      action: 'dose.answer',
+      actor: 'dose-clinician',
+      requestId: 'req-dose-answer-0001',
+      details: { reason: 'needs doses:answer-own' },
+    });
+    expect(denied).toContainEqual(expect.objectContaining({ action: 'dose.answer-undo', actor: 'dose-admin' }));
   });
 });

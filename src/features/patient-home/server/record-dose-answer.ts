@@ -4,6 +4,7 @@ import type { Database } from '@/db/client';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { doseAnswerUndoMinutes, doseSourceWords } from '../dose-answer-rules';
@@ -23,9 +24,14 @@ export async function recordDoseAnswer(options: {
   now: Date;
   request?: RequestContext;
 }): Promise<{ doseEventId: string; undoUntil: string }> {
-  const { database, actor, now } = options;
+  const { database, now } = options;
+  const actor = await requirePermission({
+    actor: options.actor,
+    permission: 'doses:answer-own',
+    message: 'Only patients answer for their own doses.',
+    audit: { database, action: 'dose.answer', ...options.request },
+  });
   const input = parseInput(doseAnswerInputSchema, options.input, { label: 'The dose answer' });
-  if (actor.role !== 'patient') throw new AppError('forbidden', 'Only patients answer for their own doses.');
   const patient = await findOwnPatient(database, actor.id);
   if (patient === null)
     throw new AppError('not_found', 'Your account is not linked to a patient record yet, so there are no doses to answer.');

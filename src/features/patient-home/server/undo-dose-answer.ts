@@ -5,6 +5,7 @@ import { auditLog, doseEvents } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
+import { requirePermission } from '@/lib/server/authorization';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { doseAnswerUndoMinutes } from '../dose-answer-rules';
@@ -23,9 +24,14 @@ export async function undoDoseAnswer(options: {
   now: Date;
   request?: RequestContext;
 }): Promise<{ undone: true }> {
-  const { database, actor, now } = options;
+  const { database, now } = options;
+  const actor = await requirePermission({
+    actor: options.actor,
+    permission: 'doses:answer-own',
+    message: 'Only patients answer for their own doses.',
+    audit: { database, action: 'dose.answer-undo', ...options.request },
+  });
   const { doseEventId } = parseInput(undoDoseAnswerInputSchema, options.input, { label: 'The answer to take back' });
-  if (actor.role !== 'patient') throw new AppError('forbidden', 'Only patients answer for their own doses.');
   const patient = await findOwnPatient(database, actor.id);
   const tooLate = new AppError(
     'conflict',
