@@ -54,6 +54,9 @@ export const createTrialSchema = z
   });
 export type CreateTrialInput = z.input<typeof createTrialSchema>;
 
+/** The `[trialId]` of a trial's routes (the analysis-dataset download): a bad one is refused naming it. */
+export const trialRouteParamsSchema = z.object({ trialId }).strict();
+
 export const updateTrialAnalysisPlanSchema = z.object({ trialId, analysisPlan }).strict();
 export type UpdateTrialAnalysisPlanInput = z.input<typeof updateTrialAnalysisPlanSchema>;
 

@@ -20,7 +20,7 @@ describe.each(testDatabaseBackends())('the analysis-dataset export on $name', (b
     await database.dispose();
   });
 
-  it('exports the CSV to clinicians, officials and admins once complete; 409 before, 403 to others, audited', async () => {
+  it('exports the CSV to clinicians, officials and admins once complete; 409 before, 403 to others, audited; 400 naming a bad trialId', async () => {
     const server = await serveRoutesFrom(database);
     try {
       // A second trial that is still in its first weeks today.
@@ -35,6 +35,16 @@ describe.each(testDatabaseBackends())('the analysis-dataset export on $name', (b
         );
 
       expect((await download('t1', null)).status).toBe(401);
+      // A bad id is refused naming trialId, before it reaches the use case (no audit row, no lookup); signed out, 401 still.
+      expect((await download('T1;drop', null)).status).toBe(401);
+      const admin = await server.signIn('admin');
+      for (const badId of ['T1', '../t1', 't1 ', 'x'.repeat(61), '%00']) {
+        const refused = await download(badId, admin);
+        expect(refused.status).toBe(400);
+        const body = (await refused.json()) as { error: { code: string; message: string; fieldErrors?: Record<string, string> } };
+        expect(body.error).toMatchObject({ code: 'validation', fieldErrors: { trialId: expect.stringMatching(/^trialId must be/) } });
+        expect(body.error.message).toMatch(/^The trial is not valid: trialId: /);
+      }
       for (const role of ['patient', 'drug-manufacturer'] as const)
         expect((await download('t1', await server.signIn(role))).status).toBe(403);
       const running = await download('recent', await server.signIn('admin'));
