@@ -29,7 +29,7 @@ export async function recordRiskContact(options: {
     actor: options.actor,
     permission: 'patients:list',
     message: 'Only care teams can record a contact from the risk worklist.',
-    audit: { database, action: 'risk-worklist.contacted' },
+    audit: { database, action: 'risk-worklist.contacted', ...options.request },
   });
   const { patientId } = parseInput(inputSchema, options.input, { label: 'The contact' });
   const conditions = cohortConditions(database, await findCohortScope({ database, actor }));

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, doseEvents, jobs, patients, riskModels, riskScores } from '@/db/schema';
+import { auditLog, authUsers, doseEvents, jobs, patients, riskModels, riskScores } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { riskTrainJobKind } from '../schemas';
 import { getRiskEvaluation } from './get-risk-evaluation';
@@ -27,7 +27,19 @@ describe.each(testDatabaseBackends())('risk model training and evaluation on $na
     const first = await startRiskTraining({ database: db, actor: patient, input: {}, automatic: true });
     const second = await startRiskTraining({ database: db, actor: official, input: {}, automatic: true });
     expect(second.jobId).toBe(first.jobId);
-    await expect(startRiskTraining({ database: db, actor: patient, input: {} })).rejects.toMatchObject({ code: 'forbidden' });
+    const request = { requestId: 'req-risk-train-0001', clientAddress: '198.51.100.8' };
+    await expect(startRiskTraining({ database: db, actor: patient, input: {}, request })).rejects.toMatchObject({ code: 'forbidden' });
+    // The refusal is audited with the request that made it.
+    expect(
+      await db
+        .select({
+          action: auditLog.action,
+          outcome: auditLog.outcome,
+          requestId: auditLog.requestId,
+          clientAddress: auditLog.clientAddress,
+        })
+        .from(auditLog),
+    ).toEqual([{ action: 'risk-model.train', outcome: 'denied', ...request }]);
     await expect(startRiskTraining({ database: db, actor: official, input: { patients: 5 } })).rejects.toThrow(/patients/);
     await startRiskTraining({ database: db, actor: official, input: { patients: 200, weeks: 12, seed: 2 } });
     const queued = await db.select({ kind: jobs.kind, payload: jobs.payload }).from(jobs);

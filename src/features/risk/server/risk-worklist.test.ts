@@ -82,9 +82,16 @@ describe.each(testDatabaseBackends())('risk worklist on $name', (backend) => {
       recordRiskContact({ database: db, actor: clinician, input: { patientId: '10000000-0000-0000-0000-000000000045' } }),
     ).rejects.toMatchObject({ code: 'not_found' });
     await expect(listRiskWorklist({ database: db, actor: official })).rejects.toMatchObject({ code: 'forbidden' });
-    await expect(recordRiskContact({ database: db, actor: official, input: { patientId: ids['P-LOW'] } })).rejects.toMatchObject({
+    const request = { requestId: 'req-risk-contact-0001', clientAddress: '198.51.100.7' };
+    await expect(recordRiskContact({ database: db, actor: official, input: { patientId: ids['P-LOW'] }, request })).rejects.toMatchObject({
       code: 'forbidden',
     });
+    // The refusal's audit row names the request, like the success row.
+    const denied = await db
+      .select({ outcome: auditLog.outcome, requestId: auditLog.requestId, clientAddress: auditLog.clientAddress })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'risk-worklist.contacted'));
+    expect(denied).toEqual([{ outcome: 'denied', ...request }]);
   });
 
   it('gives the profile’s risk line to the patient’s clinician only', async () => {

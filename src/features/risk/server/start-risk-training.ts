@@ -8,6 +8,7 @@ import type { Database } from '@/db/client';
 import { parseInput } from '@/lib/parse-input';
 import { requireActor, requirePermission } from '@/lib/server/authorization';
 import { enqueueJob } from '@/lib/server/jobs';
+import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import { riskTrainingDefaults, riskTrainingInputSchema, riskTrainJobKind } from '../schemas';
 
@@ -16,6 +17,7 @@ export async function startRiskTraining(options: {
   actor: SessionUser | null;
   input: unknown;
   automatic?: boolean;
+  request?: RequestContext;
 }): Promise<{ jobId: string }> {
   if (options.automatic === true) {
     const actor = requireActor(options.actor);
@@ -32,7 +34,7 @@ export async function startRiskTraining(options: {
     actor: options.actor,
     permission: 'risk-models:train',
     message: 'Only administrators and government officials can train a new version of the risk model.',
-    audit: { database: options.database, action: 'risk-model.train' },
+    audit: { database: options.database, action: 'risk-model.train', ...options.request },
   });
   const input = parseInput(riskTrainingInputSchema, options.input, { label: 'The training run' });
   const { id } = await enqueueJob({ database: options.database, kind: riskTrainJobKind, payload: input, createdBy: actor.id });
