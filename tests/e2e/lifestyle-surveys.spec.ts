@@ -37,9 +37,10 @@ async function answerByKeyboard(page: Page, section: Locator) {
     await expect(section.getByRole('button', { name: 'Save and continue' })).toBeFocused();
     await page.keyboard.press('Enter');
   } else {
-    await expect(
-      section.getByRole('textbox', { name: 'Minutes a day' }).or(section.getByRole('spinbutton', { name: 'Minutes a day' })),
-    ).toBeFocused();
+    const minutes = section.getByRole('textbox', { name: 'Minutes a day' }).or(section.getByRole('spinbutton', { name: 'Minutes a day' }));
+    await expect(minutes).toBeFocused();
+    // Named by its unit and its question, so the field alone says what is asked.
+    await expect(minutes).toHaveAccessibleName(`Minutes a day ${before}`);
     await page.keyboard.type('30');
     await page.keyboard.press('Enter');
   }
@@ -50,6 +51,7 @@ async function answerByKeyboard(page: Page, section: Locator) {
 test('a patient answers the lifestyle survey by keyboard, stops, resumes after leaving, and sees the result beside the cohort', async ({
   page,
   signIn,
+  allowConsoleMessages,
 }) => {
   // About 16 saved answers, two reloads and an axe check on a 2-core machine.
   test.slow();
@@ -68,6 +70,8 @@ test('a patient answers the lifestyle survey by keyboard, stops, resumes after l
   // Stop, leave the page and come back: the answers are kept and the survey continues where it stopped.
   await section.getByRole('button', { name: 'Stop for now' }).click();
   await expect(section.getByText(`You have answered ${first} of`)).toBeVisible();
+  // The button that had focus is gone: focus waits on the way back in, not on the page.
+  await expect(section.getByRole('button', { name: 'Continue this survey: Lifestyle' })).toBeFocused();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await page.goto('/profile');
   await page.goto(path);
@@ -76,6 +80,26 @@ test('a patient answers the lifestyle survey by keyboard, stops, resumes after l
   await resume.focus();
   await page.keyboard.press('Enter');
   await expect(section.getByText(`Question ${first + 1} of`, { exact: false })).toBeVisible();
+
+  // The connection drops as the next answer is saved: the form says so and can be used again once it is back.
+  allowConsoleMessages(/net::ERR_INTERNET_DISCONNECTED/, /^Failed to fetch$/);
+  const heading = section.locator('h3[tabindex="-1"]');
+  const radios = section.getByRole('radio');
+  if ((await radios.count()) > 0) await radios.nth(1).check();
+  else await section.getByRole('spinbutton').or(section.getByRole('textbox')).fill('30');
+  await page.context().setOffline(true);
+  const save = section.getByRole('button', { name: 'Save and continue' });
+  await save.click();
+  await expect(section.getByRole('alert').filter({ hasText: 'We could not reach Medaptive' })).toBeVisible();
+  await expect(save).toBeEnabled();
+  await expect(section.getByText(`Question ${first + 1} of`, { exact: false })).toBeVisible();
+  await page.context().setOffline(false);
+  await save.click();
+  await expect(
+    section.getByText(`Question ${first + 2} of`, { exact: false }).or(section.getByRole('heading', { name: 'Your results' })),
+  ).toBeVisible();
+  // Focus moves on to the next question (or the result), as after any saved answer.
+  await expect(heading).toBeFocused();
 
   const results = section.getByRole('heading', { name: 'Your results' });
   for (let step = 0; step < 20 && !(await results.isVisible()); step += 1) await answerByKeyboard(page, section);

@@ -28,7 +28,10 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // "Stop for now" removes the button that had focus: focus goes to "Continue this survey" instead of the page.
+  const [stopped, setStopped] = useState(false);
   const questionHeading = useRef<HTMLHeadingElement>(null);
+  const continueButton = useRef<HTMLButtonElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const headingId = `survey-${surveyKey}-heading`;
   const questionId = state?.question?.id ?? null;
@@ -40,16 +43,36 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
     if (questionId !== null) questionHeading.current?.focus();
     else if (completed !== null) resultHeading.current?.focus();
   }, [active, questionId, completed]);
+  useEffect(() => {
+    if (stopped && !active) continueButton.current?.focus();
+  }, [stopped, active]);
 
-  async function begin(restart: boolean) {
+  /**
+   * The server action's answer, or a failed result when the request itself failed (offline, a redeploy): the form
+   * then says so and can be used again, rather than staying disabled.
+   */
+  async function call(action: (input: unknown) => Promise<ActionResult<SurveyState>>, input: unknown): Promise<ActionResult<SurveyState>> {
     setBusy(true);
     setError(null);
-    const result = await start({ surveyKey, restart });
-    setBusy(false);
+    try {
+      return await action(input);
+    } catch {
+      return {
+        ok: false,
+        error: { code: 'unavailable', message: 'We could not reach Medaptive. Your saved answers are kept; please try again.' },
+      };
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function begin(restart: boolean) {
+    const result = await call(start, { surveyKey, restart });
     if (!result.ok) return setError(result.error.message);
     setState(result.data);
     setValue('');
     setActive(true);
+    setStopped(false);
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -57,14 +80,11 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
     if (state === null || state.question === null) return;
     const question = state.question;
     if (value.trim() === '') return setError(question.kind === 'choice' ? 'Choose an answer.' : `Enter the ${question.unit}.`);
-    setBusy(true);
-    setError(null);
-    const result = await answer({
+    const result = await call(answer, {
       responseId: state.responseId,
       questionId: question.id,
       answer: question.kind === 'number' ? Number(value) : value,
     });
-    setBusy(false);
     if (!result.ok) return setError(result.error.message);
     setState(result.data);
     setValue('');
@@ -106,7 +126,14 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
             {state.progress.total} questions. Your answers are saved.
           </p>
           <div>
-            <Button onPress={() => setActive(true)} aria-label={`Continue this survey: ${title}`}>
+            <Button
+              ref={continueButton}
+              onPress={() => {
+                setActive(true);
+                setStopped(false);
+              }}
+              aria-label={`Continue this survey: ${title}`}
+            >
               Continue this survey
             </Button>
           </div>
@@ -154,8 +181,17 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
               ))}
             </RadioGroup>
           ) : (
-            <TextField key={state.question.id} name="answer" value={value} onChange={setValue} className="max-w-xs" inputMode="numeric">
-              <Label>Minutes a day</Label>
+            <TextField
+              key={state.question.id}
+              name="answer"
+              value={value}
+              onChange={setValue}
+              className="max-w-xs"
+              inputMode="numeric"
+              // Named by its unit and its question, so the field alone says what is asked.
+              aria-labelledby={`survey-${surveyKey}-question`}
+            >
+              <Label>{state.question.unit.charAt(0).toUpperCase() + state.question.unit.slice(1)}</Label>
               <Input type="number" min={state.question.min} max={state.question.max} step={1} />
               <Description>
                 {state.question.help === null ? '' : `${state.question.help} `}A whole number from {state.question.min} to{' '}
@@ -170,7 +206,13 @@ export function SurveyRunner({ surveyKey, title, description, initial, start, an
             <Button type="submit" isDisabled={busy}>
               Save and continue
             </Button>
-            <Button variant="secondary" onPress={() => setActive(false)}>
+            <Button
+              variant="secondary"
+              onPress={() => {
+                setActive(false);
+                setStopped(true);
+              }}
+            >
               Stop for now
             </Button>
           </div>
