@@ -95,7 +95,8 @@ describe.each(testDatabaseBackends())('demo dataset on $name', (backend) => {
   });
   // The tests that only read the default seed's rows share one seeded database: seeding is most of this file's
   // time (it took 158 s of CI when every test seeded its own). Tests that write, or need another seed, make theirs.
-  let shared: Promise<{ database: Database; result: Awaited<ReturnType<typeof seedDemoDataset>>; dispose: () => Promise<void> }> | undefined;
+  let shared:
+    Promise<{ database: Database; result: Awaited<ReturnType<typeof seedDemoDataset>>; dispose: () => Promise<void> }> | undefined;
   const seededOnce = () => {
     shared ??= backend.create().then(async (created) => ({
       database: created.database,
