@@ -13,6 +13,7 @@ import {
   trialScreenings,
   trials,
 } from '@/db/schema';
+import type { Database } from '@/db/client';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { planMessagingDay } from '@/features/messaging-loop';
 import type { Role } from '@/lib/domain/roles';
@@ -23,7 +24,7 @@ import { getTrialOverview } from './get-trial-overview';
 import { getTrialParticipation } from './get-trial-participation';
 import { listTrialCandidates } from './list-trial-candidates';
 import { listTrialParticipants } from './list-trial-participants';
-import { recordTrialExclusion } from './record-trial-exclusion';
+import { enrolledPatientMessage, recordTrialExclusion } from './record-trial-exclusion';
 import { recordTrialExit } from './record-trial-exit';
 import { analysisPlanFrozenMessage, isFrozenPlanError, updateTrialAnalysisPlan } from './update-trial-analysis-plan';
 
@@ -42,6 +43,27 @@ const actorOf = (id: string, role: Role) => ({ id, role });
 const admin = actorOf('admin', 'admin');
 const clinician = actorOf('clinician', 'clinician');
 const otherClinician = actorOf('other-clinician', 'clinician');
+
+/**
+ * The database, except that `before` runs (once) just as a use case opens its first transaction: a
+ * colleague's work committed between the use case's first reads and its writes.
+ */
+function runningFirst(database: Database, before: () => Promise<unknown>): Database {
+  let pending: (() => Promise<unknown>) | undefined = before;
+  return new Proxy(database, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (key !== 'transaction') return value.bind(target);
+      return async (...args: unknown[]) => {
+        const run = pending;
+        pending = undefined;
+        await run?.();
+        return value.apply(target, args);
+      };
+    },
+  });
+}
 
 describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
   let database: TestDatabase;
@@ -552,6 +574,52 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
       }),
     ).rejects.toMatchObject({ code: 'conflict' });
   });
+
+  it('refuses an exclusion when a colleague enrols the patient between its check and its write; the screening stays enrolled', async () => {
+    await create();
+    const [patientId] = await addPatients('F', 'forgetful', 1);
+    let enrolled: TrialEnrolmentResult | undefined;
+    // The colleague's enrolment commits just as the exclusion opens its transaction: before the fix, after
+    // the exclusion had read "not enrolled" and before it wrote its screening.
+    const excluding = recordTrialExclusion({
+      database: runningFirst(database.database, async () => {
+        enrolled = await enrol(patientId!);
+      }),
+      actor: clinician,
+      input: { trialId, patientId, reason: 'declined' },
+      now,
+    });
+    await expect(excluding).rejects.toMatchObject({ code: 'conflict', message: enrolledPatientMessage });
+    expect(enrolled).toBeDefined();
+    const [screening] = await database.database
+      .select({ outcome: trialScreenings.outcome, reason: trialScreenings.exclusionReason })
+      .from(trialScreenings)
+      .where(eq(trialScreenings.patientId, patientId!));
+    expect(screening).toEqual({ outcome: 'enrolled', reason: null });
+    expect((await overview()).consort).toMatchObject({ assessed: 1, excluded: { total: 0 }, randomised: 1 });
+    expect((await audits('trial.exclude')).map((row) => row.outcome)).toEqual(['denied']);
+  });
+
+  it('never leaves an enrolled patient counted as excluded when an exclusion and an enrolment run together', async () => {
+    await create();
+    const patientIds = await addPatients('F', 'forgetful', 6);
+    const exclude = (patientId: string) =>
+      recordTrialExclusion({ database: database.database, actor: clinician, input: { trialId, patientId, reason: 'declined' }, now });
+    // Half start with the exclusion, half with the enrolment. PGlite runs one transaction at a time, so there
+    // this passes with or without the row lock; on PostgreSQL it races for real, and shows the two locks
+    // (enrolment: trial then patient; exclusion: patient) never deadlock.
+    const results = await Promise.allSettled(
+      patientIds.flatMap((patientId, index) =>
+        index % 2 === 0 ? [exclude(patientId), enrol(patientId)] : [enrol(patientId), exclude(patientId)],
+      ),
+    );
+    for (const result of results)
+      if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'conflict', message: enrolledPatientMessage });
+    const screenings = await database.database.select({ outcome: trialScreenings.outcome }).from(trialScreenings);
+    expect(screenings.map((row) => row.outcome)).toEqual(patientIds.map(() => 'enrolled'));
+    expect((await overview()).consort).toMatchObject({ assessed: 6, excluded: { total: 0 }, randomised: 6 });
+  });
+
   it('puts the intervention arm on the learning policy in the daily loop, and gives the old programme back on withdrawal', async () => {
     await create();
     const patientIds = await addPatients('F', 'forgetful', 6);
