@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { importBatches } from '@/db/schema';
 import type { ImportBatchCounts, ImportBatchTable } from '@/lib/domain/import-batches';
@@ -10,7 +10,7 @@ import { currentImportBatchContext } from './import-batch-context';
 /**
  * Opens the batch an import writes under: a new one, or, for a background job run again (resumed after a
  * restart, retried after an error), the job's own batch, so its rows stay one batch. A job whose batch was
- * undone in between stops: resuming would leave a batch with holes.
+ * undone in between stops, even when the undo commits while this reads: resuming would leave a batch with holes.
  */
 export async function openImportBatch(options: {
   database: Database;
@@ -38,10 +38,17 @@ export async function openImportBatch(options: {
     .from(importBatches)
     .where(eq(importBatches.jobId, values.jobId));
   if (batch === undefined) throw new Error('The import batch of a job is missing after it was written.');
-  if (batch.status === 'undoing' || batch.status === 'undone')
-    throw new AppError('conflict', 'This import was removed while it was waiting to continue. Upload the file again to import it.');
-  if (batch.status !== 'running')
-    await options.database.update(importBatches).set({ status: 'running', finishedAt: null }).where(eq(importBatches.id, batch.id));
+  const removed = () =>
+    new AppError('conflict', 'This import was removed while it was waiting to continue. Upload the file again to import it.');
+  if (batch.status === 'undoing' || batch.status === 'undone') throw removed();
+  // Conditional, not on the status read above: an undo that locked the row before this read committed after it,
+  // and PostgreSQL re-checks this WHERE on the row it waited for, so an undone batch is never reopened.
+  const [reopened] = await options.database
+    .update(importBatches)
+    .set({ status: 'running', finishedAt: null })
+    .where(and(eq(importBatches.id, batch.id), notInArray(importBatches.status, ['undoing', 'undone'])))
+    .returning({ id: importBatches.id });
+  if (reopened === undefined) throw removed();
   return batch.id;
 }
 

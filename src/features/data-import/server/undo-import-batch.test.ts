@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, authUsers, dataSources, importBatches, patients, userProfiles } from '@/db/schema';
+import type { Database } from '@/db/client';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { AppError } from '@/lib/errors';
 import { claimNextJob, getJob, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
 import { getImportBatch } from './get-import-batch';
 import { withImportBatchContext } from './import-batch-context';
+import { openImportBatch } from './import-batch-lifecycle';
 import { importDispensingCsv } from './import-dispensing-csv';
 import { importFhir } from './import-fhir';
 import { createImportJobHandlers } from './import-job-handlers';
@@ -73,6 +76,45 @@ const fileB = ndjson([
   dispense('d4', 'p3', '990002', '04'),
   administration('a3', 'p0', '990002'),
 ]);
+
+/**
+ * The database, with `first` run (once, to completion) just before the first statement through `method` is sent:
+ * another instance's work landing between two statements of the code under test, deterministically.
+ */
+function interleavedBefore(database: Database, method: 'update' | 'execute', first: () => Promise<unknown>): Database {
+  let pending = true;
+  const once = async () => {
+    if (!pending) return;
+    pending = false;
+    await first();
+  };
+  return new Proxy(database, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property === 'execute' && method === 'execute')
+        return async (...args: Parameters<Database['execute']>) => {
+          await once();
+          return target.execute(...args);
+        };
+      if (property === 'update' && method === 'update')
+        return (table: Parameters<Database['update']>[0]) => {
+          const builder = target.update(table);
+          return {
+            set: (values: Parameters<typeof builder.set>[0]) => {
+              const query = builder.set(values);
+              const execute = query.execute.bind(query);
+              query.execute = async (...args) => {
+                await once();
+                return execute(...args);
+              };
+              return query;
+            },
+          };
+        };
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
 
 describe.each(testDatabaseBackends())('import batches and their undo on $name', (backend) => {
   let database: TestDatabase;
@@ -273,6 +315,67 @@ describe.each(testDatabaseBackends())('import batches and their undo on $name', 
       status: 'undone',
       removedRows: { patients: 2, regimens: 1, dispensings: 2, doseEvents: 2, products: 1 },
     });
+  });
+
+  /** A batch of a background import job whose run failed: its job will retry, the user may remove it meanwhile. */
+  async function failedJobBatch(): Promise<{ batchId: string; jobId: string }> {
+    const jobId = randomUUID();
+    await withImportBatchContext({ fileName: 'bundle.ndjson', jobId }, () =>
+      importFhir({ database: database.database, actor: clinician, text: fileA, now }),
+    );
+    const batchId = await latestBatchId();
+    await database.database.update(importBatches).set({ status: 'failed' }).where(eq(importBatches.id, batchId));
+    return { batchId, jobId };
+  }
+  const retryOpens = (db: Database, jobId: string) =>
+    withImportBatchContext({ fileName: 'bundle.ndjson', jobId }, () =>
+      openImportBatch({ database: db, actor: clinician, format: 'fhir', source: 'fhir' }),
+    );
+  const statusOf = async (batchId: string) =>
+    (await database.database.select({ status: importBatches.status }).from(importBatches).where(eq(importBatches.id, batchId)))[0]?.status;
+
+  it("an undo committed between the retry's read of its failed batch and its reopening keeps the batch undone", async () => {
+    const before = await countRows();
+    const { batchId, jobId } = await failedJobBatch();
+    // The retry read `failed`; the user's undo commits before the retry's update reaches the row.
+    const racing = interleavedBefore(database.database, 'update', () =>
+      undoImportBatch({ database: database.database, actor: clinician, batchId }),
+    );
+    const error = await retryOpens(racing, jobId).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'conflict' });
+    expect(await statusOf(batchId)).toBe('undone');
+    expect(await countRows()).toEqual(before);
+  });
+
+  it("a retry reopening the failed batch between an undo's read and its removal keeps it: nothing removed, the answer says running", async () => {
+    const { batchId, jobId } = await failedJobBatch();
+    const imported = await countRows();
+    const racing = interleavedBefore(database.database, 'execute', () => retryOpens(database.database, jobId));
+    const error = await undoImportBatch({ database: racing, actor: clinician, batchId }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'conflict', message: expect.stringContaining('still running') });
+    expect(await statusOf(batchId)).toBe('running');
+    expect(await countRows()).toEqual(imported);
+  });
+
+  it('a retry reopening the failed batch before a large undo marks it: no undo job is queued, the batch stays running', async () => {
+    const { batchId, jobId } = await failedJobBatch();
+    const racing = interleavedBefore(database.database, 'execute', () => retryOpens(database.database, jobId));
+    const error = await undoImportBatch({ database: racing, actor: clinician, batchId, maximumRowsAtOnce: 1 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'conflict', message: expect.stringContaining('still running') });
+    const [batch] = await database.database
+      .select({ status: importBatches.status, undoJobId: importBatches.undoJobId })
+      .from(importBatches)
+      .where(eq(importBatches.id, batchId));
+    expect(batch).toEqual({ status: 'running', undoJobId: null });
+    const queued = (await database.database.execute(
+      sql`select count(*)::int as jobs from jobs where kind = ${importUndoJobKind}`,
+    )) as unknown as {
+      rows: { jobs: number }[];
+    };
+    expect(queued.rows[0]!.jobs).toBe(0);
   });
 
   it('the tables an undo checks before deleting a patient or a product are every table that refers to them', async () => {

@@ -1,8 +1,8 @@
 import 'server-only';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { importBatches } from '@/db/schema';
-import type { ImportBatchCounts } from '@/lib/domain/import-batches';
+import type { ImportBatchCounts, ImportBatchStatus } from '@/lib/domain/import-batches';
 import { AppError } from '@/lib/errors';
 import { recordAuditEvent } from '@/lib/server/audit';
 import { enqueueJob } from '@/lib/server/jobs';
@@ -34,6 +34,21 @@ async function markUndone(database: Database, batchId: string, actorId: string |
     .where(eq(importBatches.id, batchId))
     .returning({ removedRows: importBatches.removedRows });
   return batch?.removedRows ?? {};
+}
+
+/**
+ * The answer when the batch's status changed between the undo's first read and its update: a concurrent undo
+ * (a double click) did the work, or the import's job retried and reopened the batch, which then is not removed.
+ */
+function answerChangedBatch(
+  batchId: string,
+  current: { status: ImportBatchStatus; undoJobId: string | null; removedRows: ImportBatchCounts | null } | undefined,
+): UndoImportBatchResult {
+  if (current?.status === 'undone') return { batchId, status: 'undone', jobId: null, removedRows: current.removedRows ?? {} };
+  if (current?.status === 'undoing' && current.undoJobId !== null)
+    return { batchId, status: 'undoing', jobId: current.undoJobId, removedRows: current.removedRows ?? {} };
+  if (current?.status === 'running') throw new AppError('conflict', 'This import is still running. Remove it once it has finished.');
+  throw new AppError('conflict', 'This import changed while it was being removed. Try again.');
 }
 
 /**
@@ -69,17 +84,32 @@ export async function undoImportBatch(options: {
   const rows = rowsResult.rows[0]?.rows ?? 0;
 
   if (rows > (options.maximumRowsAtOnce ?? maximumRowsUndoneAtOnce)) {
-    const { id: jobId } = await enqueueJob({
-      database,
-      kind: importUndoJobKind,
-      payload: { batchId: batch.id, request: options.request ?? {} },
-      createdBy: actorId,
-      dedupeKey: `${importUndoJobKind}:${batch.id}`,
+    // Only from the status read above, with the job in the same transaction: a retry of the import that reopened
+    // the batch in between keeps it (and no undo job is left queued to delete under a running import).
+    const jobId = await database.transaction(async (transaction) => {
+      const [marked] = await transaction
+        .update(importBatches)
+        .set({ status: 'undoing', undoneBy: actorId })
+        .where(and(eq(importBatches.id, batch.id), eq(importBatches.status, state!.status)))
+        .returning({ id: importBatches.id });
+      if (marked === undefined) return null;
+      const { id } = await enqueueJob({
+        database: transaction,
+        kind: importUndoJobKind,
+        payload: { batchId: batch.id, request: options.request ?? {} },
+        createdBy: actorId,
+        dedupeKey: `${importUndoJobKind}:${batch.id}`,
+      });
+      await transaction.update(importBatches).set({ undoJobId: id }).where(eq(importBatches.id, batch.id));
+      return id;
     });
-    await database
-      .update(importBatches)
-      .set({ status: 'undoing', undoJobId: jobId, undoneBy: actorId })
-      .where(eq(importBatches.id, batch.id));
+    if (jobId === null) {
+      const [current] = await database
+        .select({ status: importBatches.status, undoJobId: importBatches.undoJobId, removedRows: importBatches.removedRows })
+        .from(importBatches)
+        .where(eq(importBatches.id, batch.id));
+      return answerChangedBatch(batch.id, current);
+    }
     await recordAuditEvent(database, {
       action: 'data-import.undo',
       outcome: 'success',
@@ -93,18 +123,19 @@ export async function undoImportBatch(options: {
   const outcome = await database.transaction(async (transaction) => {
     await lockForUndo(transaction);
     // Two requests at once (a double click): the second finds the first's work done and changes nothing.
+    // Its job retrying in between reopened the batch (running): it is not removed, and the answer says so.
     const [current] = await transaction
-      .select({ status: importBatches.status, removedRows: importBatches.removedRows })
+      .select({ status: importBatches.status, undoJobId: importBatches.undoJobId, removedRows: importBatches.removedRows })
       .from(importBatches)
       .where(eq(importBatches.id, batch.id))
       .for('update');
-    if (current?.status !== state!.status) return { changed: false, removedRows: current?.removedRows ?? {} };
+    if (current?.status !== state!.status) return { answer: answerChangedBatch(batch.id, current), removedRows: null };
     await transaction.update(importBatches).set({ status: 'undoing', undoneBy: actorId }).where(eq(importBatches.id, batch.id));
     await removeImportBatchRows({ database: transaction, batchId: batch.id, runChunk: (work) => work(transaction) });
-    return { changed: true, removedRows: await markUndone(transaction, batch.id, actorId) };
+    return { answer: null, removedRows: await markUndone(transaction, batch.id, actorId) };
   });
+  if (outcome.answer !== null) return outcome.answer;
   const { removedRows } = outcome;
-  if (!outcome.changed) return { batchId: batch.id, status: 'undone', jobId: null, removedRows };
   await recordAuditEvent(database, {
     action: 'data-import.undo',
     outcome: 'success',
