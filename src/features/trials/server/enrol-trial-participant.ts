@@ -25,6 +25,7 @@ import {
   checkSystemCriteria,
   findPatientInScope,
   findTrial,
+  lockTrialEnrolment,
   readTrialState,
   refuse,
   type TrialActor,
@@ -68,7 +69,7 @@ export async function enrolTrialParticipant(options: {
 
   // Refusals are decided inside the transaction but audited after it rolls back, so the 'denied' row stays.
   const outcome = await database.transaction(async (transaction): Promise<TrialEnrolmentResult | AppError> => {
-    await transaction.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`trial-enrolment:${input.trialId}`}, 0))`);
+    await lockTrialEnrolment(transaction, input.trialId);
     const trial = await findTrial(transaction, input.trialId);
     if (trial === null) return new AppError('not_found', unknownTrialMessage);
     const state = await readTrialState(transaction, trial, today);

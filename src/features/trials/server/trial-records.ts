@@ -37,6 +37,14 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+/**
+ * Takes the trial's transaction-scoped advisory lock: enrolments take turns under it (decision 028), and a
+ * change of the analysis plan waits for an enrolment in progress.
+ */
+export async function lockTrialEnrolment(transaction: Database, trialId: string): Promise<void> {
+  await transaction.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`trial-enrolment:${trialId}`}, 0))`);
+}
+
 export type TrialRow = {
   id: string;
   name: string;

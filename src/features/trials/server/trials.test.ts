@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   auditLog,
@@ -468,6 +469,54 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
     expect((await audits('trial.analysis-plan.update')).map((row) => row.outcome)).toEqual(['success', 'denied', 'denied']);
   });
 
+  // PostgreSQL only: PGlite runs one transaction at a time, so there an enrolment is never in progress while the
+  // plan changes, and the check and the trigger always see it (the test above).
+  it.runIf(backend.name === 'postgres')(
+    'waits for an enrolment in progress before changing the analysis plan, then refuses: the plan is frozen',
+    async () => {
+      const created = await create();
+      const [patientId] = await addPatients('F', 'forgetful', 1);
+      const pool = database.driver as pg.Pool;
+      const enrolling = await pool.connect();
+      try {
+        // An enrolment in progress: the trial's lock taken, its row written, not yet committed (invisible to
+        // the use case's check and to the trigger's EXISTS).
+        await enrolling.query('begin');
+        await enrolling.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`trial-enrolment:${trialId}`]);
+        await enrolling.query(
+          "insert into trial_enrolments (trial_id, patient_id, arm, stratum, enrolled_on) values ($1, $2, 'control', 'forgetful', $3)",
+          [trialId, patientId, today],
+        );
+        const updating = updateTrialAnalysisPlan({
+          database: database.database,
+          actor: admin,
+          input: { trialId, analysisPlan: `${defaultAnalysisPlan}\nChanged during enrolment.` },
+        }).then(
+          () => 'updated' as const,
+          (error: unknown) => error,
+        );
+        const waitingForLock = async () => {
+          for (let attempt = 0; attempt < 200; attempt += 1) {
+            const { rows } = await pool.query<{ waiting: number }>(
+              "select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted",
+            );
+            if (rows[0]!.waiting > 0) return 'waiting' as const;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          return 'not waiting' as const;
+        };
+        expect(await Promise.race([updating, waitingForLock()])).toBe('waiting');
+        await enrolling.query('commit');
+        expect(await updating).toMatchObject({ code: 'conflict', message: analysisPlanFrozenMessage });
+      } finally {
+        await enrolling.query('rollback').catch(() => undefined);
+        enrolling.release();
+      }
+      expect((await overview()).protocol.analysisPlan).toMatchObject({ sha256: created.analysisPlanSha256, frozen: true });
+      expect((await audits('trial.analysis-plan.update')).map((row) => row.outcome)).toEqual(['denied']);
+    },
+  );
+
   it('moves through set-up, recruiting, follow-up and complete; refuses enrolment once recruitment is closed', async () => {
     await create({ targetEnrolment: 3 });
     const patientIds = await addPatients('F', 'forgetful', 4);
@@ -606,8 +655,8 @@ describe.each(testDatabaseBackends())('trial enrolment on $name', (backend) => {
     const exclude = (patientId: string) =>
       recordTrialExclusion({ database: database.database, actor: clinician, input: { trialId, patientId, reason: 'declined' }, now });
     // Half start with the exclusion, half with the enrolment. PGlite runs one transaction at a time, so there
-    // this passes with or without the row lock; on PostgreSQL it races for real, and shows the two locks
-    // (enrolment: trial then patient; exclusion: patient) never deadlock.
+    // this passes with or without the row lock; on PostgreSQL they race for real (without the lock it failed
+    // there), and the two locks (enrolment: trial then patient; exclusion: patient) never deadlock.
     const results = await Promise.allSettled(
       patientIds.flatMap((patientId, index) =>
         index % 2 === 0 ? [exclude(patientId), enrol(patientId)] : [enrol(patientId), exclude(patientId)],

@@ -1,8 +1,9 @@
 import 'server-only';
 /**
  * Replaces a trial's analysis plan and its SHA-256 (admins), until the first enrolment: after that the plan
- * is frozen. The use case checks first and says so; the database trigger of migration 0013 refuses any
- * other path, and a race past the check (an enrolment saved in between) gets the same message.
+ * is frozen. The use case checks and writes holding the trial's enrolment lock, so an enrolment in progress
+ * is waited for and then seen; the database trigger of migration 0013 refuses any other path (its EXISTS
+ * cannot see an uncommitted enrolment, hence the lock), and gets the same message.
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
@@ -12,7 +13,16 @@ import { recordAuditEvent } from '@/lib/server/audit';
 import { requirePermission } from '@/lib/server/authorization';
 import { updateTrialAnalysisPlanSchema } from '../schemas';
 import { notAllowedToManageMessage } from './create-trial';
-import { auditContextOf, parseAudited, findTrial, refuse, sha256Hex, type TrialActor, unknownTrialMessage } from './trial-records';
+import {
+  auditContextOf,
+  parseAudited,
+  findTrial,
+  lockTrialEnrolment,
+  refuse,
+  sha256Hex,
+  type TrialActor,
+  unknownTrialMessage,
+} from './trial-records';
 
 const auditAction = 'trial.analysis-plan.update';
 export const analysisPlanFrozenMessage =
@@ -56,26 +66,36 @@ export async function updateTrialAnalysisPlan(options: {
   });
   const refusal = (error: AppError) =>
     refuse({ database, action: auditAction, actor, context, details: { trialId: input.trialId }, error });
-  if ((await findTrial(database, input.trialId)) === null) return refusal(new AppError('not_found', unknownTrialMessage));
-  const [enrolment] = await database
-    .select({ patientId: trialEnrolments.patientId })
-    .from(trialEnrolments)
-    .where(eq(trialEnrolments.trialId, input.trialId))
-    .limit(1);
-  if (enrolment !== undefined) return refusal(frozen);
   const analysisPlanSha256 = sha256Hex(input.analysisPlan);
+  // Under the trial's enrolment lock: an enrolment in progress (not yet committed, so invisible to the check
+  // and to the trigger) finishes first, and the check then sees it; an enrolment that starts later waits for
+  // the new plan. Refusals are decided inside and audited after the transaction rolls back.
+  let outcome: AppError | null;
   try {
-    await database.update(trials).set({ analysisPlan: input.analysisPlan, analysisPlanSha256 }).where(eq(trials.id, input.trialId));
+    outcome = await database.transaction(async (transaction) => {
+      await lockTrialEnrolment(transaction, input.trialId);
+      if ((await findTrial(transaction, input.trialId)) === null) return new AppError('not_found', unknownTrialMessage);
+      const [enrolment] = await transaction
+        .select({ patientId: trialEnrolments.patientId })
+        .from(trialEnrolments)
+        .where(eq(trialEnrolments.trialId, input.trialId))
+        .limit(1);
+      if (enrolment !== undefined) return frozen;
+      await transaction.update(trials).set({ analysisPlan: input.analysisPlan, analysisPlanSha256 }).where(eq(trials.id, input.trialId));
+      await recordAuditEvent(transaction, {
+        action: auditAction,
+        outcome: 'success',
+        actorUserId: actor.id,
+        ...context,
+        details: { trialId: input.trialId, analysisPlanSha256 },
+      });
+      return null;
+    });
   } catch (error) {
+    // An enrolment written without the lock (a script) still meets the trigger.
     if (isFrozenPlanError(error)) return refusal(frozen);
     throw error;
   }
-  await recordAuditEvent(database, {
-    action: auditAction,
-    outcome: 'success',
-    actorUserId: actor.id,
-    ...context,
-    details: { trialId: input.trialId, analysisPlanSha256 },
-  });
+  if (outcome !== null) return refusal(outcome);
   return { trialId: input.trialId, analysisPlanSha256 };
 }
