@@ -69,6 +69,23 @@ describe.each(testDatabaseBackends())('risk model training and evaluation on $na
     expect(ready!.evaluation!.models[0]!.auc).toBeCloseTo(trained.evaluation.models[0]!.auc, 12);
   }, 60_000);
 
+  it('gives two runs started together their own versions (the second failed on the unique version before)', async () => {
+    const db = database.database;
+    // No dose events: each run stores its version, then fails loading the records and marks it failed.
+    const runs = await Promise.allSettled(
+      [1, 2].map(() => trainRiskModel({ database: db, input: { source: 'records', patients: 120, weeks: 12, seed: 3 }, createdBy: null })),
+    );
+    expect(runs.map((run) => run.status === 'rejected' && (run.reason as Error).message)).toEqual([
+      'The database holds no dose events to train the risk model on.',
+      'The database holds no dose events to train the risk model on.',
+    ]);
+    const rows = await db.select({ version: riskModels.version, status: riskModels.status }).from(riskModels).orderBy(riskModels.version);
+    expect(rows).toEqual([
+      { version: 1, status: 'failed' },
+      { version: 2, status: 'failed' },
+    ]);
+  });
+
   it('scores active patients with the latest ready version, once per patient and version', async () => {
     const db = database.database;
     expect(await scoreRiskPatients({ database: db })).toEqual({ scored: 0, modelVersion: null, scoredOn: null });

@@ -44,21 +44,26 @@ export async function trainRiskModel(options: {
       .set({ status: 'failed', completedAt: new Date() })
       .where(and(eq(riskModels.jobId, options.jobId), eq(riskModels.status, 'running')));
   }
-  const [{ next } = { next: 1 }] = await database
-    .select({ next: sql<number>`coalesce(max(${riskModels.version}), 0)::int + 1` })
-    .from(riskModels);
-  const [row] = await database
-    .insert(riskModels)
-    .values({
-      version: Number(next),
-      source: input.source,
-      seed: input.seed,
-      patients: input.patients,
-      weeks: input.weeks,
-      jobId: options.jobId ?? null,
-      createdBy: options.createdBy,
-    })
-    .returning({ id: riskModels.id, version: riskModels.version });
+  // Two runs at once (a queued job and the command line, or two instances) would read the same max(version):
+  // the read and the insert take turns under a transaction-scoped advisory lock, so each gets its own number.
+  const [row] = await database.transaction(async (transaction) => {
+    await transaction.execute(sql`select pg_advisory_xact_lock(hashtextextended('risk-model-version', 0))`);
+    const [{ next } = { next: 1 }] = await transaction
+      .select({ next: sql<number>`coalesce(max(${riskModels.version}), 0)::int + 1` })
+      .from(riskModels);
+    return transaction
+      .insert(riskModels)
+      .values({
+        version: Number(next),
+        source: input.source,
+        seed: input.seed,
+        patients: input.patients,
+        weeks: input.weeks,
+        jobId: options.jobId ?? null,
+        createdBy: options.createdBy,
+      })
+      .returning({ id: riskModels.id, version: riskModels.version });
+  });
   if (row === undefined) throw new AppError('internal', 'The risk model version could not be stored.');
   try {
     const histories = await loadHistories(database, input);
