@@ -15,7 +15,7 @@ export {
   type WebhookProvider,
 } from './webhook-events';
 export { maximumWebhookBodyBytes } from './schemas';
-export { recordWebhookEvents, type RecordedInbound, type WebhookRecording } from './server/record-webhook-events';
+export { adoptEarlyStatuses, recordWebhookEvents, type RecordedInbound, type WebhookRecording } from './server/record-webhook-events';
 export { receiveWhatsAppWebhook, type WebhookReceipt } from './server/receive-whatsapp-webhook';
 export { receiveTwilioWebhook, type TwilioWebhookKind } from './server/receive-twilio-webhook';
 export { verifyWhatsAppSubscription } from './server/verify-whatsapp-subscription';

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, dispensings, messages, patients, policyDecisions, products, regimens } from '@/db/schema';
+import { authUsers, dispensings, jobs, messages, patients, policyDecisions, products, regimens } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { findTemplate } from '@/engine/messaging';
 import { recordConsent } from '@/features/consent';
+import { recordWebhookEvents, whatsAppStatusEvent } from '@/features/messaging-webhooks';
 import { claimNextJob, enqueueJob, getJob, maximumAttempts, registerJobHandler, runClaimedJob } from '@/lib/server/jobs';
 import { type LocalTwilioApi, startLocalTwilioApi } from '../../../../tests/support/local-twilio-api';
 import { type LocalWhatsAppCloudApi, startLocalWhatsAppCloudApi } from '../../../../tests/support/local-whatsapp-cloud-api';
@@ -499,6 +500,41 @@ describe.each(testDatabaseBackends())('send path on $name', (backend) => {
     expect(twilio.accepted()).toHaveLength(1);
     expect(twilio.accepted()[0]!.form.Body).toContain('Metformin 500 mg');
     expect(await decision(id)).toEqual({ status: 'sent', reason: 'sms-fallback: whatsapp-failed' });
+  });
+
+  it('a failure WhatsApp reports before the send has stored the message id is applied, and the SMS fallback is queued', async () => {
+    await consent(['whatsapp', 'sms']);
+    const id = await planDecision();
+    // WhatsApp accepts the message and posts "failed" at once: the webhook is recorded before the send stores the id.
+    const whatsApp = adapters.whatsapp;
+    adapters = {
+      ...adapters,
+      whatsapp: {
+        ...whatsApp,
+        send: async (message) => {
+          const acceptance = await whatsApp.send(message);
+          const failed = whatsAppStatusEvent({
+            id: acceptance.providerMessageId,
+            status: 'failed',
+            timestamp: String(Math.floor(now.getTime() / 1000) + 1),
+            errors: [{ code: 131026, title: 'Message undeliverable' }],
+          })!;
+          expect(await recordWebhookEvents({ database: database.database, events: [failed] })).toMatchObject({ unmatched: 1 });
+          return acceptance;
+        },
+      },
+    };
+    const sent = (await send(id)) as { outcome: string; messageId: string };
+    expect(sent.outcome).toBe('sent');
+    const [message] = await database.database
+      .select({ status: messages.status, history: messages.statusHistory })
+      .from(messages)
+      .where(eq(messages.id, sent.messageId));
+    expect(message!.status).toBe('failed');
+    expect(message!.history.map((entry) => entry.status)).toEqual(['sent', 'failed']);
+    expect(await database.database.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.kind, 'outbound-message-failed'))).toEqual([
+      { payload: { messageId: sent.messageId } },
+    ]);
   });
 
   it('no SMS fallback without SMS consent', async () => {

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { authUsers, dispensings, messages, patients, policyDecisions, products, regimens } from '@/db/schema';
+import { adoptEarlyStatuses } from '@/features/messaging-webhooks';
 import type { MessageStatusEntry } from '@/lib/domain/message-records';
 import type { ChannelAdapter, OutboundContent, ProviderAcceptance } from './channel-adapter';
 import { type ChannelSendError, isChannelSendError } from './channel-send-error';
@@ -158,6 +159,8 @@ export async function deliverClaimedMessage<Channel extends 'whatsapp' | 'sms'>(
       .update(messages)
       .set({ status: 'sent', providerMessageId: acceptance.providerMessageId, statusHistory: history })
       .where(eq(messages.id, messageId));
+    // A status the provider posted before this update committed was kept as 'unknown-message': applied now.
+    await adoptEarlyStatuses({ database, channel: options.adapter.channel, providerMessageId: acceptance.providerMessageId });
     return { ok: true, messageId, acceptance };
   } catch (error) {
     // No answer after the request left: the message may be on its way. It stays 'sending' (never sent again,

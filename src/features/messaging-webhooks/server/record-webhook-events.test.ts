@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, jobs, messages, patients, webhookEvents } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { twilioInboundEvent, twilioStatusEvent, whatsAppStatusEvent } from '../webhook-events';
-import { recordWebhookEvents } from './record-webhook-events';
+import { adoptEarlyStatuses, recordWebhookEvents } from './record-webhook-events';
 
 const at = new Date('2026-11-24T08:00:00Z');
 const phone = '+34600111333';
@@ -77,6 +77,63 @@ describe.each(testDatabaseBackends())('recordWebhookEvents follow-up jobs on $na
     const [row] = await database.database.select({ history: messages.statusHistory }).from(messages);
     expect(row!.history).toHaveLength(1);
     expect(await jobsOf('outbound-message-failed')).toEqual([]);
+  });
+
+  it('applies a failure that arrived before its message held the provider id once the send stores it, with one fallback job', async () => {
+    const db = database.database;
+    // The send claimed its row ('sending', no provider id yet); the provider answered and posted "failed" at once.
+    const [claimed] = await db
+      .insert(messages)
+      .values({
+        patientId,
+        channel: 'sms',
+        direction: 'outbound',
+        body: 'Time for your dose',
+        sentAt: at,
+        status: 'sending',
+        source: 'live',
+        sourceRecordId: 'early-1',
+      })
+      .returning({ id: messages.id });
+    const failed = twilioStatusEvent({
+      messageSid: 'SMearly',
+      status: 'failed',
+      errorCode: '30003',
+      to: phone,
+      at: new Date(at.getTime() + 2000),
+    });
+    expect(await recordWebhookEvents({ database: db, events: [failed] })).toMatchObject({ unmatched: 1 });
+    expect(await db.select({ outcome: webhookEvents.outcome }).from(webhookEvents)).toEqual([{ outcome: 'unknown-message' }]);
+    expect(await jobsOf('outbound-message-failed')).toEqual([]);
+
+    // The send's own update commits (status 'sent', the provider id), then it looks for statuses that came first.
+    await db
+      .update(messages)
+      .set({
+        status: 'sent',
+        providerMessageId: 'SMearly',
+        statusHistory: [{ status: 'sent', at: new Date(at.getTime() + 1000).toISOString() }],
+      })
+      .where(eq(messages.id, claimed!.id));
+    expect(await adoptEarlyStatuses({ database: db, channel: 'sms', providerMessageId: 'SMearly' })).toBe(1);
+    const [message] = await db.select({ status: messages.status, history: messages.statusHistory }).from(messages);
+    expect(message!.status).toBe('failed');
+    expect(message!.history.map((entry) => entry.status)).toEqual(['sent', 'failed']);
+    expect(await db.select({ outcome: webhookEvents.outcome, messageId: webhookEvents.messageId }).from(webhookEvents)).toEqual([
+      { outcome: 'recorded', messageId: claimed!.id },
+    ]);
+    expect(await jobsOf('outbound-message-failed')).toEqual([
+      { payload: { messageId: claimed!.id }, dedupeKey: `outbound-message-failed:${claimed!.id}` },
+    ]);
+    // Looking again (the webhook's own second look, or a retried send) adopts nothing twice.
+    expect(await adoptEarlyStatuses({ database: db, channel: 'sms', providerMessageId: 'SMearly' })).toBe(0);
+    expect(await jobsOf('outbound-message-failed')).toHaveLength(1);
+    // A status of a message nobody holds stays where it was.
+    await recordWebhookEvents({
+      database: db,
+      events: [twilioStatusEvent({ messageSid: 'SMnobody', status: 'delivered', errorCode: undefined, to: phone, at })],
+    });
+    expect(await adoptEarlyStatuses({ database: db, channel: 'sms', providerMessageId: 'SMnobody' })).toBe(0);
   });
 
   it('enqueues inbound-message-received for a known patient once, and nothing for an unknown number', async () => {

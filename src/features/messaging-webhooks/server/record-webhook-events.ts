@@ -63,19 +63,27 @@ export async function recordWebhookEvents(options: { database: Database; events:
     if (outcome === 'duplicate') recording.duplicates += 1;
     else if (outcome === 'unmatched') recording.unmatched += 1;
     else recording.recorded += 1;
+    if (outcome === 'unmatched')
+      await adoptEarlyStatuses({ database: options.database, channel: only!.channel, providerMessageId: only!.providerMessageId });
     return recording;
   }
+  const unmatchedStatuses: StatusEvent[] = [];
   await options.database.transaction(async (transaction) => {
     for (const event of options.events) {
       const outcome = event.kind === 'status' ? await applyStatus(transaction, event) : await applyInbound(transaction, event);
       if (outcome === 'duplicate') recording.duplicates += 1;
-      else if (outcome === 'unmatched') recording.unmatched += 1;
-      else {
+      else if (outcome === 'unmatched') {
+        recording.unmatched += 1;
+        if (event.kind === 'status') unmatchedStatuses.push(event);
+      } else {
         recording.recorded += 1;
         if (outcome !== 'recorded') recording.inbound.push(outcome);
       }
     }
   });
+  // Once committed, a status of a message we did not hold yet is looked for again (adoptEarlyStatuses).
+  for (const event of unmatchedStatuses)
+    await adoptEarlyStatuses({ database: options.database, channel: event.channel, providerMessageId: event.providerMessageId });
   return recording;
 }
 
@@ -95,6 +103,64 @@ async function claimEvent(transaction: Database, row: typeof webhookEvents.$infe
 function statusRankSql(status: SQL): SQL {
   const cases = Object.entries(statusRank).map(([name, rank]) => sql`when ${name} then ${rank}`);
   return sql`(case ${status} ${sql.join(cases, sql` `)} else 0 end)`;
+}
+
+/** The message's history with `entry` added in time order (ties keep arrival order), as SQL over `m`. */
+function historyWithEntrySql(entry: MessageStatusEntry): SQL {
+  return sql`(
+    select jsonb_agg(item.entry order by (item.entry->>'at')::timestamptz, item.position)
+    from jsonb_array_elements(m.status_history || jsonb_build_array(${JSON.stringify(entry)}::jsonb))
+      with ordinality as item(entry, position)
+  )`;
+}
+
+/** The message's status after `status` arrives: moved forward by statusRank, never back. */
+function statusAfterSql(status: string): SQL {
+  return sql`case when ${statusRankSql(sql`${status}::text`)} > ${statusRankSql(sql`m.status`)} then ${status} else m.status end`;
+}
+
+/**
+ * Statuses that arrived before the message they are about had its provider id, now applied to it. The provider can
+ * answer the send and post its first status (a WhatsApp "failed", say) before the send's own update, which stores
+ * the provider's id, has committed: the webhook then finds no message and records the status as 'unknown-message'.
+ * Both sides call this after their own write has committed — the send after storing the id, the webhook after
+ * recording a status it could not match — so whichever commits second finds the other's row (READ COMMITTED), and
+ * the conditional update lets only one of them adopt each event. An adopted failure queues the SMS fallback, once
+ * per message, as a matched one does.
+ */
+export async function adoptEarlyStatuses(options: { database: Database; channel: string; providerMessageId: string }): Promise<number> {
+  const { database, channel, providerMessageId } = options;
+  return database.transaction(async (transaction) => {
+    const adopted = (await transaction.execute(sql`
+      with message as (
+        select id, patient_id from messages where channel = ${channel} and provider_message_id = ${providerMessageId} limit 1
+      )
+      update webhook_events e set outcome = 'recorded', message_id = message.id, patient_id = message.patient_id
+      from message
+      where e.kind = 'status' and e.outcome = 'unknown-message' and e.provider_message_id = ${providerMessageId}
+      returning message.id as message_id, e.details, e.occurred_at`)) as unknown as {
+      rows: { message_id: string; details: { status: string; errors?: MessageStatusEntry['errors'] }; occurred_at: Date | string }[];
+    };
+    for (const row of adopted.rows) {
+      const at = new Date(row.occurred_at).toISOString();
+      const entry: MessageStatusEntry = {
+        status: row.details.status,
+        at,
+        ...(row.details.errors === undefined ? {} : { errors: row.details.errors }),
+      };
+      await transaction.execute(sql`
+        update messages m set status_history = ${historyWithEntrySql(entry)}, status = ${statusAfterSql(entry.status)}
+        where m.id = ${row.message_id}`);
+      if (failedStatuses.has(entry.status))
+        await enqueueJob({
+          database: transaction,
+          kind: outboundMessageFailedJobKind,
+          payload: { messageId: row.message_id },
+          dedupeKey: `${outboundMessageFailedJobKind}:${row.message_id}`,
+        });
+    }
+    return adopted.rows.length;
+  });
 }
 
 /**
@@ -122,13 +188,7 @@ async function applyStatus(database: Database, event: StatusEvent): Promise<Outc
       on conflict (event_key) do nothing
       returning message_id
     ), updated as (
-      update messages m set
-        status_history = (
-          select jsonb_agg(item.entry order by (item.entry->>'at')::timestamptz, item.position)
-          from jsonb_array_elements(m.status_history || jsonb_build_array(${JSON.stringify(entry)}::jsonb))
-            with ordinality as item(entry, position)
-        ),
-        status = case when ${statusRankSql(sql`${event.status}::text`)} > ${statusRankSql(sql`m.status`)} then ${event.status} else m.status end
+      update messages m set status_history = ${historyWithEntrySql(entry)}, status = ${statusAfterSql(event.status)}
       from claimed
       where m.id = claimed.message_id
       returning m.id
