@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispensings, patients, products } from '@/db/schema';
+import { dispensings, importBatches, patients, products } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { AppError } from '@/lib/errors';
 import { importDispensingCsv } from './import-dispensing-csv';
@@ -254,4 +255,70 @@ describe.each(testDatabaseBackends())('importDispensingCsv on $name', (backend) 
     expect(rows.map((row) => row.productId)).toEqual(['catalogue-metformin', 'catalogue-metformin', 'catalogue-metformin']);
     expect(await database.database.select({ id: products.id }).from(products)).toHaveLength(1);
   });
+
+  const twoPatients = 'PATIENT_ID,DATE,PERDAY,CATEGORY,DURATION\n1,2024-01-01,1,medA,30\n2,2024-01-05,1,medA,30\n';
+  async function fillsOf(sourceRecordId: string) {
+    return database.database
+      .select({ patientId: dispensings.patientId, pseudonym: patients.pseudonym })
+      .from(dispensings)
+      .innerJoin(patients, eq(patients.id, dispensings.patientId))
+      .where(and(eq(patients.source, 'pharmacy-csv'), eq(patients.sourceRecordId, sourceRecordId)));
+  }
+  async function latestBatchRows() {
+    const [batch] = await database.database
+      .select({ createdRows: importBatches.createdRows, deliveredRows: importBatches.deliveredRows })
+      .from(importBatches)
+      .orderBy(desc(importBatches.startedAt));
+    return batch;
+  }
+
+  it('a patient already there and a new one come back from one statement: the existing row kept as it was, only the new one created', async () => {
+    const [existing] = await database.database
+      .insert(patients)
+      .values({ pseudonym: 'P-EXISTING', source: 'pharmacy-csv', sourceRecordId: '1', region: 'NSW', persona: 'steady' })
+      .returning();
+    const report = await importText(twoPatients, { mapping: {} });
+    expect(report.created).toEqual({ Dispensing: 2 });
+    const [after] = await database.database.select().from(patients).where(eq(patients.id, existing!.id));
+    expect(after).toEqual(existing);
+    expect(await fillsOf('1')).toEqual([{ patientId: existing!.id, pseudonym: 'P-EXISTING' }]);
+    expect(await fillsOf('2')).toHaveLength(1);
+    expect(await latestBatchRows()).toMatchObject({ createdRows: { patients: 1 }, deliveredRows: { patients: 2 } });
+  });
+
+  // The interleaving needs a second connection: PGlite has one, so it runs on PostgreSQL only (TEST_DATABASE_URL).
+  it.runIf(backend.name === 'postgres')(
+    'a patient a concurrent import inserts while this one waits on it is found, not "missing"',
+    async () => {
+      const pool = database.driver as pg.Pool;
+      const racer = await pool.connect();
+      try {
+        await racer.query('begin');
+        const inserted = await racer.query<{ id: string }>(
+          "insert into patients (pseudonym, source, source_record_id) values ('P-RACER', 'pharmacy-csv', '1') returning id",
+        );
+        // This import's patient statement starts (its snapshot without P-RACER) and waits on the racer's key.
+        const importing = importText(twoPatients, { mapping: {} });
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          // From the pool, not the racer: inside its transaction the statistics views would stay as first read.
+          const waiting = await pool.query<{ waiting: number }>(
+            "select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+          );
+          if (waiting.rows[0]!.waiting > 0) break;
+          if (Date.now() > deadline) throw new Error('The import never waited on the concurrent patient insert.');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await racer.query('commit');
+        const report = await importing;
+        expect(report.created).toEqual({ Dispensing: 2 });
+        expect(await fillsOf('1')).toEqual([{ patientId: inserted.rows[0]!.id, pseudonym: 'P-RACER' }]);
+        expect(await latestBatchRows()).toMatchObject({ createdRows: { patients: 1 }, deliveredRows: { patients: 2 } });
+      } finally {
+        await racer.query('rollback').catch(() => undefined);
+        racer.release();
+      }
+    },
+    30_000,
+  );
 });

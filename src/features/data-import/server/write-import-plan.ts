@@ -354,26 +354,22 @@ async function writePatients(options: {
     );
     await advance(chunk.length);
   }
-  const onlyReferenced = [...referenced].filter((key) => !ids.has(key));
+  // Sorted: the statement below locks existing rows, and two imports locking in one order cannot deadlock.
+  const onlyReferenced = [...referenced].filter((key) => !ids.has(key)).sort();
   for (let start = 0; start < onlyReferenced.length; start += chunkSize) {
     const chunk = onlyReferenced.slice(start, start + chunkSize);
-    // One statement: insert the new ones; the outer SELECT still sees the table as it was, so together
-    // they give every id once.
+    // One statement that returns every id, new or existing: a no-op DO UPDATE (source set to itself; the
+    // patients triggers compare other columns, so nothing is marked changed) returns the existing row, even one
+    // a concurrent import committed after this statement's snapshot. (DO NOTHING plus a SELECT of the rest
+    // missed exactly that row: the SELECT's snapshot predated it.) The keys are distinct, so no row is hit twice.
     await inChunkTransaction(
       async (transaction) => {
         const found = (await transaction.execute(sql`
-          with wanted as (
-            select * from unnest(${param(chunk)}::text[], ${param(chunk.map(() => newPseudonym()))}::text[]) as wanted (source_record_id, pseudonym)
-          ),
-          inserted as (
-            insert into patients (pseudonym, source, source_record_id)
-            select pseudonym, ${source}, source_record_id from wanted
-            on conflict (source, source_record_id) do nothing
-            returning id, source_record_id
-          )
-          select id, source_record_id, true as inserted from inserted
-          union all
-          select patients.id, patients.source_record_id, false from patients join wanted using (source_record_id) where patients.source = ${source}`)) as unknown as {
+          insert into patients (pseudonym, source, source_record_id)
+          select pseudonym, ${source}, source_record_id
+          from unnest(${param(chunk)}::text[], ${param(chunk.map(() => newPseudonym()))}::text[]) as wanted (source_record_id, pseudonym)
+          on conflict (source, source_record_id) do update set source = excluded.source
+          returning id, source_record_id, (xmax = 0) as inserted`)) as unknown as {
           rows: { id: string; source_record_id: string; inserted: boolean }[];
         };
         await record(
