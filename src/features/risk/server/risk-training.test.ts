@@ -71,9 +71,9 @@ describe.each(testDatabaseBackends())('risk model training and evaluation on $na
 
   it('gives two runs started together their own versions (the second failed on the unique version before)', async () => {
     const db = database.database;
-    // No dose events: each run stores its version, then fails loading the records and marks it failed.
+    // No dose events in the database: each run stores its version, then fails loading the records and marks it failed.
     const runs = await Promise.allSettled(
-      [1, 2].map(() => trainRiskModel({ database: db, input: { source: 'records', patients: 120, weeks: 12, seed: 3 }, createdBy: null })),
+      [1, 2].map(() => trainRiskModel({ database: db, input: { source: 'database', patients: 120, weeks: 12, seed: 3 }, createdBy: null })),
     );
     expect(runs.map((run) => run.status === 'rejected' && (run.reason as Error).message)).toEqual([
       'The database holds no dose events to train the risk model on.',
