@@ -5,6 +5,8 @@
  * `npm start -- --prepare-only` prepares the database (migrations, and the demo accounts and dataset where
  * they apply) and exits: a release step before the servers start, or one database copied for several.
  */
+// First: the global Next.js expects before anything imports it (see the module).
+import './server/expose-async-local-storage';
 import http from 'node:http';
 import next from 'next';
 import { closeDatabaseConnection, getDatabaseConnection } from '@/db/client';
