@@ -3,7 +3,7 @@ import { chooseInSelect, expect, seriousAccessibilityViolations, test } from './
 import { patientIdInPicker } from './patient-picker';
 
 // A survey by message (decision 051), played on /dev/phone: a test patient of its own (verified test number,
-// WhatsApp and SMS opt-ins to reminders and surveys, in the demo clinic), the demo clinician sends the survey from
+// WhatsApp and SMS opt-ins to reminders and surveys, in the demo clinic, in usual care so no daily reminder comes), the demo clinician sends the survey from
 // the Patient Profile, and the phone answers through the signed webhooks. Outside the WhatsApp window a patient who
 // prefers WhatsApp gets the survey invitation template first (decision 056; the demo account has it approved).
 
@@ -23,6 +23,9 @@ async function openNewTestPatient(page: Page, preferredChannel: 'WhatsApp' | 'SM
   await page.goto('/dev/phone');
   const form = page.getByRole('form', { name: 'Create a test patient' });
   await form.getByRole('textbox', { name: 'Time zone' }).fill(middayZone());
+  // No daily reminders: the live loop would otherwise send one whenever it next plans the day, and the specs count
+  // the survey's messages on the phone.
+  await chooseInSelect(form, 'Messaging programme', 'Usual care (no messages)');
   if (preferredChannel !== 'WhatsApp') await chooseInSelect(form, 'Preferred channel', preferredChannel);
   await form.getByRole('button', { name: 'Create a test patient' }).click();
   await expect(page).toHaveURL(/\/dev\/phone\?patient=T-[0-9a-f]{8}$/);
