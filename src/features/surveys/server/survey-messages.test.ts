@@ -95,6 +95,26 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
       } as never)!,
     );
 
+  /** The patient opens the barrier survey in the browser and answers it to the end (answer `option` of each question). */
+  async function finishInBrowser(option: number) {
+    const db = database.database;
+    let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now: tick() });
+    while (state.question !== null) {
+      const question = state.question;
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: {
+          responseId: state.responseId,
+          questionId: question.id,
+          answer: question.kind === 'choice' ? question.options[option]!.value : 0,
+        },
+        now: tick(),
+      });
+    }
+    return state;
+  }
+
   it('sends 3 numbered questions by SMS when the WhatsApp window is closed; "1 3 2" answers them, the rest follows, then it completes', async () => {
     const db = database.database;
     await consent(['whatsapp', 'sms']);
@@ -391,6 +411,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     const chunks = await db.select({ status: surveyMessageChunks.status }).from(surveyMessageChunks).orderBy(surveyMessageChunks.createdAt);
     expect(chunks).toEqual([{ status: 'expired' }, { status: 'awaiting' }]);
   });
+
   it('closes its waiting message when the patient finishes the survey in the browser: no clarification, hold or reminder follows', async () => {
     const db = database.database;
     await consent(['sms']);
@@ -402,21 +423,8 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
     });
     expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms' })]);
     // The patient opens the same survey in the browser instead and answers it to the end.
-    let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now: tick() });
+    const state = await finishInBrowser(0);
     expect(state.responseId).toBe(offered.responseId);
-    while (state.question !== null) {
-      const question = state.question;
-      state = await answerSurveyQuestion({
-        database: db,
-        actor: patientUser,
-        input: {
-          responseId: state.responseId,
-          questionId: question.id,
-          answer: question.kind === 'choice' ? question.options[0]!.value : 0,
-        },
-        now: tick(),
-      });
-    }
     expect(state.completedAt).not.toBeNull();
     expect(
       await db.select({ status: surveyMessageChunks.status, reason: surveyMessageChunks.statusReason }).from(surveyMessageChunks),
@@ -442,26 +450,10 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
       input: { patientId, surveyKey: 'adherence-barriers' },
       now: tick(),
     });
-    const finishInBrowser = async () => {
-      let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now: tick() });
-      while (state.question !== null) {
-        const question = state.question;
-        state = await answerSurveyQuestion({
-          database: db,
-          actor: patientUser,
-          input: {
-            responseId: state.responseId,
-            questionId: question.id,
-            answer: question.kind === 'choice' ? question.options[1]!.value : 0,
-          },
-          now: tick(),
-        });
-      }
-    };
     // The provider takes a moment; the patient finishes the survey in the browser meanwhile.
     const slowSms: typeof adapters = {
       ...adapters,
-      sms: { ...adapters.sms, send: async (message) => (await finishInBrowser(), adapters.sms.send(message)) },
+      sms: { ...adapters.sms, send: async (message) => (await finishInBrowser(1), adapters.sms.send(message)) },
     };
     expect(await sendSurveyMessage({ database: db, adapters: slowSms, now: tick(), responseId: offered.responseId })).toMatchObject({
       outcome: 'sent',
