@@ -95,6 +95,15 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
       } as never)!,
     );
 
+  /** The demo clinician sends the patient the barrier survey by message. */
+  const offerBarrierSurvey = () =>
+    offerSurveyByMessage({
+      database: database.database,
+      actor: clinician,
+      input: { patientId, surveyKey: 'adherence-barriers' },
+      now: tick(),
+    });
+
   /** The patient opens the barrier survey in the browser and answers it to the end (answer `option` of each question). */
   async function finishInBrowser(option: number) {
     const db = database.database;
@@ -415,12 +424,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
   it('closes its waiting message when the patient finishes the survey in the browser: no clarification, hold or reminder follows', async () => {
     const db = database.database;
     await consent(['sms']);
-    const offered = await offerSurveyByMessage({
-      database: db,
-      actor: clinician,
-      input: { patientId, surveyKey: 'adherence-barriers' },
-      now: tick(),
-    });
+    const offered = await offerBarrierSurvey();
     expect(await runSurveyJobs()).toEqual([expect.objectContaining({ outcome: 'sent', channel: 'sms' })]);
     // The patient opens the same survey in the browser instead and answers it to the end.
     const state = await finishInBrowser(0);
@@ -444,12 +448,7 @@ describe.each(testDatabaseBackends())('surveys by message on $name', (backend) =
   it('keeps a message closed that was being sent as the patient finished the survey in the browser', async () => {
     const db = database.database;
     await consent(['sms']);
-    const offered = await offerSurveyByMessage({
-      database: db,
-      actor: clinician,
-      input: { patientId, surveyKey: 'adherence-barriers' },
-      now: tick(),
-    });
+    const offered = await offerBarrierSurvey();
     // The provider takes a moment; the patient finishes the survey in the browser meanwhile.
     const slowSms: typeof adapters = {
       ...adapters,
