@@ -27,7 +27,7 @@ export * from './schemas';
 
 // page
 export { listTrials, type TrialSummary } from './server/list-trials';
-export { calculateSampleSize, sampleSizeInputSchema, sampleSizeOf, type SampleSizeAnswer, type SampleSizeInput } from './sample-size';
+export { sampleSizeInputSchema, sampleSizeOf, type SampleSizeAnswer, type SampleSizeInput } from './sample-size';
 
 // outcomes
 export { analysisDatasetCsv, trialOutcomeRows, type TrialAnalysisRow, type TrialOutcomeRows } from './analysis-dataset';

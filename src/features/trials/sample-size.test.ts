@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { calculateSampleSize, meansSampleSize, proportionsSampleSize } from './sample-size';
+import { parseInput } from '@/lib/parse-input';
+import { sampleSizeInputSchema, sampleSizeOf } from './sample-size';
+
+/** What the server action does: parse with the schema (a validation AppError naming each field), then compute. */
+const calculateSampleSize = (input: unknown) =>
+  sampleSizeOf(parseInput(sampleSizeInputSchema, input, { label: 'The sample-size calculation' }));
+
+/** The refusal calculateSampleSize throws for `input`. */
+function refusal(input: unknown) {
+  try {
+    calculateSampleSize(input);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('accepted');
+}
 
 // statsmodels' NormalIndPower (two-sided α 0.05, power 0.8), unrounded, as in the engine's golden vectors.
 const reference = {
@@ -16,33 +31,30 @@ const reference = {
 
 describe('the sample-size calculator', () => {
   it.each(reference.sampleSizeProportions)('rounds up the statsmodels n for p1 $p1, p2 $p2', (row) => {
-    const result = proportionsSampleSize({ p1: String(row.p1), p2: String(row.p2), alpha: '0.05', power: '0.8' });
-    expect(result).toEqual({ ok: true, value: { n: Math.ceil(row.n), nContinuityCorrected: Math.ceil(row.nContinuityCorrected) } });
+    const result = calculateSampleSize({ kind: 'proportions', p1: String(row.p1), p2: String(row.p2), alpha: '0.05', power: '0.8' });
+    expect(result).toEqual({ kind: 'proportions', n: Math.ceil(row.n), nContinuityCorrected: Math.ceil(row.nContinuityCorrected) });
   });
 
   it.each(reference.sampleSizeMeans)('rounds up the n for sd $sd, delta $delta', (row) => {
-    expect(meansSampleSize({ sd: String(row.sd), delta: String(row.delta), alpha: '0.05', power: '0.8' })).toEqual({
-      ok: true,
-      value: { n: Math.ceil(row.n) },
+    expect(calculateSampleSize({ kind: 'means', sd: String(row.sd), delta: String(row.delta), alpha: '0.05', power: '0.8' })).toEqual({
+      kind: 'means',
+      n: Math.ceil(row.n),
     });
   });
 
   it('names each bad field', () => {
-    const result = proportionsSampleSize({ p1: '1.2', p2: 'x', alpha: '0.05', power: '0.3' });
-    expect(result).toEqual({
-      ok: false,
-      fieldErrors: {
-        p1: 'Proportion in the control arm (p1) must be between 0 and 1 (exclusive).',
-        p2: 'Proportion in the intervention arm (p2) must be a number.',
-        power: 'Power must be from 0.5 to below 1.',
-      },
+    // Exactly these three, each named.
+    expect(
+      (refusal({ kind: 'proportions', p1: '1.2', p2: 'x', alpha: '0.05', power: '0.3' }) as { fieldErrors: unknown }).fieldErrors,
+    ).toEqual({
+      p1: 'Proportion in the control arm (p1) must be between 0 and 1 (exclusive).',
+      p2: 'Proportion in the intervention arm (p2) must be a number.',
+      power: 'Power must be from 0.5 to below 1.',
     });
-    expect(proportionsSampleSize({ p1: '0.5', p2: '0.5', alpha: '0.05', power: '0.8' })).toMatchObject({
-      ok: false,
+    expect(refusal({ kind: 'proportions', p1: '0.5', p2: '0.5', alpha: '0.05', power: '0.8' })).toMatchObject({
       fieldErrors: { p2: expect.stringContaining('must differ') },
     });
-    expect(meansSampleSize({ sd: '0', delta: '0', alpha: '', power: '0.8' })).toMatchObject({
-      ok: false,
+    expect(refusal({ kind: 'means', sd: '0', delta: '0', alpha: '', power: '0.8' })).toMatchObject({
       fieldErrors: {
         sd: 'Standard deviation must be above 0.',
         delta: 'Difference to detect must not be 0.',
@@ -68,14 +80,6 @@ describe('the sample-size calculator', () => {
   });
 
   it('parses with one zod schema, so a bad field comes back as a validation error naming that field', () => {
-    const refusal = (input: unknown) => {
-      try {
-        calculateSampleSize(input);
-      } catch (error) {
-        return error;
-      }
-      throw new Error('accepted');
-    };
     expect(refusal({ kind: 'proportions', p1: '0.5', p2: '0.65', alpha: '0.5', power: '0.8' })).toMatchObject({
       code: 'validation',
       httpStatus: 400,

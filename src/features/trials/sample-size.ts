@@ -1,9 +1,5 @@
 import { sampleSizeTwoMeans, sampleSizeTwoProportions } from '@/engine/statistics/trial';
-import { fieldErrorsOf, parseInput } from '@/lib/parse-input';
 import { z } from '@/lib/zod';
-
-type Raw = Record<string, unknown>;
-export type Checked<T> = { ok: true; value: T } | { ok: false; fieldErrors: Record<string, string> };
 
 /**
  * One of the calculator's text fields as a number: the form sends what was typed. `abort` stops at "not a
@@ -49,8 +45,6 @@ const power = numberField(labels.power).pipe(
 );
 
 const proportionsShape = { p1: proportion(labels.p1), p2: proportion(labels.p2), alpha, power };
-const proportionsDiffer = (fields: { p1: number; p2: number }) => fields.p1 !== fields.p2;
-const proportionsDifferError = { path: ['p2'], error: `${labels.p2} must differ from p1.` };
 const meansShape = {
   sd: numberField(labels.sd).pipe(
     z
@@ -68,14 +62,13 @@ const meansShape = {
   power,
 };
 
-const proportionsFieldsSchema = z.object(proportionsShape).refine(proportionsDiffer, proportionsDifferError);
-const meansFieldsSchema = z.object(meansShape);
-
 /** The calculator's input, one form's fields beside its kind: each error is keyed by the field it is about. */
 export const sampleSizeInputSchema = z.discriminatedUnion(
   'kind',
   [
-    z.object({ kind: z.literal('proportions'), ...proportionsShape }).refine(proportionsDiffer, proportionsDifferError),
+    z
+      .object({ kind: z.literal('proportions'), ...proportionsShape })
+      .refine((fields) => fields.p1 !== fields.p2, { path: ['p2'], error: `${labels.p2} must differ from p1.` }),
     z.object({ kind: z.literal('means'), ...meansShape }),
   ],
   { error: 'kind must be proportions or means.' },
@@ -83,46 +76,18 @@ export const sampleSizeInputSchema = z.discriminatedUnion(
 export type SampleSizeInput = z.input<typeof sampleSizeInputSchema>;
 export type SampleSizeRequest = z.output<typeof sampleSizeInputSchema>;
 
-function checked<Schema extends z.ZodType>(schema: Schema, raw: Raw): Checked<z.output<Schema>> {
-  const result = schema.safeParse(raw);
-  return result.success ? { ok: true, value: result.data } : { ok: false, fieldErrors: fieldErrorsOf(result.error) };
-}
-
-export type ProportionsSampleSize = { n: number; nContinuityCorrected: number };
-
-/**
- * Participants per arm to tell two proportions apart (two-sided α, normal approximation), rounded up as a
- * trial must recruit whole people; with and without the continuity correction.
- */
-export function proportionsSampleSize(raw: Raw): Checked<ProportionsSampleSize> {
-  const fields = checked(proportionsFieldsSchema, raw);
-  return fields.ok ? { ok: true, value: proportionsOf(fields.value) } : fields;
-}
-
-function proportionsOf(fields: z.output<typeof proportionsFieldsSchema>): ProportionsSampleSize {
-  const result = sampleSizeTwoProportions(fields);
-  return { n: Math.ceil(result.n), nContinuityCorrected: Math.ceil(result.nContinuityCorrected) };
-}
-
-/** Participants per arm to detect a difference `delta` in means with a common standard deviation `sd`, rounded up. */
-export function meansSampleSize(raw: Raw): Checked<{ n: number }> {
-  const fields = checked(meansFieldsSchema, raw);
-  return fields.ok ? { ok: true, value: { n: Math.ceil(sampleSizeTwoMeans(fields.value).n) } } : fields;
-}
-
 export type SampleSizeAnswer = { kind: 'proportions'; n: number; nContinuityCorrected: number } | { kind: 'means'; n: number };
 
-/** The answer to input already parsed with `sampleSizeInputSchema` (the server action parses it). */
-export function sampleSizeOf(request: SampleSizeRequest): SampleSizeAnswer {
-  if (request.kind === 'proportions') return { kind: 'proportions', ...proportionsOf(request) };
-  return { kind: 'means', n: Math.ceil(sampleSizeTwoMeans(request).n) };
-}
-
 /**
- * The calculator's one entry point for any caller (a server action calls it: the @stdlib quantile functions
- * the engine uses need `Function`, which the page's Content-Security-Policy forbids in the browser). A bad
- * field is a validation AppError whose field errors name it.
+ * The answer to input parsed with `sampleSizeInputSchema` — by the server action, because the @stdlib quantile
+ * functions the engine uses need `Function`, which the page's Content-Security-Policy forbids in the browser.
  */
-export function calculateSampleSize(input: unknown): SampleSizeAnswer {
-  return sampleSizeOf(parseInput(sampleSizeInputSchema, input, { label: 'The sample-size calculation' }));
+export function sampleSizeOf(request: SampleSizeRequest): SampleSizeAnswer {
+  // Participants per arm, rounded up (a trial recruits whole people); proportions with and without the
+  // continuity correction.
+  if (request.kind === 'proportions') {
+    const result = sampleSizeTwoProportions(request);
+    return { kind: 'proportions', n: Math.ceil(result.n), nContinuityCorrected: Math.ceil(result.nContinuityCorrected) };
+  }
+  return { kind: 'means', n: Math.ceil(sampleSizeTwoMeans(request).n) };
 }

@@ -148,7 +148,7 @@ function MeansForm({ calculate }: { calculate: Calculate }) {
 
 /**
  * Participants needed per arm (normal approximation, two-sided), by the engine functions the tests check
- * against statsmodels, through a server action (see calculateSampleSize for why not in the browser).
+ * against statsmodels, through a server action (see sampleSizeOf for why not in the browser).
  */
 export function SampleSizeCalculator({ calculate }: { calculate: Calculate }) {
   return (
