@@ -626,7 +626,15 @@ export const webhookEvents = pgTable(
     occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('webhook_events_received_at_idx').on(table.receivedAt), index('webhook_events_patient_idx').on(table.patientId)],
+  (table) => [
+    index('webhook_events_received_at_idx').on(table.receivedAt),
+    index('webhook_events_patient_idx').on(table.patientId),
+    // Statuses that came before their message's provider id (decision 019 addendum): every send looks here for its
+    // id, so the lookup reads this small index, not the whole table (about four rows per message sent).
+    index('webhook_events_unknown_message_idx')
+      .on(table.providerMessageId)
+      .where(sql`${table.outcome} = 'unknown-message'`),
+  ],
 );
 
 export const dataSources = pgTable('data_sources', {

@@ -130,6 +130,19 @@ function statusAfterSql(status: string): SQL {
  */
 export async function adoptEarlyStatuses(options: { database: Database; channel: string; providerMessageId: string }): Promise<number> {
   const { database, channel, providerMessageId } = options;
+  // Nearly always none: one indexed read (webhook_events_unknown_message_idx) instead of a transaction on every send.
+  const [waiting] = await database
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(
+      and(
+        eq(webhookEvents.kind, 'status'),
+        eq(webhookEvents.outcome, 'unknown-message'),
+        eq(webhookEvents.providerMessageId, providerMessageId),
+      ),
+    )
+    .limit(1);
+  if (waiting === undefined) return 0;
   return database.transaction(async (transaction) => {
     const adopted = (await transaction.execute(sql`
       with message as (

@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_events_unknown_message_idx" ON "webhook_events" USING btree ("provider_message_id") WHERE "webhook_events"."outcome" = 'unknown-message';
