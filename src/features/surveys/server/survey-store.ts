@@ -235,12 +235,18 @@ export async function findOrStartResponse(
   },
 ): Promise<{ kind: 'existing'; response: LatestResponse } | { kind: 'started'; responseId: string; stored: StoredDefinition }> {
   const { patientId, surveyKey, now } = options;
+  const keeps = (latest: LatestResponse | null): latest is LatestResponse =>
+    latest !== null && (latest.completedAt === null || options.afterFinished === 'show');
+  // Resuming (the usual case) needs neither the lock nor the current version.
+  const latest = await findLatestResponse(database, patientId, surveyKey);
+  if (keeps(latest)) return { kind: 'existing', response: latest };
   // Outside the transaction: the first call of a process brings in the built-in versions (decision 055).
   const stored = await findCurrentDefinition(database, surveyKey);
   return database.transaction(async (transaction) => {
     await transaction.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('update');
-    const latest = await findLatestResponse(transaction, patientId, surveyKey);
-    if (latest !== null && (latest.completedAt === null || options.afterFinished === 'show')) return { kind: 'existing', response: latest };
+    // Again under the lock: another offer or tab may have started one since.
+    const current = await findLatestResponse(transaction, patientId, surveyKey);
+    if (keeps(current)) return { kind: 'existing', response: current };
     const [created] = await transaction
       .insert(surveyResponses)
       .values({ patientId, definitionId: stored.id, surveyKey, channel: options.channel ?? 'web', startedAt: now, updatedAt: now })
