@@ -39,7 +39,8 @@ describe.each(testDatabaseBackends())('recordWebhookEvents follow-up jobs on $na
   const jobsOf = (kind: string) =>
     database.database.select({ payload: jobs.payload, dedupeKey: jobs.dedupeKey }).from(jobs).where(eq(jobs.kind, kind));
 
-  async function outbound(providerMessageId: string, channel: 'whatsapp' | 'sms') {
+  /** An outbound message as the send stores it: sent with the provider's id, or (null) only claimed, before the answer. */
+  async function outbound(providerMessageId: string | null, channel: 'whatsapp' | 'sms', sourceRecordId = providerMessageId!) {
     const [row] = await database.database
       .insert(messages)
       .values({
@@ -48,10 +49,10 @@ describe.each(testDatabaseBackends())('recordWebhookEvents follow-up jobs on $na
         direction: 'outbound',
         body: 'Time for your dose',
         sentAt: at,
-        status: 'sent',
+        status: providerMessageId === null ? 'sending' : 'sent',
         providerMessageId,
         source: 'live',
-        sourceRecordId: providerMessageId,
+        sourceRecordId,
       })
       .returning({ id: messages.id });
     return row!.id;
@@ -82,19 +83,7 @@ describe.each(testDatabaseBackends())('recordWebhookEvents follow-up jobs on $na
   it('applies a failure that arrived before its message held the provider id once the send stores it, with one fallback job', async () => {
     const db = database.database;
     // The send claimed its row ('sending', no provider id yet); the provider answered and posted "failed" at once.
-    const [claimed] = await db
-      .insert(messages)
-      .values({
-        patientId,
-        channel: 'sms',
-        direction: 'outbound',
-        body: 'Time for your dose',
-        sentAt: at,
-        status: 'sending',
-        source: 'live',
-        sourceRecordId: 'early-1',
-      })
-      .returning({ id: messages.id });
+    const claimed = { id: await outbound(null, 'sms', 'early-1') };
     const failed = twilioStatusEvent({
       messageSid: 'SMearly',
       status: 'failed',
