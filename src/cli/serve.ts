@@ -20,7 +20,7 @@ import { seedDemoAccounts } from '@/features/identity/server/seed-demo-accounts'
 import { ensureMessagingTick } from '@/features/messaging-loop';
 import { ensurePolicyUpdate } from '@/features/policy-learning';
 import { ensurePortalRefresh, queuePortalRefresh } from '@/features/portal';
-import { warmPersonaAccuracy } from '@/features/surveys';
+import { fillSurveyResponseInformation, warmPersonaAccuracy } from '@/features/surveys';
 import { describeDemoDataset } from '@/features/demo-data/server/describe-demo-dataset';
 import { describeChannels } from '@/features/message-sending';
 import { demoDatasetLockId, seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
@@ -175,6 +175,13 @@ async function main(): Promise<void> {
       (milliseconds) => milliseconds > 0 && log(`Default policy comparison simulated in ${(milliseconds / 1000).toFixed(1)} s`),
       (error: unknown) =>
         log(`The default policy comparison was not simulated ahead: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    // The information figures of survey responses stored without them (before migration 0029, or by an older
+    // instance during a deploy); survey-evolution works them out itself until then (decision 047 addendum).
+    fillSurveyResponseInformation({ database: connection.database }).then(
+      (filled) => filled > 0 && log(`Information figures stored for ${filled} survey responses`),
+      (error: unknown) =>
+        log(`Survey information figures were not stored: ${error instanceof Error ? error.message : String(error)}`),
     );
     // Survey evolution's persona-accuracy curves, in slices between requests, rather than in its first reader's.
     warmPersonaAccuracy({ database: connection.database }).then(

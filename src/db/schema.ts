@@ -916,6 +916,12 @@ export const surveyResponses = pgTable(
     summary: jsonb('summary').$type<Record<string, string>>(),
     /** Posterior probability per persona after the last answer. */
     posterior: jsonb('posterior').$type<Record<string, number>>(),
+    /**
+     * Bits of persona entropy each answered choice question removed, in the order asked (`responseInformation`),
+     * written with the answers, so survey-evolution sums them in SQL (decision 047 addendum). Null on a response
+     * stored before it existed until the start-up backfill fills it.
+     */
+    informationBits: jsonb('information_bits').$type<Record<string, number>>(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -923,6 +929,10 @@ export const surveyResponses = pgTable(
   (table) => [
     index('survey_responses_patient_idx').on(table.patientId, table.surveyKey, table.startedAt),
     index('survey_responses_completed_idx').on(table.surveyKey, table.completedAt),
+    // The few responses still without their information figures, which survey-evolution works out itself.
+    index('survey_responses_information_missing_idx')
+      .on(table.definitionId)
+      .where(sql`${table.informationBits} is null`),
   ],
 );
 

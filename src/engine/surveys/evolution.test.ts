@@ -4,8 +4,9 @@ import {
   adherenceBarriersSurveyVersion1,
   adherenceBarriersSurveyVersion2,
   builtInSurveyVersions,
+  lifestyleSurvey,
 } from './definitions';
-import { describeDefinitionChanges, questionInformation } from './evolution';
+import { describeDefinitionChanges, questionInformation, responseInformation } from './evolution';
 import { entropy, posteriorFromAnswers, uniformPrior } from './inference';
 import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition } from './types';
 
@@ -83,7 +84,7 @@ describe('questionInformation', () => {
       { answers: { cost: 'often', forgetting: 'never' }, askedOrder: ['cost', 'forgetting'] },
       { answers: { cost: 'never' }, askedOrder: ['cost'] },
     ];
-    const information = questionInformation(adherenceBarriersSurvey, responses);
+    const information = questionInformation(adherenceBarriersSurvey, { responses });
     const h0 = entropy(uniformPrior());
     const afterCostOften = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'often' });
     const afterBoth = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'often', forgetting: 'never' });
@@ -95,5 +96,47 @@ describe('questionInformation', () => {
     expect(forgetting.answered).toBe(1);
     expect(forgetting.meanBits).toBeCloseTo(entropy(afterCostOften) - entropy(afterBoth), 10);
     expect(information.find((entry) => entry.questionId === 'routine')).toEqual({ questionId: 'routine', answered: 0, meanBits: 0 });
+  });
+
+  it('adds the sums stored figures give to the responses it works out itself', () => {
+    const responses = [{ answers: { cost: 'often', forgetting: 'never' }, askedOrder: ['cost', 'forgetting'] }];
+    const worked = responseInformation(adherenceBarriersSurvey, responses[0]!);
+    const information = questionInformation(adherenceBarriersSurvey, {
+      responses,
+      stored: [
+        { questionId: 'cost', answered: 3, bits: 0.9 },
+        { questionId: 'no-such-question', answered: 5, bits: 2 },
+      ],
+    });
+    expect(information.find((entry) => entry.questionId === 'cost')).toEqual({
+      questionId: 'cost',
+      answered: 4,
+      meanBits: (0.9 + worked.cost!) / 4,
+    });
+    expect(information.find((entry) => entry.questionId === 'forgetting')!.answered).toBe(1);
+    expect(information.some((entry) => entry.questionId === 'no-such-question')).toBe(false);
+  });
+});
+
+describe('responseInformation', () => {
+  it('gives each answered choice question the bits it removed where it was asked; lifestyle items 0', () => {
+    const h0 = entropy(uniformPrior());
+    // `forgetting` is in the answers but not in the asked order: it comes after.
+    const bits = responseInformation(adherenceBarriersSurvey, {
+      answers: { cost: 'often', forgetting: 'never' },
+      askedOrder: ['cost'],
+    });
+    const afterCost = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'often' });
+    const afterBoth = posteriorFromAnswers(adherenceBarriersSurvey, { cost: 'often', forgetting: 'never' });
+    expect(Object.keys(bits)).toEqual(['cost', 'forgetting']);
+    expect(bits.cost).toBeCloseTo(h0 - entropy(afterCost), 12);
+    expect(bits.forgetting).toBeCloseTo(entropy(afterCost) - entropy(afterBoth), 12);
+    // A choice item of the lifestyle survey counts 0 bits; a number item (minutes sitting) is not a choice question.
+    const lifestyle = responseInformation(lifestyleSurvey, {
+      answers: { 'audit-c-frequency': 'never', 'ipaq-sitting-minutes': 300 },
+      askedOrder: ['audit-c-frequency', 'ipaq-sitting-minutes'],
+    });
+    expect(Object.keys(lifestyle)).toEqual(['audit-c-frequency']);
+    expect(lifestyle['audit-c-frequency']).toBeCloseTo(0, 12);
   });
 });

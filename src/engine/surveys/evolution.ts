@@ -63,35 +63,63 @@ export type QuestionInformation = {
 };
 
 /**
- * The information each choice question added in the stored responses of one definition version, walking
- * each response in the order its questions were asked (answers without a place in the order come after).
+ * The bits of persona entropy each answered choice question removed in one response, walking it in the order its
+ * questions were asked (answers without a place in the order come after). Stored with the response when its
+ * answers are saved, so the page sums them in the database instead of reading every response (decision 047
+ * addendum). A choice question whose answers carry no persona information (lifestyle items) counts 0 bits.
+ */
+export function responseInformation(
+  definition: SurveyDefinition,
+  response: { answers: SurveyAnswers; askedOrder: readonly string[] },
+): Record<string, number> {
+  const byId = new Map(definition.questions.map((question) => [question.id, question]));
+  const order = [...response.askedOrder, ...Object.keys(response.answers).filter((id) => !response.askedOrder.includes(id))];
+  const bits: Record<string, number> = {};
+  let posterior: number[] = uniformPrior();
+  for (const id of new Set(order)) {
+    const question = byId.get(id);
+    const answer = response.answers[id];
+    if (question?.kind !== 'choice' || answer === undefined) continue;
+    const option = question.options.find((candidate) => candidate.value === answer);
+    if (option === undefined) continue;
+    const next = updatePosterior(
+      posterior,
+      personas.map((persona) => option.likelihoods[persona]),
+    );
+    bits[id] = entropy(posterior) - entropy(next);
+    posterior = next;
+  }
+  return bits;
+}
+
+/** What the database summed from the stored figures of one definition version's responses, per question. */
+export type StoredInformationTotal = { questionId: string; answered: number; bits: number };
+
+/**
+ * The information each choice question added in the responses of one definition version: the mean, over the
+ * responses that answered it, of what `responseInformation` gives it. `stored` are the sums the database made of
+ * the figures stored with the responses; `responses` are responses stored without them (before the column, or by
+ * an older instance during a deploy), worked out here.
  */
 export function questionInformation(
   definition: SurveyDefinition,
-  responses: readonly { answers: SurveyAnswers; askedOrder: readonly string[] }[],
+  options: {
+    stored?: readonly StoredInformationTotal[];
+    responses?: readonly { answers: SurveyAnswers; askedOrder: readonly string[] }[];
+  },
 ): QuestionInformation[] {
   const totals = new Map<string, { answered: number; bits: number }>();
   for (const question of definition.questions) if (question.kind === 'choice') totals.set(question.id, { answered: 0, bits: 0 });
-  const byId = new Map(definition.questions.map((question) => [question.id, question]));
-  for (const response of responses) {
-    const order = [...response.askedOrder, ...Object.keys(response.answers).filter((id) => !response.askedOrder.includes(id))];
-    let posterior: number[] = uniformPrior();
-    for (const id of new Set(order)) {
-      const question = byId.get(id);
-      const answer = response.answers[id];
-      if (question?.kind !== 'choice' || answer === undefined) continue;
-      const option = question.options.find((candidate) => candidate.value === answer);
-      if (option === undefined) continue;
-      const next = updatePosterior(
-        posterior,
-        personas.map((persona) => option.likelihoods[persona]),
-      );
-      const total = totals.get(id)!;
-      total.answered += 1;
-      total.bits += entropy(posterior) - entropy(next);
-      posterior = next;
-    }
-  }
+  const add = (questionId: string, answered: number, bits: number) => {
+    const total = totals.get(questionId);
+    // A stored figure for a question the definition does not have as a choice question cannot arise; skipped.
+    if (total === undefined) return;
+    total.answered += answered;
+    total.bits += bits;
+  };
+  for (const total of options.stored ?? []) add(total.questionId, total.answered, total.bits);
+  for (const response of options.responses ?? [])
+    for (const [id, bits] of Object.entries(responseInformation(definition, response))) add(id, 1, bits);
   return [...totals].map(([questionId, total]) => ({
     questionId,
     answered: total.answered,

@@ -1,5 +1,6 @@
 export { answerSurveyByMessage } from './server/answer-survey-by-message';
 export { answerSurveyQuestion } from './server/answer-survey-question';
+export { fillSurveyResponseInformation } from './server/fill-survey-response-information';
 export { type CohortDistribution, getLifestyleSurveysPage, type LifestyleSurveysPage } from './server/get-lifestyle-surveys-page';
 export { getSurveyEvolutionPage, type SurveyEvolutionPage } from './server/get-survey-evolution-page';
 export { listSurveyMessages } from './server/list-survey-messages';

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, organisationMemberships, organisations, patients, surveyResponses } from '@/db/schema';
+import { authUsers, organisationMemberships, organisations, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { personas } from '@/engine/simulation/personas';
 import {
@@ -8,7 +8,10 @@ import {
   adherenceBarriersSurveyVersion1,
   adherenceBarriersSurveyVersion2,
   builtInSurveyVersions,
+  questionInformation,
+  responseInformation,
 } from '@/engine/surveys';
+import { fillSurveyResponseInformation } from './fill-survey-response-information';
 import { getSurveyEvolutionPage } from './get-survey-evolution-page';
 import { saveSurveyDefinition } from './save-survey-definition';
 import { seedSurveyResponses } from './seed-survey-responses';
@@ -141,6 +144,91 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
     expect(page.accuracy!.fixedOrder[0]).toBe('age-band');
     expect(page.accuracy!.result.adaptiveQuestionsToTarget).not.toBeNull();
     expect(page.accuracy!.result.fixedQuestionsToTarget).toBeGreaterThan(page.accuracy!.result.adaptiveQuestionsToTarget!);
+  });
+
+  it('sums the information figures stored with the responses, works out those stored without them, and the fill stores them', async () => {
+    const db = database.database;
+    const responses = await db
+      .select({
+        id: surveyResponses.id,
+        definitionId: surveyResponses.definitionId,
+        answers: surveyResponses.answers,
+        askedOrder: surveyResponses.askedOrder,
+        channel: surveyResponses.channel,
+        organisationId: patients.organisationId,
+        informationBits: surveyResponses.informationBits,
+        definition: surveyDefinitions.definition,
+      })
+      .from(surveyResponses)
+      .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+      .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId));
+    // The seed stored each response's figures as the product does.
+    for (const response of responses) expect(response.informationBits).toEqual(responseInformation(response.definition, response));
+    const expected = (organisationId: string | null) =>
+      new Map(
+        [...new Set(responses.map((response) => response.definitionId))].map((definitionId) => {
+          const ofVersion = responses.filter(
+            (response) => response.definitionId === definitionId && (organisationId === null || response.organisationId === organisationId),
+          );
+          return [definitionId, questionInformation(ofVersion[0]!.definition, { responses: ofVersion })];
+        }),
+      );
+    const definitionIds = await db
+      .select({ id: surveyDefinitions.id, surveyKey: surveyDefinitions.surveyKey, version: surveyDefinitions.version })
+      .from(surveyDefinitions);
+    const expectPageToShow = async (actor: typeof admin | typeof clinician, organisationId: string | null) => {
+      const page = await getSurveyEvolutionPage({ database: db, actor });
+      let compared = 0;
+      for (const [definitionId, information] of expected(organisationId)) {
+        const { surveyKey, version } = definitionIds.find((row) => row.id === definitionId)!;
+        const shown = page.surveys.find((survey) => survey.surveyKey === surveyKey)!.versions.find((row) => row.version === version)!;
+        for (const entry of information) {
+          const question = shown.questions.find((row) => row.id === entry.questionId)!;
+          expect(question.answered.count).toBe(entry.answered);
+          if (entry.answered === 0) expect(question.meanBits).toBeNull();
+          else expect(question.meanBits).toBeCloseTo(entry.meanBits, 10);
+          compared += entry.answered;
+        }
+      }
+      expect(compared).toBeGreaterThan(0);
+    };
+    await expectPageToShow(admin, null);
+    await expectPageToShow(clinician, 'org-1');
+
+    // Responses stored without their figures (before migration 0029; an older instance during a deploy): the same.
+    const unfilled = await db
+      .update(surveyResponses)
+      .set({ informationBits: null })
+      .where(inArray(surveyResponses.channel, ['sms', 'web']))
+      .returning({ id: surveyResponses.id, answers: surveyResponses.answers });
+    expect(unfilled.length).toBeGreaterThan(0);
+    expect(unfilled.length).toBeLessThan(responses.length);
+    await expectPageToShow(admin, null);
+    await expectPageToShow(clinician, 'org-1');
+
+    // The start-up fill stores exactly those, in batches, and the page shows the same again.
+    expect(await fillSurveyResponseInformation({ database: db, batchSize: 7 })).toBe(
+      // A response started but not answered yet has nothing to work out.
+      unfilled.filter((response) => Object.keys(response.answers).length > 0).length,
+    );
+    expect(await fillSurveyResponseInformation({ database: db })).toBe(0);
+    const filled = await db
+      .select({
+        id: surveyResponses.id,
+        answers: surveyResponses.answers,
+        askedOrder: surveyResponses.askedOrder,
+        informationBits: surveyResponses.informationBits,
+        definition: surveyDefinitions.definition,
+      })
+      .from(surveyResponses)
+      .innerJoin(surveyDefinitions, eq(surveyDefinitions.id, surveyResponses.definitionId));
+    const nulled = new Set(unfilled.map((response) => response.id));
+    for (const response of filled)
+      // A response started but not answered yet has nothing to work out: it keeps its null.
+      expect(response.informationBits).toEqual(
+        nulled.has(response.id) && Object.keys(response.answers).length === 0 ? null : responseInformation(response.definition, response),
+      );
+    await expectPageToShow(admin, null);
   });
 
   it('counts the clinician’s organisation only; suppresses small counts and their rates for suppressed roles', async () => {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { cohortConditions, findCohortScope } from '@/db/queries/cohort-scope';
 import { seesSuppressedAggregates } from '@/db/queries/suppression';
@@ -106,9 +106,10 @@ export async function getSurveyEvolutionPage(options: {
   let inScope = 0;
   let includesSynthetic = false;
   let rateRows: { definitionId: string; channel: string; started: number; completed: number; from: string; to: string }[] = [];
-  let answerRows: { definitionId: string; answers: SurveyAnswers; askedOrder: string[] }[] = [];
+  let storedInformation: { definitionId: string; questionId: string; answered: number; bits: number }[] = [];
+  let unfilledRows: { definitionId: string; answers: SurveyAnswers; askedOrder: string[] }[] = [];
   if (conditions !== null) {
-    const [[population], rates, answers] = await Promise.all([
+    const [[population], rates, stored, unfilled] = await Promise.all([
       database
         .select({ patients: count(), synthetic: sql<boolean>`coalesce(bool_or(${patients.synthetic}), false)` })
         .from(patients)
@@ -127,16 +128,33 @@ export async function getSurveyEvolutionPage(options: {
         .where(conditions.patients)
         .groupBy(surveyResponses.definitionId, surveyResponses.channel)
         .orderBy(surveyResponses.channel),
+      // The information figures stored with each response, summed per version and question in the database
+      // (decision 047 addendum): the page no longer reads every response in scope.
+      database
+        .select({
+          definitionId: surveyResponses.definitionId,
+          questionId: sql<string>`information.question`,
+          answered: sql<number>`count(*)::int`,
+          bits: sql<number>`sum(information.bits::float8)`,
+        })
+        .from(surveyResponses)
+        .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+        .innerJoin(sql`lateral jsonb_each_text(${surveyResponses.informationBits}) as information(question, bits)`, sql`true`)
+        .where(conditions.patients)
+        .groupBy(surveyResponses.definitionId, sql`information.question`),
+      // Responses stored without them (before migration 0029, or by an older instance during a deploy) until the
+      // start-up fill has stored theirs: worked out here.
       database
         .select({ definitionId: surveyResponses.definitionId, answers: surveyResponses.answers, askedOrder: surveyResponses.askedOrder })
         .from(surveyResponses)
         .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
-        .where(and(conditions.patients, sql`${surveyResponses.answers} <> '{}'::jsonb`)),
+        .where(and(conditions.patients, isNull(surveyResponses.informationBits), sql`${surveyResponses.answers} <> '{}'::jsonb`)),
     ]);
     inScope = population?.patients ?? 0;
     includesSynthetic = population?.synthetic ?? false;
     rateRows = rates;
-    answerRows = answers;
+    storedInformation = stored;
+    unfilledRows = unfilled;
   }
   const countShown = (value: number) => (suppressed ? suppressCount(value) : shownCount(value));
   const share = (numerator: number, denominator: number) =>
@@ -151,10 +169,10 @@ export async function getSurveyEvolutionPage(options: {
         .map((row, index): SurveyVersionView => {
           const previous = index === 0 ? null : versions[index - 1]!;
           const informative = new Set(informativeQuestions(row.definition).map((question) => question.id));
-          const information = questionInformation(
-            row.definition,
-            answerRows.filter((answer) => answer.definitionId === row.id),
-          );
+          const information = questionInformation(row.definition, {
+            stored: storedInformation.filter((total) => total.definitionId === row.id),
+            responses: unfilledRows.filter((answer) => answer.definitionId === row.id),
+          });
           return {
             version: row.version,
             createdAt: row.createdAt.toISOString(),

@@ -8,6 +8,7 @@ import type { MessageChannel } from '@/engine/policy/message-arms';
 import {
   informativeQuestions,
   posteriorFromAnswers,
+  responseInformation,
   SIMULATED_ANSWER_NOISE,
   simulateMessageResponse,
   simulateWebResponse,
@@ -77,6 +78,7 @@ export async function seedSurveyResponses(options: {
         // As the product stores it: a summary only once the survey is finished.
         summary: completed ? summariseResponse(stored.definition, answers, respondent.sex).summary : null,
         posterior: Object.fromEntries(personas.map((persona, position) => [persona, posterior[position]!])),
+        informationBits: responseInformation(stored.definition, { answers, askedOrder: order }),
         startedAt,
         updatedAt: lastAnswerAt,
         completedAt: completed ? lastAnswerAt : null,

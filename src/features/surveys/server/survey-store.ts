@@ -14,6 +14,7 @@ import {
   MAX_ADAPTIVE_QUESTIONS,
   nextQuestion,
   posteriorFromAnswers,
+  responseInformation,
   type SurveyAnswers,
   type SurveyDefinition,
   type SurveyQuestion,
@@ -249,7 +250,16 @@ export async function findOrStartResponse(
     if (keeps(current)) return { kind: 'existing', response: current };
     const [created] = await transaction
       .insert(surveyResponses)
-      .values({ patientId, definitionId: stored.id, surveyKey, channel: options.channel ?? 'web', startedAt: now, updatedAt: now })
+      // No answers yet, so no information figures: `{}`, not null (null means "not worked out", decision 047 addendum).
+      .values({
+        patientId,
+        definitionId: stored.id,
+        surveyKey,
+        channel: options.channel ?? 'web',
+        informationBits: {},
+        startedAt: now,
+        updatedAt: now,
+      })
       .returning({ id: surveyResponses.id });
     return { kind: 'started', responseId: created!.id, stored };
   });
@@ -304,12 +314,14 @@ export async function storeSurveyAnswers(
   const completedAt = finished ? now : null;
   const posteriorByPersona = Object.fromEntries(personas.map((persona, index) => [persona, posterior[index]!]));
   const informative = new Set(informativeQuestions(definition).map((candidate) => candidate.id));
+  const askedOrder = [...response.askedOrder, ...options.added.map(([id]) => id)];
   const updated = await database
     .update(surveyResponses)
     .set({
       answers,
-      askedOrder: [...response.askedOrder, ...options.added.map(([id]) => id)],
+      askedOrder,
       posterior: posteriorByPersona,
+      informationBits: responseInformation(definition, { answers, askedOrder }),
       updatedAt: now,
       completedAt,
       summary: finished ? summariseResponse(definition, answers, options.sex).summary : null,

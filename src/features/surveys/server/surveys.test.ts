@@ -18,6 +18,7 @@ import {
   adherenceBarriersSurveyVersion2,
   builtInSurveyVersions,
   lifestyleSurvey,
+  responseInformation,
 } from '@/engine/surveys';
 import { answerSurveyQuestion } from './answer-survey-question';
 import { getLifestyleSurveysPage } from './get-lifestyle-surveys-page';
@@ -179,9 +180,20 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     }
     expect(asked).toBeLessThanOrEqual(5);
     expect(state.result?.posterior.map((entry) => entry.persona)).toEqual([...personas]);
-    const [row] = await db.select({ posterior: surveyResponses.posterior, summary: surveyResponses.summary }).from(surveyResponses);
+    const [row] = await db
+      .select({
+        posterior: surveyResponses.posterior,
+        summary: surveyResponses.summary,
+        answers: surveyResponses.answers,
+        askedOrder: surveyResponses.askedOrder,
+        informationBits: surveyResponses.informationBits,
+      })
+      .from(surveyResponses);
     expect(Object.values(row!.posterior!).reduce((sum, p) => sum + p, 0)).toBeCloseTo(1, 10);
     expect(row?.summary?.persona).toBe(state.result?.topPersona.persona);
+    // Each answer's information figure is stored with the answers, for survey-evolution to sum (decision 047 addendum).
+    expect(Object.keys(row!.informationBits!).sort()).toEqual([...row!.askedOrder].sort());
+    expect(row!.informationBits).toEqual(responseInformation(adherenceBarriersSurvey, row!));
     // The patient's latest posterior is kept for the message policy.
     const [stored] = await db
       .select({ posterior: patientPersonaPosteriors.posterior, answers: patientPersonaPosteriors.answers })

@@ -1,0 +1,2 @@
+ALTER TABLE "survey_responses" ADD COLUMN "information_bits" jsonb;--> statement-breakpoint
+CREATE INDEX "survey_responses_information_missing_idx" ON "survey_responses" USING btree ("definition_id") WHERE "survey_responses"."information_bits" is null;
