@@ -10,4 +10,3 @@ export { parsePortalFilterQuery, portalFilterQueryOf, portalTableIdSchema } from
 export type { PortalFilters, PortalTable, PortalValue } from './portal-tables';
 export { ensurePortalRefresh, queuePortalRefresh } from './server/portal-refresh-job';
 export { portalRefreshJobKind } from './schemas';
-export { exportForecastTable, forecastTableIds, isForecastTable } from './server/export-forecast-table';

@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * One portal table as CSV ("Download CSV"): the same view, filters, period and suppression as the page —
  * hidden counts are written as "<11" or "suppressed", never as numbers — recorded in the audit log like a
- * page view (which table, which filters).
+ * page view (which table, which filters). The demand forecast's two tables go the same way, as of the latest data.
  */
 import type { Database } from '@/db/client';
 import type { PeriodChoice } from '@/db/queries/reporting-period';
@@ -11,6 +11,7 @@ import { AppError } from '@/lib/errors';
 import type { RequestContext } from '@/lib/server/request-context';
 import type { SessionUser } from '@/lib/server/session';
 import type { PortalFilters, PortalTable, PortalValue } from '../portal-tables';
+import { exportForecastTable, isForecastTable } from './export-forecast-table';
 import { getPortalView } from './get-portal-view';
 
 /** A value as the CSV writes it: counts and shares as numbers (shares as fractions, 4 decimals), hidden ones by their label. */
@@ -51,6 +52,16 @@ export async function exportPortalTable(options: {
   /** Tests: see getPortalView. */
   builtPeriodMinPatients?: number;
 }): Promise<{ filename: string; csv: string }> {
+  // The demand forecast's two tables: the same filters (product, company), as of the latest data rather than a period.
+  if (isForecastTable(options.table))
+    return exportForecastTable({
+      database: options.database,
+      actor: options.actor,
+      table: options.table,
+      filters: options.filters,
+      request: options.request,
+      now: options.now,
+    });
   const view = await getPortalView({ ...options, purpose: { kind: 'csv', table: options.table } });
   if (view.status === 'no-company') throw new AppError('forbidden', 'You belong to no drug company yet, so there is no table to download.');
   const table = view.figures.tables.find((candidate) => candidate.id === options.table);

@@ -1,5 +1,5 @@
 import { getDatabase } from '@/db/client';
-import { exportForecastTable, exportPortalTable, isForecastTable, parsePortalFilterQuery, portalTableIdSchema } from '@/features/portal';
+import { exportPortalTable, parsePortalFilterQuery, portalTableIdSchema } from '@/features/portal';
 import { AppError, noUserLoggedIn } from '@/lib/errors';
 import { parsePeriodQuery } from '@/lib/period-query';
 import { csvDownloadResponse, errorResponse } from '@/lib/server/http';
@@ -20,23 +20,10 @@ export async function GET(request: Request) {
     const parsedTable = portalTableIdSchema.safeParse(query.table);
     if (!parsedTable.success)
       throw new AppError('validation', parsedTable.error.issues[0]?.message ?? 'table: name one of the portal’s tables');
-    const table = parsedTable.data;
-    // The demand forecast's two tables: same filters (product, company), as of the latest data rather than a period.
-    if (isForecastTable(table)) {
-      const { filename, csv } = await exportForecastTable({
-        database: getDatabase(),
-        actor: user,
-        table,
-        filters: filters.filters,
-        request: requestContextOf(request.headers),
-        now: new Date(),
-      });
-      return csvDownloadResponse(csv, filename);
-    }
     const { filename, csv } = await exportPortalTable({
       database: getDatabase(),
       actor: user,
-      table,
+      table: parsedTable.data,
       choice: period.choice,
       filters: filters.filters,
       request: requestContextOf(request.headers),
