@@ -13,6 +13,8 @@ const booleanFlag = z
   .transform((value) => value === 'true' || value === '1');
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The same, as an address to listen on. */
+const loopbackListenHosts = new Set(['localhost', '127.0.0.1', '::1']);
 
 /** Whether a URL names this machine only (URL keeps IPv6 hosts in brackets and normalises 127.1 and LOCALHOST). */
 export function isLoopbackUrl(url: string): boolean {
@@ -27,7 +29,8 @@ const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    /** Defaults to every interface (0.0.0.0), or to 127.0.0.1 when a production build serves DEV_OUTBOX. */
+    HOST: z.string().trim().min(1).optional(),
     DATA_DIR: z.string().trim().min(1).default('./.data'),
     DATABASE_URL: optionalText.pipe(
       z
@@ -115,6 +118,20 @@ const environmentSchema = z
           'must not be true in production unless PUBLIC_URL is a loopback address (localhost, 127.0.0.1, ::1): it serves every e-mail and SMS code to anyone, unauthenticated',
       });
     }
+    // Nor listen where others reach it by another name (the machine's network address): on loopback only.
+    if (
+      environment.NODE_ENV === 'production' &&
+      environment.DEV_OUTBOX &&
+      environment.HOST !== undefined &&
+      !loopbackListenHosts.has(environment.HOST.toLowerCase())
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['HOST'],
+        message:
+          'must be a loopback address (127.0.0.1, ::1 or localhost) while DEV_OUTBOX is true in production: the outbox and phone would answer anyone who reaches this address',
+      });
+    }
     const whatsApp = [environment.WHATSAPP_ACCESS_TOKEN, environment.WHATSAPP_PHONE_NUMBER_ID];
     if (whatsApp.some((value) => value !== undefined) && whatsApp.some((value) => value === undefined)) {
       context.addIssue({
@@ -123,7 +140,11 @@ const environmentSchema = z
         message: 'WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID go together',
       });
     }
-  });
+  })
+  .transform((environment) => ({
+    ...environment,
+    HOST: environment.HOST ?? (environment.NODE_ENV === 'production' && environment.DEV_OUTBOX ? '127.0.0.1' : '0.0.0.0'),
+  }));
 
 export type Environment = z.infer<typeof environmentSchema>;
 
