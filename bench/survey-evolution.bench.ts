@@ -86,9 +86,18 @@ async function populate(database: Database, execute: (text: string) => Promise<u
     const definitionId = rows.rows[0]!.id;
     const patterns = drawResponses(definition, 10);
     const array = (values: string[], type: string) => `(array[${values.map((value) => `${literal(value)}::${type}`).join(', ')}])`;
-    const answers = array(patterns.map((pattern) => JSON.stringify(pattern.answers)), 'jsonb');
-    const orders = array(patterns.map((pattern) => `{${pattern.order.join(',')}}`), 'text');
-    const information = array(patterns.map((pattern) => JSON.stringify(pattern.information)), 'jsonb');
+    const answers = array(
+      patterns.map((pattern) => JSON.stringify(pattern.answers)),
+      'jsonb',
+    );
+    const orders = array(
+      patterns.map((pattern) => `{${pattern.order.join(',')}}`),
+      'text',
+    );
+    const information = array(
+      patterns.map((pattern) => JSON.stringify(pattern.information)),
+      'jsonb',
+    );
     await execute(`insert into survey_responses (patient_id, definition_id, survey_key, channel, answers, asked_order, information_bits,
         started_at, updated_at, completed_at)
       select s.id, '${definitionId}', '${definition.key}', '${channel}', ${answers}[1 + s.pattern], ${orders}[1 + s.pattern]::text[],

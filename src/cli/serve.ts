@@ -180,8 +180,7 @@ async function main(): Promise<void> {
     // instance during a deploy); survey-evolution works them out itself until then (decision 047 addendum).
     fillSurveyResponseInformation({ database: connection.database }).then(
       (filled) => filled > 0 && log(`Information figures stored for ${filled} survey responses`),
-      (error: unknown) =>
-        log(`Survey information figures were not stored: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => log(`Survey information figures were not stored: ${error instanceof Error ? error.message : String(error)}`),
     );
     // Survey evolution's persona-accuracy curves, in slices between requests, rather than in its first reader's.
     warmPersonaAccuracy({ database: connection.database }).then(

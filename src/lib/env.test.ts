@@ -63,7 +63,9 @@ describe('parseEnvironment', () => {
       expect(production({})().HOST).toBe('127.0.0.1');
       for (const HOST of ['127.0.0.1', '::1', 'localhost']) expect(production({ HOST })().HOST).toBe(HOST);
       for (const HOST of ['0.0.0.0', '::', '192.168.1.20'])
-        expect(production({ HOST })).toThrow(/HOST: must be a loopback address \(127\.0\.0\.1, ::1 or localhost\) while DEV_OUTBOX is true/);
+        expect(production({ HOST })).toThrow(
+          /HOST: must be a loopback address \(127\.0\.0\.1, ::1 or localhost\) while DEV_OUTBOX is true/,
+        );
       // Without the outbox, every interface by default, as before.
       expect(parseEnvironment({ NODE_ENV: 'production' }).HOST).toBe('0.0.0.0');
       expect(parseEnvironment({ NODE_ENV: 'development', DEV_OUTBOX: 'true' }).HOST).toBe('0.0.0.0');
