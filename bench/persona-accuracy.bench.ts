@@ -1,8 +1,9 @@
 /**
- * The persona-accuracy curves of survey-evolution (issue 17, decisions 047, 055, 062): 4,000 simulated patients
- * answering every barrier question, counted in the adaptive and the fixed order. Times the computation the
+ * The persona-accuracy curves of survey-evolution (issue 17, decisions 047, 055, 062, 068): 4,000 simulated patients
+ * answering every barrier question (version 4: every one the record does not answer), counted in the adaptive and
+ * the fixed order. Times the computation the
  * server runs at start (`countPersonaAccuracy`) against the one before decision 062 (the product's
- * `nextQuestion` and `posteriorFromAnswers` at every step, kept as the tests' reference) for versions 2 and 3,
+ * `nextQuestion` and `posteriorFromAnswers` at every step, kept as the tests' reference) for versions 2, 3 and 4,
  * checks they count the same, and prints the questions each order needs to reach 80% on the page's seed (47)
  * and three others. `npm run bench -- persona-accuracy [--patients N]`.
  */
@@ -13,6 +14,7 @@ import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import {
   adherenceBarriersSurvey,
   adherenceBarriersSurveyVersion2,
+  adherenceBarriersSurveyVersion3,
   countPersonaAccuracy,
   informativeQuestions,
   SIMULATED_ANSWER_NOISE,
@@ -44,7 +46,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 process.stdout.write(`persona accuracy: ${patients} patients, load average ${os.loadavg()[0]!.toFixed(1)} at start\n`);
 for (const [name, definition] of [
   ['version 2', adherenceBarriersSurveyVersion2],
-  ['version 3', adherenceBarriersSurvey],
+  ['version 3', adherenceBarriersSurveyVersion3],
+  ['version 4', adherenceBarriersSurvey],
 ] as const) {
   const options = optionsFor(definition, 47);
   let started = performance.now();

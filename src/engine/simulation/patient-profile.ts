@@ -52,6 +52,17 @@ export function simulatedPatientId(seed: number, patientIndex: number): string {
   return `sim-${seed.toString(36)}-${String(patientIndex + 1).padStart(6, '0')}`;
 }
 
+/**
+ * Weights of the preferred channel (in `messageChannels` order) for a persona at an age band (its index in
+ * `ageBands`). Older patients lean towards SMS (modelling assumption: messaging-app use falls with age). Also read
+ * by the survey's persona-accuracy measurement, which draws each simulated patient's record the same way.
+ */
+export function preferredChannelWeights(persona: Persona, ageBandIndex: number): number[] {
+  return messageChannels.map(
+    (channel) => personaParameters[persona].channelWeights[channel] * (channel === 'sms' ? 1 + 0.3 * ageBandIndex : 1),
+  );
+}
+
 export function drawPatientProfile(stream: RandomStream, options: { seed: number; patientIndex: number; days: number }): PatientProfile {
   const persona: Persona = personas[nextWeightedIndex(stream, personaWeights)] ?? 'busy-professional';
   const parameters = personaParameters[persona];
@@ -69,11 +80,8 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
   const languageTags = Object.keys(region.languages);
   const language = languageTags[nextWeightedIndex(stream, Object.values(region.languages))] ?? 'en';
 
-  // Older patients lean towards SMS (modelling assumption: messaging-app use falls with age).
-  const channelWeights = messageChannels.map(
-    (channel) => parameters.channelWeights[channel] * (channel === 'sms' ? 1 + 0.3 * ageBandIndex : 1),
-  );
-  const preferredChannel: MessageChannel = messageChannels[nextWeightedIndex(stream, channelWeights)] ?? 'sms';
+  const preferredChannel: MessageChannel =
+    messageChannels[nextWeightedIndex(stream, preferredChannelWeights(persona, ageBandIndex))] ?? 'sms';
   const consent: Record<MessageChannel, boolean> = { sms: false, whatsapp: false, app: false };
   for (const channel of messageChannels) consent[channel] = channel === preferredChannel || nextUniform(stream) < 0.4;
 

@@ -837,7 +837,7 @@ const messageFraming = circumstance(
 );
 
 /** The barrier survey now shipped: version 3 (docs/decisions/062). */
-export const adherenceBarriersSurvey: SurveyDefinition = {
+export const adherenceBarriersSurveyVersion3: SurveyDefinition = {
   ...adherenceBarriersSurveyVersion2,
   questions: [
     // About you and the treatment.
@@ -879,6 +879,22 @@ export const adherenceBarriersSurvey: SurveyDefinition = {
   ],
 };
 
+/**
+ * Version 4 (docs/decisions/068): version 3's 29 questions unchanged, but the age group and the preferred channel
+ * are taken from the patient's record where it holds them (`patients.age_band`, `patients.preferred_channel`) and
+ * not asked; a patient whose record lacks one is asked it as before.
+ */
+export const adherenceBarriersSurvey: SurveyDefinition = {
+  ...adherenceBarriersSurveyVersion3,
+  questions: adherenceBarriersSurveyVersion3.questions.map((question) =>
+    question.kind === 'choice' && question.id === 'age-band'
+      ? { ...question, recordField: 'age-band' as const }
+      : question.kind === 'choice' && question.id === 'contact-channel'
+        ? { ...question, recordField: 'preferred-channel' as const }
+        : question,
+  ),
+};
+
 /** A built-in version of a survey: what reaches every database, in version order (see survey-store). */
 export type BuiltInSurveyVersion = { version: number; definition: SurveyDefinition; changeNote: string | null };
 
@@ -898,9 +914,15 @@ export const builtInSurveyVersions: readonly BuiltInSurveyVersion[] = [
   },
   {
     version: 3,
-    definition: adherenceBarriersSurvey,
+    definition: adherenceBarriersSurveyVersion3,
     changeNote:
       'Built-in update: 7 questions added (reminders at dose time, upsets to the usual day, doses left out on purpose, starting again after a break, time to collect a new supply, replying to messages, encouraging messages) so the persona can be told apart more often; the 22 questions of version 2 are unchanged.',
+  },
+  {
+    version: 4,
+    definition: adherenceBarriersSurvey,
+    changeNote:
+      'Built-in update: the age group and the preferred way to be contacted are taken from the patient’s record when it holds them, and not asked; the 29 questions of version 3 are otherwise unchanged.',
   },
 ];
 

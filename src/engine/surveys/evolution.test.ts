@@ -3,6 +3,7 @@ import {
   adherenceBarriersSurvey,
   adherenceBarriersSurveyVersion1,
   adherenceBarriersSurveyVersion2,
+  adherenceBarriersSurveyVersion3,
   builtInSurveyVersions,
   lifestyleSurvey,
 } from './definitions';
@@ -38,7 +39,7 @@ describe('describeDefinitionChanges', () => {
   });
 });
 
-describe('the built-in versions 2 and 3 of the barrier survey (docs/decisions/055, 062)', () => {
+describe('the built-in versions 2, 3 and 4 of the barrier survey (docs/decisions/055, 062, 068)', () => {
   it('version 2 adds questions and rewords the description, leaving the version 1 questions and their order as they were', () => {
     const added = adherenceBarriersSurveyVersion2.questions
       .filter((question) => !adherenceBarriersSurveyVersion1.questions.some((old) => old.id === question.id))
@@ -51,15 +52,32 @@ describe('the built-in versions 2 and 3 of the barrier survey (docs/decisions/05
   });
 
   it('version 3 only adds questions: version 2’s keep their wording, likelihoods and order among themselves', () => {
-    const added = adherenceBarriersSurvey.questions
+    const added = adherenceBarriersSurveyVersion3.questions
       .filter((question) => !adherenceBarriersSurveyVersion2.questions.some((old) => old.id === question.id))
       .map((question) => `Question ${question.id} added.`);
     expect(added).toHaveLength(7);
-    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion2, adherenceBarriersSurvey)).toEqual(added);
-    const kept = adherenceBarriersSurvey.questions.filter((question) =>
+    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion2, adherenceBarriersSurveyVersion3)).toEqual(added);
+    const kept = adherenceBarriersSurveyVersion3.questions.filter((question) =>
       adherenceBarriersSurveyVersion2.questions.some((old) => old.id === question.id),
     );
     expect(kept).toEqual(adherenceBarriersSurveyVersion2.questions);
+  });
+
+  it('version 4 only takes the age group and the preferred channel from the record: nothing else changes', () => {
+    expect(describeDefinitionChanges(adherenceBarriersSurveyVersion3, adherenceBarriersSurvey)).toEqual([
+      'Question age-band is answered from the patient’s record (age-band) where it holds it.',
+      'Question contact-channel is answered from the patient’s record (preferred-channel) where it holds it.',
+    ]);
+    const withoutRecordFields = adherenceBarriersSurvey.questions.map((question) =>
+      question.kind === 'choice' ? { ...question, recordField: undefined } : question,
+    );
+    // toEqual treats an undefined property as absent.
+    expect(withoutRecordFields).toEqual(adherenceBarriersSurveyVersion3.questions);
+    // And back: a version that asks again says so.
+    expect(describeDefinitionChanges(adherenceBarriersSurvey, adherenceBarriersSurveyVersion3)).toEqual([
+      'Question age-band is asked again rather than answered from the patient’s record.',
+      'Question contact-channel is asked again rather than answered from the patient’s record.',
+    ]);
   });
 
   it('every answer label of version 3 fits a WhatsApp reply button (20 characters)', () => {
@@ -69,12 +87,14 @@ describe('the built-in versions 2 and 3 of the barrier survey (docs/decisions/05
 
   it('are listed in order with change notes, and the versions of each survey are numbered 1, 2, …', () => {
     const barrierVersions = builtInSurveyVersions.filter((entry) => entry.definition.key === 'adherence-barriers');
-    expect(barrierVersions.map((entry) => entry.version)).toEqual([1, 2, 3]);
+    expect(barrierVersions.map((entry) => entry.version)).toEqual([1, 2, 3, 4]);
     expect(barrierVersions[0]!.changeNote).toBeNull();
     expect(barrierVersions[1]!.changeNote).toMatch(/barrier questions are unchanged/);
     expect(barrierVersions[1]!.definition).toBe(adherenceBarriersSurveyVersion2);
     expect(barrierVersions[2]!.changeNote).toMatch(/22 questions of version 2 are unchanged/);
-    expect(barrierVersions[2]!.definition).toBe(adherenceBarriersSurvey);
+    expect(barrierVersions[2]!.definition).toBe(adherenceBarriersSurveyVersion3);
+    expect(barrierVersions[3]!.changeNote).toMatch(/taken from the patient’s record/);
+    expect(barrierVersions[3]!.definition).toBe(adherenceBarriersSurvey);
   });
 });
 

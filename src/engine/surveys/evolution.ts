@@ -5,7 +5,8 @@
  * responses that were asked the question. Pure.
  */
 import { personas } from '@/engine/simulation/personas';
-import { entropy, updatePosterior, uniformPrior } from './inference';
+import { entropy, posteriorFromAnswers, updatePosterior, uniformPrior } from './inference';
+import { recordAnsweredIds } from './record-answers';
 import type { SurveyAnswers, SurveyDefinition, SurveyQuestion } from './types';
 
 /** One line per change, in words, in the order of the new version's questions (removed ones last). */
@@ -39,6 +40,12 @@ function questionChanges(old: SurveyQuestion, question: SurveyQuestion): string[
     if (JSON.stringify(old) !== JSON.stringify(question) && changes.length === 0) changes.push(`Question ${question.id} changed.`);
     return changes;
   }
+  if (old.recordField !== question.recordField)
+    changes.push(
+      question.recordField === undefined
+        ? `Question ${question.id} is asked again rather than answered from the patient’s record.`
+        : `Question ${question.id} is answered from the patient’s record (${question.recordField}) where it holds it.`,
+    );
   const oldValues = old.options.map((option) => option.value);
   const values = question.options.map((option) => option.value);
   if (oldValues.join('\u0000') !== values.join('\u0000')) {
@@ -63,9 +70,10 @@ export type QuestionInformation = {
 };
 
 /**
- * The bits of persona entropy each answered choice question removed in one response, walking it in the order its
- * questions were asked (answers without a place in the order come after). Stored with the response when its
- * answers are saved, so the page sums them in the database instead of reading every response (decision 047
+ * The bits of persona entropy each asked choice question removed in one response, walking it in the order its
+ * questions were asked, from the posterior the record's answers give (docs/decisions/068: those were not asked,
+ * so they get no figure; other answers without a place in the order come after). Stored with the response when
+ * its answers are saved, so the page sums them in the database instead of reading every response (decision 047
  * addendum). A choice question whose answers carry no persona information (lifestyle items) counts 0 bits.
  */
 export function responseInformation(
@@ -73,9 +81,14 @@ export function responseInformation(
   response: { answers: SurveyAnswers; askedOrder: readonly string[] },
 ): Record<string, number> {
   const byId = new Map(definition.questions.map((question) => [question.id, question]));
-  const order = [...response.askedOrder, ...Object.keys(response.answers).filter((id) => !response.askedOrder.includes(id))];
+  const fromRecord = recordAnsweredIds(definition, response.answers, response.askedOrder);
+  const recordAnswers = Object.fromEntries(fromRecord.map((id) => [id, response.answers[id]!]));
+  const order = [
+    ...response.askedOrder,
+    ...Object.keys(response.answers).filter((id) => !response.askedOrder.includes(id) && !fromRecord.includes(id)),
+  ];
   const bits: Record<string, number> = {};
-  let posterior: number[] = uniformPrior();
+  let posterior: number[] = fromRecord.length === 0 ? uniformPrior() : posteriorFromAnswers(definition, recordAnswers);
   for (const id of new Set(order)) {
     const question = byId.get(id);
     const answer = response.answers[id];

@@ -8,3 +8,4 @@ export * from './evolution';
 export * from './persona-accuracy';
 export * from './message-delivery';
 export * from './message-invitation';
+export * from './record-answers';

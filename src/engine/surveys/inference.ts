@@ -97,11 +97,14 @@ function isDue(definition: SurveyDefinition, question: SurveyQuestion, answers: 
 /**
  * The next question: in a fixed survey the first unanswered due one; in an adaptive survey the unanswered
  * choice question with the largest expected information gain, until the top persona reaches 0.85, no
- * question gains more than `minInformationGain`, or 5 questions have been answered.
+ * question gains more than `minInformationGain`, or 5 questions have been asked. Answers the patient's record
+ * gave (`fromRecord`, docs/decisions/068) count in the posterior but not as questions asked.
  */
 export function nextQuestion(options: {
   definition: SurveyDefinition;
   answers: SurveyAnswers;
+  /** Ids of the answers the record gave (`recordAnsweredIds`). */
+  fromRecord?: readonly string[];
   prior?: readonly number[];
   minInformationGain?: number;
   maxQuestions?: number;
@@ -115,7 +118,8 @@ export function nextQuestion(options: {
   }
   const posterior = posteriorFromAnswers(definition, answers, options.prior);
   if (Math.max(...posterior) >= (options.stopProbability ?? STOP_PROBABILITY)) return { done: true, reason: 'confident' };
-  const asked = definition.questions.filter((question) => answers[question.id] !== undefined).length;
+  const fromRecord = new Set(options.fromRecord ?? []);
+  const asked = definition.questions.filter((question) => answers[question.id] !== undefined && !fromRecord.has(question.id)).length;
   if (asked >= (options.maxQuestions ?? MAX_ADAPTIVE_QUESTIONS)) return { done: true, reason: 'question-limit' };
   let best: { question: ChoiceQuestion; gain: number } | null = null;
   for (const question of unanswered) {

@@ -31,8 +31,13 @@ export const surveyPayloadPrefix = 'survey:';
  * gain at the current posterior — the order cannot adapt inside one message — never past the 5-question limit.
  * Empty when the survey is finished.
  */
-export function nextMessageQuestions(definition: SurveyDefinition, answers: SurveyAnswers): SurveyQuestion[] {
-  const first = nextQuestion({ definition, answers });
+export function nextMessageQuestions(
+  definition: SurveyDefinition,
+  answers: SurveyAnswers,
+  /** Ids of the answers the patient's record gave (`recordAnsweredIds`): not questions asked. */
+  fromRecord: readonly string[] = [],
+): SurveyQuestion[] {
+  const first = nextQuestion({ definition, answers, fromRecord });
   if (first.done) return [];
   const chosen: SurveyQuestion[] = [first.question];
   if (definition.order === 'fixed') {
@@ -52,7 +57,7 @@ export function nextMessageQuestions(definition: SurveyDefinition, answers: Surv
     }
     return chosen;
   }
-  const asked = definition.questions.filter((question) => answers[question.id] !== undefined).length;
+  const asked = definition.questions.filter((question) => answers[question.id] !== undefined && !fromRecord.includes(question.id)).length;
   const room = Math.min(MAX_QUESTIONS_PER_MESSAGE, MAX_ADAPTIVE_QUESTIONS - asked);
   const posterior = posteriorFromAnswers(definition, answers);
   const others = definition.questions

@@ -5,10 +5,13 @@
  * gain next) and once in the definition's fixed order. The stop rules are switched off for the curves so both
  * run to the last question; the same adaptive sequence is also followed with the product's stop rules on, which
  * says how many questions a patient is actually asked and how often the persona is then right. Each patient's
- * answer to a question is drawn once and read by both orders, so the two curves differ only by the order. Pure:
- * the caller passes the draws.
+ * answer to a question is drawn once and read by both orders, so the two curves differ only by the order. The
+ * questions a patient's record answers (decision 068) take their answers from a record drawn as the simulator draws
+ * one, are never asked, and give both orders their starting point. Pure: the caller passes the draws.
  */
-import { type Persona, personas } from '@/engine/simulation/personas';
+import { messageChannels } from '@/engine/policy/message-arms';
+import { preferredChannelWeights } from '@/engine/simulation/patient-profile';
+import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
 import {
   carriesPersonaInformation,
   entropy,
@@ -20,8 +23,9 @@ import {
   uniformPrior,
   updatePosterior,
 } from './inference';
+import { answersFromRecord } from './record-answers';
 import { simulateAnswer } from './simulate-answers';
-import type { ChoiceQuestion, SurveyDefinition } from './types';
+import type { ChoiceQuestion, PatientRecordFacts, SurveyDefinition } from './types';
 
 export type AccuracyPoint = {
   /** Questions asked so far (0 = the prior alone). */
@@ -123,10 +127,13 @@ function informationGain(prior: readonly number[], before: number, likelihoods: 
  * (a test compares them with the product's functions, test-support/persona-accuracy-reference.ts).
  */
 export function countPersonaAccuracy(options: AccuracyOptions & { from: number; to: number }): AccuracyCounts {
-  const questions = informativeQuestions(options.definition);
-  const count = questions.length;
+  // Every informative question in the definition's order; those the record answers are never asked.
+  const informative = informativeQuestions(options.definition);
+  const fromRecord = informative.map((question) => question.recordField !== undefined);
+  const asked = informative.flatMap((question, position) => (fromRecord[position] ? [] : [position]));
+  const count = asked.length;
   // matrices[q][a][k] = P(answer a of question q | persona k), as likelihoodMatrix gives it.
-  const matrices = questions.map(likelihoodMatrix);
+  const matrices = informative.map(likelihoodMatrix);
   const correct: AccuracyCounts = {
     adaptive: new Array<number>(count + 1).fill(0),
     fixed: new Array<number>(count + 1).fill(0),
@@ -139,41 +146,61 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
     const persona = drawPersona(options.shares, uniform);
     const truth = personaIndex.get(persona)!;
     // The answer drawn for each question, as the index of its option (the draws in the same order as before).
-    const drawn = questions.map((question) => {
+    const drawn = informative.map((question) => {
       const value = simulateAnswer(question, persona, options.noise, uniform);
       return question.options.findIndex((option) => option.value === value);
     });
+    // The record's answers replace the survey's for the questions it answers (drawn after, so the survey's draws
+    // are those of a definition without record questions); a record value no option names answers nothing.
+    const known = new Array<boolean>(informative.length).fill(false);
+    if (fromRecord.some(Boolean)) {
+      const recordAnswers = answersFromRecord(options.definition, drawSimulatedRecord(persona, uniform));
+      informative.forEach((question, position) => {
+        const value = recordAnswers[question.id];
+        if (!fromRecord[position] || value === undefined) return;
+        drawn[position] = question.options.findIndex((option) => option.value === value);
+        known[position] = true;
+      });
+    }
     const isTrue = (posterior: readonly number[]) => personaIndex.get(topPersona(posterior).persona) === truth;
+    // Bayes' rule over the known answers in the definition's order, as posteriorFromAnswers does.
+    const posteriorOf = (answered: readonly boolean[]) => {
+      let posterior = uniformPrior();
+      for (let position = 0; position < informative.length; position += 1)
+        if (answered[position]) posterior = updatePosterior(posterior, matrices[position]![drawn[position]!]!);
+      return posterior;
+    };
 
-    // Fixed order: the answered questions are a prefix of the definition's, so one update per answer is
-    // posteriorFromAnswers' own sequence of updates.
-    let fixed = uniformPrior();
+    // Fixed order: the asked questions in the definition's order, after what the record says.
+    const fixedAnswered = [...known];
+    let fixed = posteriorOf(fixedAnswered);
     if (isTrue(fixed)) correct.fixed[0]! += 1;
-    for (let asked = 1; asked <= count; asked += 1) {
-      fixed = updatePosterior(fixed, matrices[asked - 1]![drawn[asked - 1]!]!);
-      if (isTrue(fixed)) correct.fixed[asked]! += 1;
+    for (let step = 1; step <= count; step += 1) {
+      fixedAnswered[asked[step - 1]!] = true;
+      fixed = posteriorOf(fixedAnswered);
+      if (isTrue(fixed)) correct.fixed[step]! += 1;
     }
 
-    // Adaptive order: the posterior is rebuilt over the answered questions in the definition's order (as
+    // Adaptive order: the posterior is rebuilt over the known answers in the definition's order (as
     // posteriorFromAnswers does), once per step; the next question is the largest gain at it.
-    const answered = new Array<boolean>(count).fill(false);
-    let adaptive = uniformPrior();
+    const answered = [...known];
+    let adaptive = posteriorOf(answered);
     if (isTrue(adaptive)) correct.adaptive[0]! += 1;
     // The product's stop rules (nextQuestion's defaults) on the same sequence: where a patient would have stopped.
     let stopped = false;
-    const stopHere = (asked: number) => {
+    const stopHere = (questionsAsked: number) => {
       if (stopped) return;
       stopped = true;
       correct.withStopRules.patients += 1;
-      correct.withStopRules.questions += asked;
+      correct.withStopRules.questions += questionsAsked;
       if (isTrue(adaptive)) correct.withStopRules.correct += 1;
     };
-    for (let asked = 1; asked <= count; asked += 1) {
-      if (Math.max(...adaptive) >= STOP_PROBABILITY || asked - 1 >= MAX_ADAPTIVE_QUESTIONS) stopHere(asked - 1);
+    for (let step = 1; step <= count; step += 1) {
+      if (Math.max(...adaptive) >= STOP_PROBABILITY || step - 1 >= MAX_ADAPTIVE_QUESTIONS) stopHere(step - 1);
       const before = entropy(adaptive);
       let best = -1;
       let bestGain = 0;
-      for (let question = 0; question < count; question += 1) {
+      for (const question of asked) {
         if (answered[question]) continue;
         const gain = informationGain(adaptive, before, matrices[question]!, scratch);
         // Ties keep the definition's order, as in nextQuestion.
@@ -182,16 +209,35 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
           bestGain = gain;
         }
       }
-      if (bestGain <= MIN_INFORMATION_GAIN) stopHere(asked - 1);
+      if (bestGain <= MIN_INFORMATION_GAIN) stopHere(step - 1);
       answered[best] = true;
-      adaptive = uniformPrior();
-      for (let question = 0; question < count; question += 1)
-        if (answered[question]) adaptive = updatePosterior(adaptive, matrices[question]![drawn[question]!]!);
-      if (isTrue(adaptive)) correct.adaptive[asked]! += 1;
+      adaptive = posteriorOf(answered);
+      if (isTrue(adaptive)) correct.adaptive[step]! += 1;
     }
     stopHere(count);
   }
   return correct;
+}
+
+/**
+ * A simulated patient's record as the simulator draws it (patient-profile.ts): the age band from the persona's
+ * `ageBandWeights`, then the preferred channel from `preferredChannelWeights` at that age band — two draws from
+ * `uniform`, after the patient's survey answers.
+ */
+export function drawSimulatedRecord(persona: Persona, uniform: () => number): PatientRecordFacts {
+  const ageBandIndex = weightedIndex(personaParameters[persona].ageBandWeights, uniform());
+  const channel = messageChannels[weightedIndex(preferredChannelWeights(persona, ageBandIndex), uniform())]!;
+  return { 'age-band': ageBands[ageBandIndex]!, 'preferred-channel': channel };
+}
+
+/** nextWeightedIndex's rule (simulation/random.ts) on a uniform draw already taken. */
+function weightedIndex(weights: readonly number[], draw: number): number {
+  let threshold = draw * weights.reduce((sum, weight) => sum + weight, 0);
+  for (let index = 0; index < weights.length; index += 1) {
+    threshold -= weights[index]!;
+    if (threshold < 0) return index;
+  }
+  return weights.length - 1;
 }
 
 /** Adds slices' counts (as countPersonaAccuracy returns them) into the curve and the questions to the target. */

@@ -7,7 +7,15 @@ import { posteriorFromAnswers, topPersona } from './inference';
 import { type AuditCScore, type IpaqScore, scoreAuditC, scoreIpaq } from './scoring';
 import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition } from './types';
 
-export type AnswerMeaning = { questionId: string; topic: string; question: string; answer: string; meaning: string | null };
+export type AnswerMeaning = {
+  questionId: string;
+  topic: string;
+  question: string;
+  answer: string;
+  meaning: string | null;
+  /** Taken from the patient's record, not asked (decision 068). */
+  fromRecord?: true;
+};
 
 export type SurveyResult = {
   ipaq: IpaqScore | null;

@@ -51,7 +51,14 @@ function answerFromDraw(question: SurveyQuestion, persona: Persona, noise: numbe
   return question.options[question.options.length - 1]!.value;
 }
 
-type SimulatedResponseOptions = { definition: SurveyDefinition; persona: Persona; noise: number; uniform: () => number };
+type SimulatedResponseOptions = {
+  definition: SurveyDefinition;
+  persona: Persona;
+  noise: number;
+  uniform: () => number;
+  /** Answers the patient's record gives (`answersFromRecord`): there from the start, never asked (docs/decisions/068). */
+  recordAnswers?: SurveyAnswers;
+};
 
 /** A simulated response that may end before the survey does; `steps` counts the questions (form) or messages answered. */
 export type SimulatedPartialResponse = { answers: SurveyAnswers; order: string[]; completed: boolean; steps: number };
@@ -68,10 +75,11 @@ export const SIMULATED_WEB_LEAVE_CHANCE = 0.04;
  * response takes the same draws as it always has.
  */
 function answerInEngineOrder(options: SimulatedResponseOptions, leaveChance: number | null): SimulatedPartialResponse {
-  const answers: Record<string, string | number> = {};
+  const answers: Record<string, string | number> = { ...options.recordAnswers };
+  const fromRecord = Object.keys(answers);
   const order: string[] = [];
   for (;;) {
-    const step = nextQuestion({ definition: options.definition, answers });
+    const step = nextQuestion({ definition: options.definition, answers, fromRecord });
     if (step.done) return { answers, order, completed: true, steps: order.length };
     if (leaveChance !== null && options.uniform() < leaveChance) return { answers, order, completed: false, steps: order.length };
     answers[step.question.id] = simulateAnswer(step.question, options.persona, options.noise, options.uniform, answers);
@@ -112,11 +120,12 @@ export function surveyMessageAnswerChance(persona: Persona, channel: Extract<Mes
  * there, unfinished.
  */
 export function simulateMessageResponse(options: SimulatedResponseOptions & { answerChance: number }): SimulatedPartialResponse {
-  const answers: Record<string, string | number> = {};
+  const answers: Record<string, string | number> = { ...options.recordAnswers };
+  const fromRecord = Object.keys(answers);
   const order: string[] = [];
   let messages = 0;
   for (;;) {
-    const questions = nextMessageQuestions(options.definition, answers);
+    const questions = nextMessageQuestions(options.definition, answers, fromRecord);
     if (questions.length === 0) return { answers, order, completed: true, steps: messages };
     if (options.uniform() >= options.answerChance) return { answers, order, completed: false, steps: messages };
     for (const question of questions) {

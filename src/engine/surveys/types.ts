@@ -18,6 +18,12 @@ export type ChoiceOption = {
   likelihoods: PersonaLikelihoods;
 };
 
+/** What a patient's record holds that a question may ask (docs/decisions/068): `patients.age_band`, `patients.preferred_channel`. */
+export const patientRecordFields = ['age-band', 'preferred-channel'] as const;
+export type PatientRecordField = (typeof patientRecordFields)[number];
+/** The record's values of those fields (null or absent: the record does not say). */
+export type PatientRecordFacts = Readonly<Partial<Record<PatientRecordField, string | null>>>;
+
 export type ChoiceQuestion = {
   kind: 'choice';
   id: string;
@@ -26,6 +32,11 @@ export type ChoiceQuestion = {
   /** The instrument (and domain) it belongs to, e.g. 'ipaq', 'audit-c', 'sleep', 'barrier:cost'. */
   topic: string;
   options: readonly ChoiceOption[];
+  /**
+   * The record field that answers this question: where the patient's record holds it, the answer is taken from
+   * the record when the response starts and the question is not asked (docs/decisions/068).
+   */
+  recordField?: PatientRecordField;
 };
 
 /** A number the instrument's scoring needs (IPAQ minutes); it carries no persona likelihood. */

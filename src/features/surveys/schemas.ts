@@ -1,5 +1,6 @@
 import { z } from '@/lib/zod';
 import { personas } from '@/engine/simulation/personas';
+import { patientRecordFields } from '@/engine/surveys/types';
 
 import { surveyKeys } from './survey-keys';
 
@@ -30,6 +31,8 @@ const questionSchema = z.discriminatedUnion('kind', [
     help: z.string().trim().min(1).max(400).optional(),
     topic: z.string().trim().min(1).max(60),
     options: z.array(choiceOptionSchema).min(2).max(12),
+    /** Answered from the patient's record where it holds this field, and then not asked (docs/decisions/068). */
+    recordField: z.enum(patientRecordFields).optional(),
   }),
   z.object({
     kind: z.literal('number'),

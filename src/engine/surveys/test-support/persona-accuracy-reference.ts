@@ -5,7 +5,8 @@
  */
 import { type Persona, personas } from '@/engine/simulation/personas';
 import { nextQuestion, posteriorFromAnswers, topPersona } from '../inference';
-import { type AccuracyCounts, informativeQuestions, type PersonaShares } from '../persona-accuracy';
+import { type AccuracyCounts, drawSimulatedRecord, informativeQuestions, type PersonaShares } from '../persona-accuracy';
+import { answersFromRecord } from '../record-answers';
 import { simulateAnswer } from '../simulate-answers';
 import type { SurveyDefinition } from '../types';
 
@@ -28,8 +29,10 @@ export function countPersonaAccuracyReference(options: {
   from: number;
   to: number;
 }): AccuracyCounts {
-  const questions = informativeQuestions(options.definition);
-  const definition: SurveyDefinition = { ...options.definition, questions };
+  const informative = informativeQuestions(options.definition);
+  // The questions the record answers are never asked (docs/decisions/068).
+  const questions = informative.filter((question) => question.recordField === undefined);
+  const definition: SurveyDefinition = { ...options.definition, questions: informative };
   const adaptiveDefinition: SurveyDefinition = { ...definition, order: 'adaptive' };
   const correct: AccuracyCounts = {
     adaptive: new Array<number>(questions.length + 1).fill(0),
@@ -40,10 +43,13 @@ export function countPersonaAccuracyReference(options: {
     const uniform = options.uniformFor(index);
     const persona = drawPersona(options.shares, uniform);
     const drawn: Record<string, string> = {};
-    for (const question of questions) drawn[question.id] = simulateAnswer(question, persona, options.noise, uniform) as string;
+    for (const question of informative) drawn[question.id] = simulateAnswer(question, persona, options.noise, uniform) as string;
+    const recordAnswers =
+      informative.length === questions.length ? {} : answersFromRecord(definition, drawSimulatedRecord(persona, uniform));
+    const fromRecord = Object.keys(recordAnswers);
 
-    const fixedAnswers: Record<string, string> = {};
-    const adaptiveAnswers: Record<string, string> = {};
+    const fixedAnswers: Record<string, string | number> = { ...recordAnswers };
+    const adaptiveAnswers: Record<string, string | number> = { ...recordAnswers };
     for (let asked = 0; asked <= questions.length; asked += 1) {
       if (asked > 0) {
         const fixedQuestion = questions[asked - 1]!;
@@ -51,6 +57,7 @@ export function countPersonaAccuracyReference(options: {
         const step = nextQuestion({
           definition: adaptiveDefinition,
           answers: adaptiveAnswers,
+          fromRecord,
           stopProbability: Number.POSITIVE_INFINITY,
           maxQuestions: Number.POSITIVE_INFINITY,
           minInformationGain: Number.NEGATIVE_INFINITY,
@@ -63,13 +70,13 @@ export function countPersonaAccuracyReference(options: {
     }
 
     // The survey as the product runs it: nextQuestion with its own stop rules, until it says done.
-    const productAnswers: Record<string, string> = {};
-    for (let step = nextQuestion({ definition: adaptiveDefinition, answers: productAnswers }); !step.done;) {
+    const productAnswers: Record<string, string | number> = { ...recordAnswers };
+    for (let step = nextQuestion({ definition: adaptiveDefinition, answers: productAnswers, fromRecord }); !step.done;) {
       productAnswers[step.question.id] = drawn[step.question.id]!;
-      step = nextQuestion({ definition: adaptiveDefinition, answers: productAnswers });
+      step = nextQuestion({ definition: adaptiveDefinition, answers: productAnswers, fromRecord });
     }
     correct.withStopRules.patients += 1;
-    correct.withStopRules.questions += Object.keys(productAnswers).length;
+    correct.withStopRules.questions += Object.keys(productAnswers).length - fromRecord.length;
     if (topPersona(posteriorFromAnswers(definition, productAnswers)).persona === persona) correct.withStopRules.correct += 1;
   }
   return correct;

@@ -460,6 +460,7 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
         patientId: syntheticUuid('patients', patient.id),
         persona: patient.persona,
         sex: patient.sex,
+        ageBand: patient.ageBand,
         preferredChannel: patient.preferredChannel,
       })),
       seed,

@@ -22,9 +22,13 @@ function AccuracySection({ accuracy }: { accuracy: AccuracyView }) {
       <p className="max-w-3xl text-sm text-muted">
         Synthetic: {formatCount(result.patients)} simulated patients, drawn in the cohort’s persona shares, each with a known true persona,
         answer every question of “{accuracy.title}” (version {accuracy.version}) from that persona with {formatPercent(result.noise)} random
-        guessing — the same answering model as the demo data. Accuracy is the share whose most probable persona after that many answers is
-        their true one. The adaptive order asks the question with the largest expected information gain next; the fixed order asks them as
-        the survey lists them ({accuracy.fixedOrder.join(', ')}). Here neither stops early; patients are asked at most 5.
+        guessing — the same answering model as the demo data.
+        {accuracy.fromRecord.length > 0
+          ? ` The patient’s record answers ${accuracy.fromRecord.join(' and ')} (each simulated patient’s record drawn as the simulator draws it), so neither order asks them and both start from what the record says; “0 questions” is the record alone.`
+          : ''}{' '}
+        Accuracy is the share whose most probable persona after that many answers is their true one. The adaptive order asks the question
+        with the largest expected information gain next; the fixed order asks them as the survey lists them (
+        {accuracy.fixedOrder.join(', ')}). Here neither stops early; patients are asked at most 5.
       </p>
       <p className="max-w-3xl font-medium">{accuracySentence(accuracy.result)}</p>
       <p className="max-w-3xl text-sm">

@@ -52,6 +52,7 @@ export function SurveyResultView({
             <dd className="text-sm">
               <span className="font-medium">{answer.answer}</span>
               {answer.meaning === null ? null : <span> — {answer.meaning}</span>}
+              {answer.fromRecord === true ? <span className="text-muted"> (from your record, not asked)</span> : null}
             </dd>
           </div>
         ))}

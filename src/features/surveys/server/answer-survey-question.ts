@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { surveyDefinitions, surveyResponses } from '@/db/schema';
-import { nextQuestion } from '@/engine/surveys';
+import { nextQuestion, recordAnsweredIds } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
@@ -56,7 +56,7 @@ export async function answerSurveyQuestion(options: {
   if (row.completedAt !== null) throw new AppError('conflict', 'This survey is already finished; start it again to answer anew.');
 
   const { definition } = row;
-  const step = nextQuestion({ definition, answers: row.answers });
+  const step = nextQuestion({ definition, answers: row.answers, fromRecord: recordAnsweredIds(definition, row.answers, row.askedOrder) });
   if (step.done || step.question.id !== input.questionId) {
     throw new AppError('conflict', 'That question is not the one this survey asks now: reload the page to see where you are.', {
       fieldErrors: { questionId: 'not the current question' },
@@ -93,6 +93,7 @@ export async function answerSurveyQuestion(options: {
     responseId: row.id,
     stored: { id: row.definitionId, version: row.version, definition },
     answers,
+    askedOrder: [...row.askedOrder, question.id],
     completedAt,
     sex: patient.sex,
   });

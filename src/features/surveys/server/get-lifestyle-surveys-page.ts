@@ -244,6 +244,7 @@ export async function getLifestyleSurveysPage(options: {
                 responseId: latest.id,
                 stored: { id: latest.definitionId, version: latest.version, definition: latest.definition },
                 answers: latest.answers,
+                askedOrder: latest.askedOrder,
                 completedAt: latest.completedAt,
                 sex: patient.sex,
               });

@@ -1,12 +1,13 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authUsers, organisationMemberships, organisations, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
-import { personas } from '@/engine/simulation/personas';
+import { ageBands, personas } from '@/engine/simulation/personas';
 import {
   adherenceBarriersSurvey,
   adherenceBarriersSurveyVersion1,
   adherenceBarriersSurveyVersion2,
+  adherenceBarriersSurveyVersion3,
   builtInSurveyVersions,
   questionInformation,
   responseInformation,
@@ -44,16 +45,19 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
           organisationId: index < 30 ? 'org-1' : 'org-2',
           persona: personas[index % personas.length]!,
           sex: index % 2 === 0 ? 'female' : 'male',
+          // Most have an age band on their record, which the barrier survey takes from there (decision 068).
+          ageBand: index % 10 === 9 ? null : ageBands[index % ageBands.length]!,
           synthetic: true,
         })),
       )
-      .returning({ id: patients.id, persona: patients.persona, sex: patients.sex });
+      .returning({ id: patients.id, persona: patients.persona, sex: patients.sex, ageBand: patients.ageBand });
     await seedSurveyResponses({
       database: db,
       respondents: inserted.map((row, index) => ({
         patientId: row.id,
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female',
+        ageBand: row.ageBand,
         // Every persona on every channel: the app's form (web), WhatsApp and SMS.
         preferredChannel: (['app', 'whatsapp', 'sms'] as const)[Math.floor(index / personas.length) % 3]!,
       })),
@@ -87,7 +91,7 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
     expect(page.suppressed).toBe(false);
 
     const barriers = page.surveys.find((survey) => survey.surveyKey === 'adherence-barriers')!;
-    expect(barriers.versions.map((version) => version.version)).toEqual([4, 3, 2, 1]);
+    expect(barriers.versions.map((version) => version.version)).toEqual([5, 4, 3, 2, 1]);
     expect(barriers.versions[0]).toMatchObject({ changeNote: 'Plainer wording', changes: ['Question forgetting reworded.'], channels: [] });
     const builtInNote = (version: number) =>
       builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!.changeNote;
@@ -96,17 +100,26 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
         .filter((question) => !before.questions.some((old) => old.id === question.id))
         .map((question) => `Question ${question.id} added.`);
     expect(barriers.versions[1]).toMatchObject({
-      changeNote: builtInNote(3),
-      changes: addedTo(adherenceBarriersSurveyVersion2, adherenceBarriersSurvey),
+      changeNote: builtInNote(4),
+      changes: [
+        'Question age-band is answered from the patient’s record (age-band) where it holds it.',
+        'Question contact-channel is answered from the patient’s record (preferred-channel) where it holds it.',
+      ],
       questionCount: 29,
     });
     expect(barriers.versions[2]).toMatchObject({
+      changeNote: builtInNote(3),
+      changes: addedTo(adherenceBarriersSurveyVersion2, adherenceBarriersSurveyVersion3),
+      questionCount: 29,
+      channels: [],
+    });
+    expect(barriers.versions[3]).toMatchObject({
       changeNote: builtInNote(2),
       changes: ['Description reworded.', ...addedTo(adherenceBarriersSurveyVersion1, adherenceBarriersSurveyVersion2)],
       questionCount: 22,
       channels: [],
     });
-    expect(barriers.versions[3]).toMatchObject({ changeNote: null, changes: [], questionCount: 8, channels: [] });
+    expect(barriers.versions[4]).toMatchObject({ changeNote: null, changes: [], questionCount: 8, channels: [] });
     const first = barriers.versions[1]!;
     const stored = await db
       .select({ patientId: surveyResponses.patientId, channel: surveyResponses.channel, completedAt: surveyResponses.completedAt })
@@ -137,11 +150,22 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
       lifestyle.questions.filter((question) => question.meanBits !== null).every((question) => Math.abs(question.meanBits!) < 1e-12),
     ).toBe(true);
 
-    // The current version's accuracy (the reworded version 4 has version 3's likelihoods, so its figures): 80% is
-    // reached in both orders, the adaptive order first (docs/decisions/062).
-    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 4 });
-    expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length + 1);
-    expect(page.accuracy!.fixedOrder[0]).toBe('age-band');
+    // Patients whose record holds their age band were not asked it (decision 068); the others were asked it.
+    const ageBandAsked = first.questions.find((question) => question.id === 'age-band')!.answered.count!;
+    const withoutAgeBand = await db
+      .select({ id: surveyResponses.id })
+      .from(surveyResponses)
+      .innerJoin(patients, eq(patients.id, surveyResponses.patientId))
+      .where(and(eq(surveyResponses.surveyKey, 'adherence-barriers'), isNull(patients.ageBand)));
+    expect(withoutAgeBand.length).toBeGreaterThan(0);
+    expect(ageBandAsked).toBeLessThanOrEqual(withoutAgeBand.length);
+    expect(first.questions.find((question) => question.id === 'contact-channel')!.answered.count).toBe(0);
+
+    // The current version's accuracy (the reworded version 5 has version 4's likelihoods and record fields, so its
+    // figures): 80% is reached in both orders, the adaptive order first (docs/decisions/062, 068).
+    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 5, fromRecord: ['age-band', 'contact-channel'] });
+    expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length - 2 + 1);
+    expect(page.accuracy!.fixedOrder[0]).toBe('treatment-time');
     expect(page.accuracy!.result.adaptiveQuestionsToTarget).not.toBeNull();
     expect(page.accuracy!.result.fixedQuestionsToTarget).toBeGreaterThan(page.accuracy!.result.adaptiveQuestionsToTarget!);
   });

@@ -60,8 +60,10 @@ export type AccuracyView = {
   surveyKey: SurveyKey;
   title: string;
   version: number;
-  /** The fixed order: the definition's question order. */
+  /** The fixed order: the definition's question order, without the questions the record answers. */
   fixedOrder: string[];
+  /** Questions the patient's record answers (decision 068): never asked, the curves start from them. */
+  fromRecord: string[];
   result: PersonaAccuracy;
 };
 
@@ -218,7 +220,12 @@ export async function getSurveyEvolutionPage(options: {
           surveyKey: current.surveyKey as SurveyKey,
           title: current.definition.title,
           version: current.version,
-          fixedOrder: informativeQuestions(current.definition).map((question) => question.id),
+          fixedOrder: informativeQuestions(current.definition)
+            .filter((question) => question.recordField === undefined)
+            .map((question) => question.id),
+          fromRecord: informativeQuestions(current.definition)
+            .filter((question) => question.recordField !== undefined)
+            .map((question) => question.id),
           result: await personaAccuracyFor({ definitionId: current.id, definition: current.definition }),
         };
   return { patientsInScope: countShown(inScope), includesSynthetic, suppressed, surveys, accuracy };

@@ -6,6 +6,7 @@ import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import { personas, type Persona } from '@/engine/simulation/personas';
 import type { MessageChannel } from '@/engine/policy/message-arms';
 import {
+  answersFromRecord,
   informativeQuestions,
   posteriorFromAnswers,
   responseInformation,
@@ -22,6 +23,8 @@ export type SimulatedRespondent = {
   patientId: string;
   persona: Persona;
   sex: 'female' | 'male' | null;
+  /** The age band on the patient's record (the survey takes it from there, decision 068); null when it has none. */
+  ageBand: string | null;
   /** The channel the simulator gave the patient: app users answer in the app's form, the others by message. */
   preferredChannel: MessageChannel;
 };
@@ -58,7 +61,12 @@ export async function seedSurveyResponses(options: {
       // App users answer in the app's form (channel `web`), one question at a time; the others are sent the survey
       // on their channel, at most 3 questions a message, and may leave a message unanswered (docs/decisions/047).
       const channel = respondent.preferredChannel === 'app' ? 'web' : respondent.preferredChannel;
-      const simulation = { definition: stored.definition, persona: respondent.persona, noise: demoSurveyNoise, uniform };
+      // What the patient's record says is not asked, as in the product (decision 068).
+      const recordAnswers = answersFromRecord(stored.definition, {
+        'age-band': respondent.ageBand,
+        'preferred-channel': respondent.preferredChannel,
+      });
+      const simulation = { definition: stored.definition, persona: respondent.persona, noise: demoSurveyNoise, uniform, recordAnswers };
       const { answers, order, completed, steps } =
         channel === 'web'
           ? simulateWebResponse(simulation)
@@ -99,7 +107,7 @@ export async function seedSurveyResponses(options: {
     if (informative.size === 0) continue;
     // As the product does: a posterior once at least one informative question is answered.
     const posteriors = rows
-      .filter((row) => Object.keys(row.answers ?? {}).some((id) => informative.has(id)))
+      .filter((row) => (row.askedOrder ?? []).some((id) => informative.has(id)))
       .map((row) => ({
         patientId: row.patientId,
         surveyResponseId: row.id!,

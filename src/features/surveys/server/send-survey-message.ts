@@ -57,7 +57,8 @@ export async function sendSurveyMessage(options: {
 
   const reminding = options.remindChunkId === undefined ? null : await reminderState(database, response.id, options.remindChunkId);
   if (reminding === 'skip') return { outcome: 'skipped', reason: 'not-awaiting' };
-  if (nextMessageQuestions(response.definition, response.answers).length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
+  if (nextMessageQuestions(response.definition, response.answers, response.fromRecord).length === 0)
+    return { outcome: 'skipped', reason: 'nothing-to-ask' };
   const deferred = await deferInQuietHours({ ...options, response });
   if (deferred !== null) return deferred;
   if (reminding === 'due') {
@@ -74,7 +75,7 @@ export async function sendSurveyMessage(options: {
   // and a survey finished meanwhile gets no message (one finished while this one is sent closes it, survey-store).
   const current = (await loadResponse(database, response.id)) ?? response;
   if (current.completedAt !== null) return { outcome: 'skipped', reason: 'completed' };
-  const questions = nextMessageQuestions(current.definition, current.answers);
+  const questions = nextMessageQuestions(current.definition, current.answers, current.fromRecord);
   if (questions.length === 0) return { outcome: 'skipped', reason: 'nothing-to-ask' };
   const [chunk] = await database
     .insert(surveyMessageChunks)

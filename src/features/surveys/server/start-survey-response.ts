@@ -36,9 +36,17 @@ export async function startSurveyResponse(options: {
       responseId: latest.id,
       stored: { id: latest.definitionId, version: latest.version, definition: latest.definition },
       answers: latest.answers,
+      askedOrder: latest.askedOrder,
       completedAt: latest.completedAt,
       sex: patient.sex,
     });
   }
-  return surveyState({ responseId: found.responseId, stored: found.stored, answers: {}, completedAt: null, sex: patient.sex });
+  return surveyState({
+    responseId: found.responseId,
+    stored: found.stored,
+    answers: found.answers,
+    askedOrder: [],
+    completedAt: null,
+    sex: patient.sex,
+  });
 }

@@ -15,6 +15,7 @@ import {
   type SurveyDefinition,
   type SurveyLanguage,
   type SurveyQuestion,
+  recordAnsweredIds,
   surveyReminderLine,
 } from '@/engine/surveys';
 import type { FreeFormWhatsApp } from '@/features/message-sending';
@@ -39,7 +40,8 @@ export async function loadResponse(database: Database, responseId: string) {
     .where(eq(surveyResponses.id, responseId));
   if (row === undefined) return null;
   const sex: 'female' | 'male' | null = row.sex === 'female' || row.sex === 'male' ? row.sex : null;
-  return { ...row, sex };
+  // The answers the patient's record gave (decision 068): not questions asked.
+  return { ...row, sex, fromRecord: recordAnsweredIds(row.definition, row.answers, row.askedOrder) };
 }
 
 /** A chunk's questions as the definition it was asked from holds them (an id it no longer has is dropped). */

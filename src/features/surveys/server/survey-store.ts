@@ -9,11 +9,13 @@ import type { Database } from '@/db/client';
 import { patientPersonaPosteriors, patients, surveyDefinitions, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { personas } from '@/engine/simulation/personas';
 import {
+  answersFromRecord,
   builtInSurveyVersions,
   informativeQuestions,
   MAX_ADAPTIVE_QUESTIONS,
   nextQuestion,
   posteriorFromAnswers,
+  recordAnsweredIds,
   responseInformation,
   type SurveyAnswers,
   type SurveyDefinition,
@@ -171,12 +173,16 @@ export function surveyState(options: {
   responseId: string;
   stored: StoredDefinition;
   answers: SurveyAnswers;
+  /** The questions asked so far, in order: answers outside it came from the patient's record (decision 068). */
+  askedOrder: readonly string[];
   completedAt: Date | null;
   sex: 'female' | 'male' | null;
 }): SurveyState {
   const { definition } = options.stored;
-  const answered = Object.keys(options.answers).length;
-  const step = options.completedAt === null ? nextQuestion({ definition, answers: options.answers }) : null;
+  const fromRecord = recordAnsweredIds(definition, options.answers, options.askedOrder);
+  // Questions the patient answered: the record's answers are not counted (nor in the 5 an adaptive survey asks).
+  const answered = Object.keys(options.answers).length - fromRecord.length;
+  const step = options.completedAt === null ? nextQuestion({ definition, answers: options.answers, fromRecord }) : null;
   const total =
     definition.order === 'fixed'
       ? answered + (options.completedAt === null ? remainingFixed(definition, options.answers) : 0)
@@ -193,7 +199,19 @@ export function surveyState(options: {
     progress: { answered, total },
     question: step !== null && !step.done ? questionView(step.question) : null,
     completedAt: options.completedAt?.toISOString() ?? null,
-    result: options.completedAt === null ? null : summariseResponse(definition, options.answers, options.sex),
+    result:
+      options.completedAt === null
+        ? null
+        : withRecordAnswersMarked(summariseResponse(definition, options.answers, options.sex), fromRecord),
+  };
+}
+
+/** The result with the answers the record gave marked, so the patient sees which ones they were not asked. */
+function withRecordAnswersMarked(result: SurveyResult, fromRecord: readonly string[]): SurveyResult {
+  if (fromRecord.length === 0) return result;
+  return {
+    ...result,
+    answers: result.answers.map((answer) => (fromRecord.includes(answer.questionId) ? { ...answer, fromRecord: true } : answer)),
   };
 }
 
@@ -203,6 +221,7 @@ export async function findLatestResponse(database: Database, patientId: string, 
     .select({
       id: surveyResponses.id,
       answers: surveyResponses.answers,
+      askedOrder: surveyResponses.askedOrder,
       completedAt: surveyResponses.completedAt,
       definitionId: surveyDefinitions.id,
       version: surveyDefinitions.version,
@@ -234,7 +253,9 @@ export async function findOrStartResponse(
     /** The channel a response started by message starts on (rates per channel, decision 047); 'web' when not given. */
     channel?: 'whatsapp' | 'sms';
   },
-): Promise<{ kind: 'existing'; response: LatestResponse } | { kind: 'started'; responseId: string; stored: StoredDefinition }> {
+): Promise<
+  { kind: 'existing'; response: LatestResponse } | { kind: 'started'; responseId: string; stored: StoredDefinition; answers: SurveyAnswers }
+> {
   const { patientId, surveyKey, now } = options;
   const keeps = (latest: LatestResponse | null): latest is LatestResponse =>
     latest !== null && (latest.completedAt === null || options.afterFinished === 'show');
@@ -244,24 +265,34 @@ export async function findOrStartResponse(
   // Outside the transaction: the first call of a process brings in the built-in versions (decision 055).
   const stored = await findCurrentDefinition(database, surveyKey);
   return database.transaction(async (transaction) => {
-    await transaction.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('update');
+    const [record] = await transaction
+      .select({ ageBand: patients.ageBand, preferredChannel: patients.preferredChannel })
+      .from(patients)
+      .where(eq(patients.id, patientId))
+      .for('update');
     // Again under the lock: another offer or tab may have started one since.
     const current = await findLatestResponse(transaction, patientId, surveyKey);
     if (keeps(current)) return { kind: 'existing', response: current };
+    // What the patient's record already says is not asked (decision 068): stored as answers, never as asked.
+    const answers = answersFromRecord(stored.definition, {
+      'age-band': record?.ageBand ?? null,
+      'preferred-channel': record?.preferredChannel ?? null,
+    });
     const [created] = await transaction
       .insert(surveyResponses)
-      // No answers yet, so no information figures: `{}`, not null (null means "not worked out", decision 047 addendum).
+      // Nothing asked yet, so no information figures: `{}`, not null (null means "not worked out", decision 047 addendum).
       .values({
         patientId,
         definitionId: stored.id,
         surveyKey,
         channel: options.channel ?? 'web',
+        answers,
         informationBits: {},
         startedAt: now,
         updatedAt: now,
       })
       .returning({ id: surveyResponses.id });
-    return { kind: 'started', responseId: created!.id, stored };
+    return { kind: 'started', responseId: created!.id, stored, answers };
   });
 }
 
@@ -309,7 +340,7 @@ export async function storeSurveyAnswers(
   const { definition } = response;
   const answers: Record<string, string | number> = { ...response.answers };
   for (const [id, value] of options.added) answers[id] = value;
-  const finished = nextQuestion({ definition, answers }).done;
+  const finished = nextQuestion({ definition, answers, fromRecord: recordAnsweredIds(definition, answers, response.askedOrder) }).done;
   const posterior = posteriorFromAnswers(definition, answers);
   const completedAt = finished ? now : null;
   const posteriorByPersona = Object.fromEntries(personas.map((persona, index) => [persona, posterior[index]!]));

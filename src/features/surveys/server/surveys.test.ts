@@ -16,8 +16,10 @@ import {
   adherenceBarriersSurvey,
   adherenceBarriersSurveyVersion1,
   adherenceBarriersSurveyVersion2,
+  adherenceBarriersSurveyVersion3,
   builtInSurveyVersions,
   lifestyleSurvey,
+  posteriorFromAnswers,
   responseInformation,
 } from '@/engine/surveys';
 import { answerSurveyQuestion } from './answer-survey-question';
@@ -166,7 +168,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
     expect(state.progress.total).toBe(5);
     let asked = 0;
-    expect(state.version).toBe(3);
+    expect(state.version).toBe(4);
     while (state.question !== null) {
       // The first answer of each question (the barrier items' "Often").
       const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
@@ -200,6 +202,47 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
       .from(patientPersonaPosteriors)
       .where(eq(patientPersonaPosteriors.patientId, ownId));
     expect(stored).toEqual({ posterior: row!.posterior, answers: asked });
+  });
+
+  it('takes the age group and preferred channel from the patient’s record and does not ask them (decision 068)', async () => {
+    const db = database.database;
+    await db.update(patients).set({ ageBand: '75+', preferredChannel: 'sms' }).where(eq(patients.id, ownId));
+    let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
+    // Nothing asked yet: the record's answers are not counted as answered questions.
+    expect(state.progress).toEqual({ answered: 0, total: 5 });
+    const askedIds: string[] = [];
+    while (state.question !== null) {
+      expect(['age-band', 'contact-channel']).not.toContain(state.question.id);
+      askedIds.push(state.question.id);
+      const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
+      state = await answerSurveyQuestion({
+        database: db,
+        actor: patientUser,
+        input: { responseId: state.responseId, questionId: state.question.id, answer },
+        now,
+      });
+    }
+    expect(askedIds.length).toBeGreaterThan(0);
+    expect(askedIds.length).toBeLessThanOrEqual(5);
+    expect(state.progress).toEqual({ answered: askedIds.length, total: askedIds.length });
+    // The result shows the record's answers as such.
+    expect(state.result!.answers.filter((answer) => answer.fromRecord === true).map((answer) => answer.questionId)).toEqual([
+      'age-band',
+      'contact-channel',
+    ]);
+    const [row] = await db
+      .select({ answers: surveyResponses.answers, askedOrder: surveyResponses.askedOrder, posterior: surveyResponses.posterior })
+      .from(surveyResponses);
+    expect(row!.answers).toMatchObject({ 'age-band': '75-plus', 'contact-channel': 'sms' });
+    expect(row!.askedOrder).toEqual(askedIds);
+    // The posterior counts the record's answers as well as the patient's.
+    const withRecord = posteriorFromAnswers(adherenceBarriersSurvey, row!.answers);
+    expect(personas.map((persona) => row!.posterior![persona])).toEqual(withRecord);
+    const [stored] = await db
+      .select({ answers: patientPersonaPosteriors.answers })
+      .from(patientPersonaPosteriors)
+      .where(eq(patientPersonaPosteriors.patientId, ownId));
+    expect(stored).toEqual({ answers: askedIds.length + 2 });
   });
 
   it('keeps the persona posterior for barrier answers only: a lifestyle answer leaves it alone', async () => {
@@ -291,7 +334,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { definitionJson: 'not valid JSON' } });
   });
 
-  it('brings built-in versions 2 and 3 of the barrier survey to a database that holds version 1, once, keeping version 1 and its responses', async () => {
+  it('brings built-in versions 2, 3 and 4 of the barrier survey to a database that holds version 1, once, keeping version 1 and its responses', async () => {
     const db = database.database;
     // A database seeded before version 2 existed: version 1 of each survey, as ensureBuiltInSurveys used to write it.
     await db.insert(surveyDefinitions).values([
@@ -322,10 +365,12 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
       { version: 1, changeNote: null, createdBy: null },
       { version: 2, changeNote: builtInSurveyVersions.find((entry) => entry.version === 2)!.changeNote, createdBy: null },
       { version: 3, changeNote: builtInSurveyVersions.find((entry) => entry.version === 3)!.changeNote, createdBy: null },
+      { version: 4, changeNote: builtInSurveyVersions.find((entry) => entry.version === 4)!.changeNote, createdBy: null },
     ]);
     expect(versions[0]!.definition).toEqual(adherenceBarriersSurveyVersion1);
     expect(versions[1]!.definition).toEqual(adherenceBarriersSurveyVersion2);
-    expect(versions[2]!.definition).toEqual(adherenceBarriersSurvey);
+    expect(versions[2]!.definition).toEqual(adherenceBarriersSurveyVersion3);
+    expect(versions[3]!.definition).toEqual(adherenceBarriersSurvey);
     // Lifestyle has no later built-in version.
     expect(
       await db.select({ version: surveyDefinitions.version }).from(surveyDefinitions).where(eq(surveyDefinitions.surveyKey, 'lifestyle')),
@@ -376,7 +421,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     ).toHaveLength(3);
   });
 
-  it('brings built-in version 3 on top of the built-in version 2 (decision 062), but not over an admin’s own version 3', async () => {
+  it('brings built-in versions 3 and 4 on top of the built-in version 2 (decisions 062, 068), but not over an admin’s own version 3', async () => {
     const db = database.database;
     const builtIn = (version: number) =>
       builtInSurveyVersions.find((entry) => entry.definition.key === 'adherence-barriers' && entry.version === version)!;
@@ -394,7 +439,10 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
         .from(surveyDefinitions)
         .where(eq(surveyDefinitions.surveyKey, 'adherence-barriers'))
         .orderBy(surveyDefinitions.version);
-    expect((await versions()).at(-1)).toEqual({ version: 3, changeNote: builtIn(3).changeNote, createdBy: null });
+    expect((await versions()).slice(-2)).toEqual([
+      { version: 3, changeNote: builtIn(3).changeNote, createdBy: null },
+      { version: 4, changeNote: builtIn(4).changeNote, createdBy: null },
+    ]);
 
     // Where an admin saved their own version 3 on top of the built-in version 2, theirs stays current.
     await db.delete(surveyDefinitions);
@@ -446,6 +494,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
         patientId: row.id,
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female' | 'male',
+        ageBand: null,
         // In the app's form, where few leave a survey unfinished (the channels are the survey-evolution test's).
         preferredChannel: 'app' as const,
       })),
