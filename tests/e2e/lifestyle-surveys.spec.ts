@@ -3,16 +3,16 @@ import { expect, seriousAccessibilityViolations, test } from './fixtures';
 
 const path = '/algorithms/patient-engagement/lifestyle-surveys';
 
-/** Brings the lifestyle survey to a question, whatever an earlier run left (not started, unfinished, finished). */
-async function openQuestion(section: Locator) {
-  const again = section.getByRole('button', { name: 'Take this survey again: Lifestyle' });
-  const resume = section.getByRole('button', { name: 'Continue this survey: Lifestyle' });
-  const start = section.getByRole('button', { name: 'Start this survey: Lifestyle' });
+/** Brings a survey to a question, whatever an earlier run left (not started, unfinished, finished). */
+async function openQuestion(section: Locator, title = 'Lifestyle') {
+  const again = section.getByRole('button', { name: `Take this survey again: ${title}` });
+  const resume = section.getByRole('button', { name: `Continue this survey: ${title}` });
+  const start = section.getByRole('button', { name: `Start this survey: ${title}` });
   await expect(again.or(resume).or(start)).toBeVisible();
   if (await again.isVisible()) await again.click();
   else if (await resume.isVisible()) await resume.click();
   else await start.click();
-  await expect(section.getByText(/^Question \d+ of \d+$/)).toBeVisible();
+  await expect(section.getByText(/^Question \d+ of (at most )?\d+$/)).toBeVisible();
 }
 
 /** "Question 3 of 15" → 3. */
@@ -119,6 +119,30 @@ test('a patient answers the lifestyle survey by keyboard, stops, resumes after l
   // Reloaded, the result is still there.
   await page.reload();
   await expect(section.getByRole('heading', { name: 'Your results' })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+});
+
+test('the barrier survey does not ask what the patient’s record says: at most 5 questions, and the result marks the record’s answers', async ({
+  page,
+  signIn,
+}) => {
+  test.slow();
+  await signIn('patient');
+  await page.goto(path);
+  const title = 'What gets in the way of your medicines';
+  const section = page.getByRole('region', { name: title, exact: true });
+  await openQuestion(section, title);
+  // The demo patient's record holds an age band and a preferred channel (decision 068): neither is asked.
+  const heading = section.locator('h3[tabindex="-1"]');
+  await heading.focus();
+  const results = section.getByRole('heading', { name: 'Your results' });
+  for (let step = 0; step < 5 && !(await results.isVisible()); step += 1) {
+    await expect(section.getByText(/^Question [1-5] of at most 5$/)).toBeVisible();
+    await expect(heading).not.toHaveText(/age group|send you messages/);
+    await answerByKeyboard(page, section);
+  }
+  await expect(results).toBeVisible();
+  await expect(section.getByText('(from your record, not asked)')).toHaveCount(2);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
