@@ -13,19 +13,12 @@ import { migrateDatabase } from '@/db/migrate';
 import { seedDemoDataset } from '@/features/demo-data/server/seed-demo-dataset';
 import { getMeasuredImprovement } from '@/features/healthcare-impact/server/get-measured-improvement';
 import { getPatientOutcomes } from '@/features/healthcare-impact/server/get-patient-outcomes';
-import type { SessionUser } from '@/lib/server/session';
+import { benchViewer } from './support/bench-options';
 
 const RUNS = 5;
 const BUDGET_MS = 500;
 
-const viewer = (role: SessionUser['role']): SessionUser => ({
-  id: `bench-${role}`,
-  email: `${role}@bench.test`,
-  name: role,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const viewer = benchViewer;
 
 async function time(label: string, run: () => Promise<unknown>): Promise<boolean> {
   await run();

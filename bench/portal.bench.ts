@@ -36,14 +36,12 @@ import { refreshPortalReplyCounts } from '@/features/portal/server/portal-reply-
 import { findCohortScope } from '@/db/queries/cohort-scope';
 import { findReportingPeriod } from '@/db/queries/reporting-period';
 import type { SessionUser } from '@/lib/server/session';
+import { benchViewer, numberFlag } from './support/bench-options';
 
 const RUNS = 5;
 const DEMO_BUDGET_MS = 500;
 const SCALE_BUDGET_MS = 2000;
-const flag = (name: string, fallback: number) => {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? fallback : Number(process.argv[index + 1]);
-};
+const flag = numberFlag;
 const scalePatients = flag('--patients', 100_000);
 const doseDays = flag('--dose-days', 365);
 /** `--demo 0` skips the PGlite demo-dataset part (to give the scale run the machine). */
@@ -51,14 +49,7 @@ const runDemo = flag('--demo', 1) !== 0;
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(0)} s`;
 const request = { requestId: 'bench', clientAddress: '127.0.0.1' };
 
-const viewer = (role: SessionUser['role']): SessionUser => ({
-  id: `bench-${role}`,
-  email: `${role}@bench.test`,
-  name: role,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const viewer = benchViewer;
 
 async function time(label: string, budget: number, run: () => Promise<unknown>): Promise<boolean> {
   await run();

@@ -18,11 +18,9 @@ import {
   simulateHistories,
   trainAndEvaluate,
 } from '@/engine/risk';
+import { numberFlag } from './support/bench-options';
 
-const flag = (name: string, fallback: number) => {
-  const index = process.argv.indexOf(`--${name}`);
-  return index === -1 ? fallback : Number(process.argv[index + 1]);
-};
+const flag = (name: string, fallback: number) => numberFlag(`--${name}`, fallback);
 const trainPatients = flag('patients', 2000);
 const scorePatients = flag('score', 100_000);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -32,25 +32,15 @@ import {
 } from '@/engine/surveys';
 import { getSurveyEvolutionPage } from '@/features/surveys/server/get-survey-evolution-page';
 import { ensureBuiltInSurveys } from '@/features/surveys/server/survey-store';
-import type { SessionUser } from '@/lib/server/session';
+import { benchViewer, numberFlag } from './support/bench-options';
 
 const RUNS = 5;
 const BUDGET_MS = 1000;
 /** The demo dataset's size. */
 const DEMO_PATIENTS = 2000;
-const flag = (name: string, fallback: number) => {
-  const index = process.argv.indexOf(name);
-  return index === -1 ? fallback : Number(process.argv[index + 1]);
-};
+const flag = numberFlag;
 
-const viewer = (role: SessionUser['role']): SessionUser => ({
-  id: `bench-${role}`,
-  email: `${role}@bench.test`,
-  name: role,
-  role,
-  phoneNumber: null,
-  twoFactorEnabled: false,
-});
+const viewer = benchViewer;
 
 /** Responses the demo's simulator draws for a definition: `perPersona` per persona, each with its information. */
 function drawResponses(definition: SurveyDefinition, perPersona: number) {
