@@ -27,7 +27,7 @@ import { getLifestyleSurveysPage } from './get-lifestyle-surveys-page';
 import { saveSurveyDefinition } from './save-survey-definition';
 import { seedSurveyResponses } from './seed-survey-responses';
 import { startSurveyResponse } from './start-survey-response';
-import { ensureBuiltInSurveys } from './survey-store';
+import { ensureBuiltInSurveys, type SurveyState } from './survey-store';
 
 const patientUser = { id: 'patient-user', role: 'patient' as const };
 const otherPatientUser = { id: 'other-patient-user', role: 'patient' as const };
@@ -55,6 +55,23 @@ const lifestyleAnswers: Record<string, string | number> = {
   'diet-sugary-drinks': 'none',
   stress: 'sometimes',
 };
+
+/** Answers every question the survey asks with its first answer (the barrier items' "Often") until it is done. */
+async function answerFirstOptionsUntilDone(database: TestDatabase['database'], first: SurveyState) {
+  let state = first;
+  const askedIds: string[] = [];
+  while (state.question !== null) {
+    askedIds.push(state.question.id);
+    const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
+    state = await answerSurveyQuestion({
+      database,
+      actor: patientUser,
+      input: { responseId: state.responseId, questionId: state.question.id, answer },
+      now,
+    });
+  }
+  return { state, askedIds };
+}
 
 describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
   let database: TestDatabase;
@@ -167,19 +184,10 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     const db = database.database;
     let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
     expect(state.progress.total).toBe(5);
-    let asked = 0;
     expect(state.version).toBe(4);
-    while (state.question !== null) {
-      // The first answer of each question (the barrier items' "Often").
-      const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
-      state = await answerSurveyQuestion({
-        database: db,
-        actor: patientUser,
-        input: { responseId: state.responseId, questionId: state.question.id, answer },
-        now,
-      });
-      asked += 1;
-    }
+    const answered = await answerFirstOptionsUntilDone(db, state);
+    state = answered.state;
+    const asked = answered.askedIds.length;
     expect(asked).toBeLessThanOrEqual(5);
     expect(state.result?.posterior.map((entry) => entry.persona)).toEqual([...personas]);
     const [row] = await db
@@ -210,18 +218,11 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
     // Nothing asked yet: the record's answers are not counted as answered questions.
     expect(state.progress).toEqual({ answered: 0, total: 5 });
-    const askedIds: string[] = [];
-    while (state.question !== null) {
-      expect(['age-band', 'contact-channel']).not.toContain(state.question.id);
-      askedIds.push(state.question.id);
-      const answer = state.question.kind === 'choice' ? state.question.options[0]!.value : '0';
-      state = await answerSurveyQuestion({
-        database: db,
-        actor: patientUser,
-        input: { responseId: state.responseId, questionId: state.question.id, answer },
-        now,
-      });
-    }
+    const answered = await answerFirstOptionsUntilDone(db, state);
+    state = answered.state;
+    const { askedIds } = answered;
+    expect(askedIds).not.toContain('age-band');
+    expect(askedIds).not.toContain('contact-channel');
     expect(askedIds.length).toBeGreaterThan(0);
     expect(askedIds.length).toBeLessThanOrEqual(5);
     expect(state.progress).toEqual({ answered: askedIds.length, total: askedIds.length });
