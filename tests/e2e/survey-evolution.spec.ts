@@ -24,10 +24,10 @@ test('an admin sees the persona accuracy of the adaptive and fixed orders, label
   ).toBeVisible();
   await expect(accuracy.getByRole('img', { name: /Line chart of persona accuracy against the number of questions asked/ })).toBeVisible();
   const table = accuracy.getByRole('table', { name: /Persona accuracy by questions asked/ });
-  // A header row and one row per number of questions, 0 to 27 (barrier survey version 4: 29 questions, the age group
-  // and the channel from the record, decision 068).
-  await expect(table.getByRole('row')).toHaveCount(29);
-  await expect(accuracy.getByText(/The patient’s record answers age-band and contact-channel/)).toBeVisible();
+  // A header row and one row per number of questions, 0 to 26 (barrier survey version 4: 29 questions, the age group,
+  // the supply and the channel from the record, decision 068).
+  await expect(table.getByRole('row')).toHaveCount(28);
+  await expect(accuracy.getByText(/The patient’s record answers age-band, supply-length and contact-channel/)).toBeVisible();
 
   const versions = page.getByRole('region', { name: 'Versions, responses and the information each question adds' });
   await expect(versions.getByText(/patients \(all patients\)/)).toBeVisible();

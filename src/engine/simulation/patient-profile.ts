@@ -63,6 +63,11 @@ export function preferredChannelWeights(persona: Persona, ageBandIndex: number):
   );
 }
 
+/** The days' supply a patient gets at a time, from a uniform draw: 90 for the persona's `ninetyDayShare`, else 30. */
+export function daysSupplyFromDraw(persona: Persona, draw: number): 30 | 90 {
+  return draw < personaParameters[persona].ninetyDayShare ? 90 : 30;
+}
+
 export function drawPatientProfile(stream: RandomStream, options: { seed: number; patientIndex: number; days: number }): PatientProfile {
   const persona: Persona = personas[nextWeightedIndex(stream, personaWeights)] ?? 'busy-professional';
   const parameters = personaParameters[persona];
@@ -106,7 +111,7 @@ export function drawPatientProfile(stream: RandomStream, options: { seed: number
     refillAheadDays: parameters.refillAheadDays + Math.round(nextNormal(stream) * 1.5),
     refillsByCalendar: nextUniform(stream) < parameters.calendarRefillShare,
     dailyRefillProbability: 1 / (1 + parameters.refillLagDays * Math.exp(nextNormal(stream))),
-    daysSupply: nextUniform(stream) < parameters.ninetyDayShare ? 90 : 30,
+    daysSupply: daysSupplyFromDraw(persona, nextUniform(stream)),
     reminderResponsiveness: nextProportion(stream, parameters.reminderResponsiveness, 0.5),
     replyProbability: nextProportion(stream, parameters.replyProbability, 0.6),
     optOutPropensity: parameters.optOutPropensity * Math.exp(0.4 * nextNormal(stream)),

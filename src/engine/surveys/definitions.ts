@@ -10,7 +10,7 @@
  * infer the persona: their likelihoods are equal across personas on purpose (information gain 0).
  */
 import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
-import type { ChoiceOption, ChoiceQuestion, NumberQuestion, PersonaLikelihoods, SurveyDefinition } from './types';
+import type { ChoiceOption, ChoiceQuestion, NumberQuestion, PatientRecordField, PersonaLikelihoods, SurveyDefinition } from './types';
 
 /** The same probability under every persona: an answer that says nothing about the persona. */
 function uninformative(optionCount: number): PersonaLikelihoods {
@@ -879,20 +879,25 @@ export const adherenceBarriersSurveyVersion3: SurveyDefinition = {
   ],
 };
 
+/** The record field that answers each of version 3's questions the record can answer (docs/decisions/068). */
+const recordFieldOf: Readonly<Record<string, PatientRecordField>> = {
+  'age-band': 'age-band',
+  'contact-channel': 'preferred-channel',
+  'supply-length': 'days-supply',
+};
+
 /**
- * Version 4 (docs/decisions/068): version 3's 29 questions unchanged, but the age group and the preferred channel
- * are taken from the patient's record where it holds them (`patients.age_band`, `patients.preferred_channel`) and
- * not asked; a patient whose record lacks one is asked it as before.
+ * Version 4 (docs/decisions/068): version 3's 29 questions unchanged, but the age group, the preferred channel and
+ * the usual supply are taken from the patient's record where it holds them (`patients.age_band`,
+ * `patients.preferred_channel`, the latest dispensing's `days_supply`) and not asked; a patient whose record lacks
+ * one is asked it as before.
  */
 export const adherenceBarriersSurvey: SurveyDefinition = {
   ...adherenceBarriersSurveyVersion3,
-  questions: adherenceBarriersSurveyVersion3.questions.map((question) =>
-    question.kind === 'choice' && question.id === 'age-band'
-      ? { ...question, recordField: 'age-band' as const }
-      : question.kind === 'choice' && question.id === 'contact-channel'
-        ? { ...question, recordField: 'preferred-channel' as const }
-        : question,
-  ),
+  questions: adherenceBarriersSurveyVersion3.questions.map((question) => {
+    const recordField = recordFieldOf[question.id];
+    return question.kind === 'choice' && recordField !== undefined ? { ...question, recordField } : question;
+  }),
 };
 
 /** A built-in version of a survey: what reaches every database, in version order (see survey-store). */
@@ -922,7 +927,7 @@ export const builtInSurveyVersions: readonly BuiltInSurveyVersion[] = [
     version: 4,
     definition: adherenceBarriersSurvey,
     changeNote:
-      'Built-in update: the age group and the preferred way to be contacted are taken from the patient’s record when it holds them, and not asked; the 29 questions of version 3 are otherwise unchanged.',
+      'Built-in update: the age group, the preferred way to be contacted and how much medicine the patient gets at a time are taken from the patient’s record when it holds them, and not asked; the 29 questions of version 3 are otherwise unchanged.',
   },
 ];
 

@@ -63,9 +63,10 @@ describe('the built-in versions 2, 3 and 4 of the barrier survey (docs/decisions
     expect(kept).toEqual(adherenceBarriersSurveyVersion2.questions);
   });
 
-  it('version 4 only takes the age group and the preferred channel from the record: nothing else changes', () => {
+  it('version 4 only takes the age group, the preferred channel and the supply from the record: nothing else changes', () => {
     expect(describeDefinitionChanges(adherenceBarriersSurveyVersion3, adherenceBarriersSurvey)).toEqual([
       'Question age-band is answered from the patient’s record (age-band) where it holds it.',
+      'Question supply-length is answered from the patient’s record (days-supply) where it holds it.',
       'Question contact-channel is answered from the patient’s record (preferred-channel) where it holds it.',
     ]);
     const withoutRecordFields = adherenceBarriersSurvey.questions.map((question) =>
@@ -76,6 +77,7 @@ describe('the built-in versions 2, 3 and 4 of the barrier survey (docs/decisions
     // And back: a version that asks again says so.
     expect(describeDefinitionChanges(adherenceBarriersSurvey, adherenceBarriersSurveyVersion3)).toEqual([
       'Question age-band is asked again rather than answered from the patient’s record.',
+      'Question supply-length is asked again rather than answered from the patient’s record.',
       'Question contact-channel is asked again rather than answered from the patient’s record.',
     ]);
   });

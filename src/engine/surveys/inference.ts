@@ -117,9 +117,11 @@ export function nextQuestion(options: {
     return question === undefined ? { done: true, reason: 'all-asked' } : { done: false, question, informationGain: null };
   }
   const posterior = posteriorFromAnswers(definition, answers, options.prior);
-  if (Math.max(...posterior) >= (options.stopProbability ?? STOP_PROBABILITY)) return { done: true, reason: 'confident' };
   const fromRecord = new Set(options.fromRecord ?? []);
   const asked = definition.questions.filter((question) => answers[question.id] !== undefined && !fromRecord.has(question.id)).length;
+  // Confident only after a question: a patient who opens the survey is asked at least one, even when the record
+  // alone makes one persona likely enough (decision 068).
+  if (asked > 0 && Math.max(...posterior) >= (options.stopProbability ?? STOP_PROBABILITY)) return { done: true, reason: 'confident' };
   if (asked >= (options.maxQuestions ?? MAX_ADAPTIVE_QUESTIONS)) return { done: true, reason: 'question-limit' };
   let best: { question: ChoiceQuestion; gain: number } | null = null;
   for (const question of unanswered) {

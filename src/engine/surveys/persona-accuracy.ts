@@ -10,7 +10,7 @@
  * one, are never asked, and give both orders their starting point. Pure: the caller passes the draws.
  */
 import { messageChannels } from '@/engine/policy/message-arms';
-import { preferredChannelWeights } from '@/engine/simulation/patient-profile';
+import { daysSupplyFromDraw, preferredChannelWeights } from '@/engine/simulation/patient-profile';
 import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
 import {
   carriesPersonaInformation,
@@ -196,7 +196,8 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
       if (isTrue(adaptive)) correct.withStopRules.correct += 1;
     };
     for (let step = 1; step <= count; step += 1) {
-      if (Math.max(...adaptive) >= STOP_PROBABILITY || step - 1 >= MAX_ADAPTIVE_QUESTIONS) stopHere(step - 1);
+      // As nextQuestion: confident only once a question has been asked (the record alone never ends the survey).
+      if ((step > 1 && Math.max(...adaptive) >= STOP_PROBABILITY) || step - 1 >= MAX_ADAPTIVE_QUESTIONS) stopHere(step - 1);
       const before = entropy(adaptive);
       let best = -1;
       let bestGain = 0;
@@ -221,13 +222,14 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
 
 /**
  * A simulated patient's record as the simulator draws it (patient-profile.ts): the age band from the persona's
- * `ageBandWeights`, then the preferred channel from `preferredChannelWeights` at that age band — two draws from
- * `uniform`, after the patient's survey answers.
+ * `ageBandWeights`, then the preferred channel from `preferredChannelWeights` at that age band, then the days'
+ * supply every fill has (`daysSupplyFromDraw`) — three draws from `uniform`, after the patient's survey answers.
  */
 export function drawSimulatedRecord(persona: Persona, uniform: () => number): PatientRecordFacts {
   const ageBandIndex = weightedIndex(personaParameters[persona].ageBandWeights, uniform());
   const channel = messageChannels[weightedIndex(preferredChannelWeights(persona, ageBandIndex), uniform())]!;
-  return { 'age-band': ageBands[ageBandIndex]!, 'preferred-channel': channel };
+  const daysSupply = daysSupplyFromDraw(persona, uniform());
+  return { 'age-band': ageBands[ageBandIndex]!, 'preferred-channel': channel, 'days-supply': String(daysSupply) };
 }
 
 /** nextWeightedIndex's rule (simulation/random.ts) on a uniform draw already taken. */

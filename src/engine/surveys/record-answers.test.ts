@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandomStream, nextUniform } from '@/engine/simulation/random';
 import { adherenceBarriersSurvey, adherenceBarriersSurveyVersion3 } from './definitions';
 import { responseInformation } from './evolution';
-import { entropy, MAX_ADAPTIVE_QUESTIONS, nextQuestion, posteriorFromAnswers } from './inference';
+import { entropy, MAX_ADAPTIVE_QUESTIONS, nextQuestion, posteriorFromAnswers, STOP_PROBABILITY } from './inference';
 import { answersFromRecord, recordAnsweredIds } from './record-answers';
 import { SIMULATED_ANSWER_NOISE, simulateResponse } from './simulate-answers';
 
@@ -13,6 +13,21 @@ describe('answersFromRecord', () => {
       'contact-channel': 'whatsapp',
     });
     expect(answersFromRecord(adherenceBarriersSurvey, { 'age-band': '45-54', 'preferred-channel': null })).toEqual({ 'age-band': '45-54' });
+  });
+
+  it('reads a days’ supply as about a month (20–45 days) or about three months (75–105); any other supply says neither', () => {
+    const supply = (days: string) => answersFromRecord(adherenceBarriersSurvey, { 'days-supply': days })['supply-length'];
+    expect(['20', '28', '30', '45', '75', '84', '90', '105'].map(supply)).toEqual([
+      'month',
+      'month',
+      'month',
+      'month',
+      'three-months',
+      'three-months',
+      'three-months',
+      'three-months',
+    ]);
+    expect(['7', '19', '60', '120', 'many'].map(supply)).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('leaves out what the record lacks or no answer names, and every question of a version without record fields', () => {
@@ -56,6 +71,19 @@ describe('the record’s answers in the engine', () => {
       reason: 'question-limit',
     });
     expect(nextQuestion({ definition: adherenceBarriersSurvey, answers: threeAsked, fromRecord, stopProbability: 2 }).done).toBe(false);
+  });
+
+  it('never end the survey before a question is asked, even when they make one persona likely enough', () => {
+    const confident = answersFromRecord(adherenceBarriersSurvey, { 'age-band': '75+', 'preferred-channel': 'sms', 'days-supply': '90' });
+    expect(Math.max(...posteriorFromAnswers(adherenceBarriersSurvey, confident))).toBeGreaterThanOrEqual(STOP_PROBABILITY);
+    const first = nextQuestion({ definition: adherenceBarriersSurvey, answers: confident, fromRecord: Object.keys(confident) });
+    expect(first.done).toBe(false);
+    // After one answer the usual rule applies again.
+    if (first.done || first.question.kind !== 'choice') throw new Error('expected a choice question');
+    const afterOne = { ...confident, [first.question.id]: first.question.options[0]!.value };
+    const posterior = posteriorFromAnswers(adherenceBarriersSurvey, afterOne);
+    const next = nextQuestion({ definition: adherenceBarriersSurvey, answers: afterOne, fromRecord: Object.keys(confident) });
+    expect(next.done).toBe(Math.max(...posterior) >= STOP_PROBABILITY);
   });
 
   it('give the prior the information figures start from; the record’s questions get no figure', () => {

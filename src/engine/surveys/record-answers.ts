@@ -1,16 +1,31 @@
 /**
  * Answers a patient's record gives (docs/decisions/068): a question that names a record field (`recordField`) is
  * answered from the record when the response starts, and not asked — the care team already knows the patient's age
- * band and how they want to be contacted, so asking again costs the patient a question and adds the 15% of careless
- * answers a survey has. Those answers are stored with the others but never in the order asked, which is how the
+ * band and how they want to be contacted, and the pharmacy how much they get at a time, so asking again costs the
+ * patient a question and adds the 15% of careless answers a survey has. Those answers are stored with the others but never in the order asked, which is how the
  * engine tells them apart. Pure.
  */
-import type { ChoiceQuestion, PatientRecordFacts, SurveyAnswers, SurveyDefinition } from './types';
+import type { ChoiceQuestion, PatientRecordFacts, PatientRecordField, SurveyAnswers, SurveyDefinition } from './types';
 
-/** The option a record value names: the value itself, or the identifier form of an age band ("75+" is "75-plus"). */
-function optionForRecordValue(question: ChoiceQuestion, value: string): string | null {
-  const identifier = value.replace('+', '-plus');
-  return question.options.find((option) => option.value === value || option.value === identifier)?.value ?? null;
+/**
+ * The answer value a record value gives: a days' supply of 20–45 days is `month` and of 75–105 days
+ * `three-months` (the supply-length question's answers; any other supply says neither, so the question is asked);
+ * an age band is its identifier form ("75+" is `75-plus`); anything else is itself.
+ */
+function recordAnswerValue(field: PatientRecordField, value: string): string | null {
+  if (field === 'days-supply') {
+    const days = Number(value);
+    if (days >= 20 && days <= 45) return 'month';
+    if (days >= 75 && days <= 105) return 'three-months';
+    return null;
+  }
+  return field === 'age-band' ? value.replace('+', '-plus') : value;
+}
+
+/** The option a record value names, if the question has it. */
+function optionForRecordValue(question: ChoiceQuestion & { recordField: PatientRecordField }, value: string): string | null {
+  const answer = recordAnswerValue(question.recordField, value);
+  return question.options.find((option) => option.value === answer)?.value ?? null;
 }
 
 /** The answers `record` gives to the definition's questions that name a record field; a value no option names is left out. */
@@ -20,7 +35,7 @@ export function answersFromRecord(definition: SurveyDefinition, record: PatientR
     if (question.kind !== 'choice' || question.recordField === undefined) continue;
     const value = record[question.recordField];
     if (value === null || value === undefined) continue;
-    const option = optionForRecordValue(question, value);
+    const option = optionForRecordValue({ ...question, recordField: question.recordField }, value);
     if (option !== null) answers[question.id] = option;
   }
   return answers;

@@ -18,8 +18,11 @@ export type ChoiceOption = {
   likelihoods: PersonaLikelihoods;
 };
 
-/** What a patient's record holds that a question may ask (docs/decisions/068): `patients.age_band`, `patients.preferred_channel`. */
-export const patientRecordFields = ['age-band', 'preferred-channel'] as const;
+/**
+ * What a patient's record holds that a question may ask (docs/decisions/068): `patients.age_band`,
+ * `patients.preferred_channel`, and the days' supply of the latest dispensing (`dispensings.days_supply`).
+ */
+export const patientRecordFields = ['age-band', 'preferred-channel', 'days-supply'] as const;
 export type PatientRecordField = (typeof patientRecordFields)[number];
 /** The record's values of those fields (null or absent: the record does not say). */
 export type PatientRecordFacts = Readonly<Partial<Record<PatientRecordField, string | null>>>;

@@ -34,7 +34,7 @@ describe('accuracySentence', () => {
 describe('stopRulesSentence', () => {
   it('states the product’s stop rules and what they give: mean questions asked and accuracy', () => {
     expect(stopRulesSentence(result([0.2, 0.5], [0.2, 0.4], null, null))).toBe(
-      'As the product runs it — stopping once the top persona reaches 85%, when no question would add more than 0.02 bits, or after 5 questions — the adaptive survey asks these patients 4.4 questions on average and finds the true persona for 61.8% of them.',
+      'As the product runs it — stopping once the top persona reaches 85% after at least one question, when no question would add more than 0.02 bits, or after 5 questions — the adaptive survey asks these patients 4.4 questions on average and finds the true persona for 61.8% of them.',
     );
   });
 });

@@ -22,5 +22,5 @@ export function accuracySentence(result: PersonaAccuracy): string {
 /** What the survey achieves as the product runs it: its stop rules on, the same simulated patients. */
 export function stopRulesSentence(result: PersonaAccuracy): string {
   const { meanQuestions, accuracy } = result.withStopRules;
-  return `As the product runs it — stopping once the top persona reaches ${formatPercent(STOP_PROBABILITY)}, when no question would add more than ${formatDecimal(MIN_INFORMATION_GAIN, 2)} bits, or after ${MAX_ADAPTIVE_QUESTIONS} questions — the adaptive survey asks these patients ${formatDecimal(meanQuestions, 1)} questions on average and finds the true persona for ${formatPercent(accuracy, 1)} of them.`;
+  return `As the product runs it — stopping once the top persona reaches ${formatPercent(STOP_PROBABILITY)} after at least one question, when no question would add more than ${formatDecimal(MIN_INFORMATION_GAIN, 2)} bits, or after ${MAX_ADAPTIVE_QUESTIONS} questions — the adaptive survey asks these patients ${formatDecimal(meanQuestions, 1)} questions on average and finds the true persona for ${formatPercent(accuracy, 1)} of them.`;
 }

@@ -7,6 +7,7 @@ import { ShownCountText, SuppressionNote } from '@/lib/components/suppressed-cel
 import { TableScroll } from '@/lib/components/table-scroll';
 import { syntheticSurveyDataNote } from './synthetic-survey-data-note';
 
+const listFormat = new Intl.ListFormat('en-GB', { style: 'long', type: 'conjunction' });
 const cell = 'py-1 pr-3 text-left';
 const numberCell = 'py-1 pl-3 text-right tabular-nums';
 
@@ -24,7 +25,7 @@ function AccuracySection({ accuracy }: { accuracy: AccuracyView }) {
         answer every question of “{accuracy.title}” (version {accuracy.version}) from that persona with {formatPercent(result.noise)} random
         guessing — the same answering model as the demo data.
         {accuracy.fromRecord.length > 0
-          ? ` The patient’s record answers ${accuracy.fromRecord.join(' and ')} (each simulated patient’s record drawn as the simulator draws it), so neither order asks them and both start from what the record says; “0 questions” is the record alone.`
+          ? ` The patient’s record answers ${listFormat.format(accuracy.fromRecord)} (each simulated patient’s record drawn as the simulator draws it), so neither order asks them and both start from what the record says; “0 questions” is the record alone.`
           : ''}{' '}
         Accuracy is the share whose most probable persona after that many answers is their true one. The adaptive order asks the question
         with the largest expected information gain next; the fixed order asks them as the survey lists them (

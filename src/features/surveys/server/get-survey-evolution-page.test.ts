@@ -58,6 +58,8 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female',
         ageBand: row.ageBand,
+        // Some have a 90-day supply on their record, some 30 days, some no dispensing yet.
+        daysSupply: [90, 30, null][index % 3]!,
         // Every persona on every channel: the app's form (web), WhatsApp and SMS.
         preferredChannel: (['app', 'whatsapp', 'sms'] as const)[Math.floor(index / personas.length) % 3]!,
       })),
@@ -103,6 +105,7 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
       changeNote: builtInNote(4),
       changes: [
         'Question age-band is answered from the patient’s record (age-band) where it holds it.',
+        'Question supply-length is answered from the patient’s record (days-supply) where it holds it.',
         'Question contact-channel is answered from the patient’s record (preferred-channel) where it holds it.',
       ],
       questionCount: 29,
@@ -163,8 +166,12 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
 
     // The current version's accuracy (the reworded version 5 has version 4's likelihoods and record fields, so its
     // figures): 80% is reached in both orders, the adaptive order first (docs/decisions/062, 068).
-    expect(page.accuracy).toMatchObject({ surveyKey: 'adherence-barriers', version: 5, fromRecord: ['age-band', 'contact-channel'] });
-    expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length - 2 + 1);
+    expect(page.accuracy).toMatchObject({
+      surveyKey: 'adherence-barriers',
+      version: 5,
+      fromRecord: ['age-band', 'supply-length', 'contact-channel'],
+    });
+    expect(page.accuracy!.result.curve).toHaveLength(adherenceBarriersSurvey.questions.length - 3 + 1);
     expect(page.accuracy!.fixedOrder[0]).toBe('treatment-time');
     expect(page.accuracy!.result.adaptiveQuestionsToTarget).not.toBeNull();
     expect(page.accuracy!.result.fixedQuestionsToTarget).toBeGreaterThan(page.accuracy!.result.adaptiveQuestionsToTarget!);

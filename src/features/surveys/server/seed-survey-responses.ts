@@ -25,6 +25,8 @@ export type SimulatedRespondent = {
   sex: 'female' | 'male' | null;
   /** The age band on the patient's record (the survey takes it from there, decision 068); null when it has none. */
   ageBand: string | null;
+  /** The days' supply of the patient's latest dispensing (decision 068); null when they have none. */
+  daysSupply: number | null;
   /** The channel the simulator gave the patient: app users answer in the app's form, the others by message. */
   preferredChannel: MessageChannel;
 };
@@ -65,6 +67,7 @@ export async function seedSurveyResponses(options: {
       const recordAnswers = answersFromRecord(stored.definition, {
         'age-band': respondent.ageBand,
         'preferred-channel': respondent.preferredChannel,
+        'days-supply': respondent.daysSupply === null ? null : String(respondent.daysSupply),
       });
       const simulation = { definition: stored.definition, persona: respondent.persona, noise: demoSurveyNoise, uniform, recordAnswers };
       const { answers, order, completed, steps } =

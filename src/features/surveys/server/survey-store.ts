@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '@/db/client';
-import { patientPersonaPosteriors, patients, surveyDefinitions, surveyMessageChunks, surveyResponses } from '@/db/schema';
+import { dispensings, patientPersonaPosteriors, patients, surveyDefinitions, surveyMessageChunks, surveyResponses } from '@/db/schema';
 import { personas } from '@/engine/simulation/personas';
 import {
   answersFromRecord,
@@ -273,10 +273,17 @@ export async function findOrStartResponse(
     // Again under the lock: another offer or tab may have started one since.
     const current = await findLatestResponse(transaction, patientId, surveyKey);
     if (keeps(current)) return { kind: 'existing', response: current };
+    const [latestFill] = await transaction
+      .select({ daysSupply: dispensings.daysSupply })
+      .from(dispensings)
+      .where(eq(dispensings.patientId, patientId))
+      .orderBy(desc(dispensings.dispensedOn))
+      .limit(1);
     // What the patient's record already says is not asked (decision 068): stored as answers, never as asked.
     const answers = answersFromRecord(stored.definition, {
       'age-band': record?.ageBand ?? null,
       'preferred-channel': record?.preferredChannel ?? null,
+      'days-supply': latestFill === undefined ? null : String(latestFill.daysSupply),
     });
     const [created] = await transaction
       .insert(surveyResponses)

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   auditLog,
   authUsers,
+  dispensings,
   organisationMemberships,
   organisations,
   patientPersonaPosteriors,
@@ -212,9 +213,14 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     expect(stored).toEqual({ posterior: row!.posterior, answers: asked });
   });
 
-  it('takes the age group and preferred channel from the patient’s record and does not ask them (decision 068)', async () => {
+  it('takes the age group, preferred channel and supply from the patient’s record and does not ask them (decision 068)', async () => {
     const db = database.database;
     await db.update(patients).set({ ageBand: '75+', preferredChannel: 'sms' }).where(eq(patients.id, ownId));
+    // The latest fill says how much the patient gets at a time: three months, though the first was a month.
+    await db.insert(dispensings).values([
+      { patientId: ownId, dispensedOn: '2026-01-05', daysSupply: 30, source: 'test', sourceRecordId: 'fill-1' },
+      { patientId: ownId, dispensedOn: '2026-02-04', daysSupply: 90, source: 'test', sourceRecordId: 'fill-2' },
+    ]);
     let state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
     // Nothing asked yet: the record's answers are not counted as answered questions.
     expect(state.progress).toEqual({ answered: 0, total: 5 });
@@ -223,18 +229,20 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     const { askedIds } = answered;
     expect(askedIds).not.toContain('age-band');
     expect(askedIds).not.toContain('contact-channel');
+    expect(askedIds).not.toContain('supply-length');
     expect(askedIds.length).toBeGreaterThan(0);
     expect(askedIds.length).toBeLessThanOrEqual(5);
     expect(state.progress).toEqual({ answered: askedIds.length, total: askedIds.length });
     // The result shows the record's answers as such.
     expect(state.result!.answers.filter((answer) => answer.fromRecord === true).map((answer) => answer.questionId)).toEqual([
       'age-band',
+      'supply-length',
       'contact-channel',
     ]);
     const [row] = await db
       .select({ answers: surveyResponses.answers, askedOrder: surveyResponses.askedOrder, posterior: surveyResponses.posterior })
       .from(surveyResponses);
-    expect(row!.answers).toMatchObject({ 'age-band': '75-plus', 'contact-channel': 'sms' });
+    expect(row!.answers).toMatchObject({ 'age-band': '75-plus', 'contact-channel': 'sms', 'supply-length': 'three-months' });
     expect(row!.askedOrder).toEqual(askedIds);
     // The posterior counts the record's answers as well as the patient's.
     const withRecord = posteriorFromAnswers(adherenceBarriersSurvey, row!.answers);
@@ -243,7 +251,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
       .select({ answers: patientPersonaPosteriors.answers })
       .from(patientPersonaPosteriors)
       .where(eq(patientPersonaPosteriors.patientId, ownId));
-    expect(stored).toEqual({ answers: askedIds.length + 2 });
+    expect(stored).toEqual({ answers: askedIds.length + 3 });
   });
 
   it('keeps the persona posterior for barrier answers only: a lifestyle answer leaves it alone', async () => {
@@ -496,6 +504,7 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female' | 'male',
         ageBand: null,
+        daysSupply: null,
         // In the app's form, where few leave a survey unfinished (the channels are the survey-evolution test's).
         preferredChannel: 'app' as const,
       })),
