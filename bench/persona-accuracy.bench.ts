@@ -58,7 +58,7 @@ for (const [name, definition] of [
   const before = performance.now() - started;
   const same = JSON.stringify(counts) === JSON.stringify(reference);
   process.stdout.write(
-    `  ${name} (${informativeQuestions(definition).length} questions): ${seconds(fast)} now, ${seconds(before)} before decision 062; counts ${same ? 'identical' : 'DIFFER'}\n`,
+    `  ${name} (${informativeQuestions(definition).length} questions, ${informativeQuestions(definition).filter((question) => question.recordField === undefined).length} asked): ${seconds(fast)} now, ${seconds(before)} before decision 062; counts ${same ? 'identical' : 'DIFFER'}\n`,
   );
   if (!same) process.exitCode = 1;
   for (const seed of [47, 48, 49, 50]) {

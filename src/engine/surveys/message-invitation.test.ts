@@ -139,5 +139,8 @@ describe('the survey invitation template', () => {
     expect(invitationQuestionCount(definition('adaptive', 9), {})).toBe(MAX_ADAPTIVE_QUESTIONS);
     expect(invitationQuestionCount(definition('adaptive', 9), { q1: 'yes' })).toBe(MAX_ADAPTIVE_QUESTIONS - 1);
     expect(invitationQuestionCount(definition('adaptive', 3), {})).toBe(3);
+    // Answers the record gave are not questions asked (decision 068): still up to 5 to come.
+    expect(invitationQuestionCount(definition('adaptive', 9), { q1: 'yes', q2: 'no' }, ['q1', 'q2'])).toBe(MAX_ADAPTIVE_QUESTIONS);
+    expect(invitationQuestionCount(definition('adaptive', 9), { q1: 'yes', q2: 'no' }, ['q1'])).toBe(MAX_ADAPTIVE_QUESTIONS - 1);
   });
 });

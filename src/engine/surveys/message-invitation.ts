@@ -83,12 +83,13 @@ export function parseSurveyInvitationPayload(payload: string): { reference: stri
 /**
  * How many questions the invitation promises at most: a fixed survey's unanswered questions (one asked only after
  * a positive answer counts, as it may be asked); an adaptive survey's unanswered choice questions, never past the
- * 5-question limit less those already answered (it often stops sooner, when confident — hence "at most").
+ * 5-question limit less those already asked (it often stops sooner, when confident — hence "at most"). Answers the
+ * patient's record gave (`fromRecord`, decision 068) are not questions asked.
  */
-export function invitationQuestionCount(definition: SurveyDefinition, answers: SurveyAnswers): number {
+export function invitationQuestionCount(definition: SurveyDefinition, answers: SurveyAnswers, fromRecord: readonly string[] = []): number {
   const unanswered = definition.questions.filter((question) => answers[question.id] === undefined);
   if (definition.order === 'fixed') return unanswered.length;
-  const answered = definition.questions.length - unanswered.length;
+  const answered = definition.questions.length - unanswered.length - fromRecord.filter((id) => answers[id] !== undefined).length;
   const choices = unanswered.filter((question) => question.kind === 'choice').length;
   return Math.max(0, Math.min(choices, MAX_ADAPTIVE_QUESTIONS - answered));
 }

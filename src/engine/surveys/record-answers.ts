@@ -5,6 +5,8 @@
  * patient a question and adds the 15% of careless answers a survey has. Those answers are stored with the others but never in the order asked, which is how the
  * engine tells them apart. Pure.
  */
+import { messageChannels } from '@/engine/policy/message-arms';
+import { ageBands } from '@/engine/simulation/personas';
 import type { ChoiceQuestion, PatientRecordFacts, PatientRecordField, SurveyAnswers, SurveyDefinition } from './types';
 
 /**
@@ -39,6 +41,28 @@ export function answersFromRecord(definition: SurveyDefinition, record: PatientR
     if (option !== null) answers[question.id] = option;
   }
   return answers;
+}
+
+/** The answer values each record field can give: a question that names the field must offer every one. */
+const recordFieldAnswers: Readonly<Record<PatientRecordField, readonly string[]>> = {
+  'age-band': ageBands.map((band) => band.replace('+', '-plus')),
+  'preferred-channel': messageChannels,
+  'days-supply': ['month', 'three-months'],
+};
+
+/**
+ * What is wrong with the definition's record fields, one line each (for the admin editor): a question that names one
+ * must offer every answer the record can give, so that a record value always answers it — otherwise the product
+ * would ask it of some patients while survey-evolution counts it as never asked.
+ */
+export function recordFieldProblems(definition: SurveyDefinition): string[] {
+  return definition.questions.flatMap((question) => {
+    if (question.kind !== 'choice' || question.recordField === undefined) return [];
+    const missing = recordFieldAnswers[question.recordField].filter((value) => !question.options.some((option) => option.value === value));
+    return missing.length === 0
+      ? []
+      : [`questions.${question.id}: answered from the record's ${question.recordField}, it needs the answers ${missing.join(', ')}`];
+  });
 }
 
 /** The ids of the answers the record gave: answers to questions that name a record field and were never asked. */

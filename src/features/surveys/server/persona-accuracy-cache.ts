@@ -1,6 +1,6 @@
 /**
  * The persona-accuracy curves of survey-evolution (docs/decisions/047, 055, 062): about a second of CPU for 4,000
- * simulated patients over 29 questions, deterministic per definition version, so measured once per process — in slices
+ * simulated patients over up to 29 questions, deterministic per definition version, so measured once per process — in slices
  * that let other requests through in between, and ahead of the first reader when the server starts.
  */
 import 'server-only';

@@ -2,7 +2,7 @@ import 'server-only';
 import { desc, eq } from 'drizzle-orm';
 import type { Database } from '@/db/client';
 import { surveyDefinitions } from '@/db/schema';
-import { likelihoodProblems, type SurveyDefinition } from '@/engine/surveys';
+import { likelihoodProblems, recordFieldProblems, type SurveyDefinition } from '@/engine/surveys';
 import { AppError } from '@/lib/errors';
 import { parseInput } from '@/lib/parse-input';
 import { recordAuditEvent } from '@/lib/server/audit';
@@ -44,7 +44,7 @@ export async function saveSurveyDefinition(options: {
       fieldErrors: { key: `must be ${input.surveyKey}` },
     });
   }
-  const problems = [...likelihoodProblems(definition), ...structureProblems(definition)];
+  const problems = [...likelihoodProblems(definition), ...structureProblems(definition), ...recordFieldProblems(definition)];
   if (problems.length > 0) {
     throw new AppError('validation', `The survey definition is not valid: ${problems.join('; ')}`, {
       fieldErrors: Object.fromEntries(problems.map((problem) => [problem.split(':')[0]!, problem.split(': ').slice(1).join(': ')])),

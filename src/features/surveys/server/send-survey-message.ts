@@ -218,7 +218,7 @@ async function invitationFor(options: {
     template,
     body: stored.body,
     surveyTitle: options.response.definition.title,
-    questionCount: invitationQuestionCount(options.response.definition, options.response.answers),
+    questionCount: invitationQuestionCount(options.response.definition, options.response.answers, options.response.fromRecord),
     reference: options.reference,
   });
   return {

@@ -347,12 +347,13 @@ export async function storeSurveyAnswers(
   const { definition } = response;
   const answers: Record<string, string | number> = { ...response.answers };
   for (const [id, value] of options.added) answers[id] = value;
-  const finished = nextQuestion({ definition, answers, fromRecord: recordAnsweredIds(definition, answers, response.askedOrder) }).done;
+  const askedOrder = [...response.askedOrder, ...options.added.map(([id]) => id)];
+  // With the order as it will be stored: a record question the patient has just answered was asked (decision 068).
+  const finished = nextQuestion({ definition, answers, fromRecord: recordAnsweredIds(definition, answers, askedOrder) }).done;
   const posterior = posteriorFromAnswers(definition, answers);
   const completedAt = finished ? now : null;
   const posteriorByPersona = Object.fromEntries(personas.map((persona, index) => [persona, posterior[index]!]));
   const informative = new Set(informativeQuestions(definition).map((candidate) => candidate.id));
-  const askedOrder = [...response.askedOrder, ...options.added.map(([id]) => id)];
   const updated = await database
     .update(surveyResponses)
     .set({

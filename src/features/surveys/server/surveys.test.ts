@@ -28,7 +28,7 @@ import { getLifestyleSurveysPage } from './get-lifestyle-surveys-page';
 import { saveSurveyDefinition } from './save-survey-definition';
 import { seedSurveyResponses } from './seed-survey-responses';
 import { startSurveyResponse } from './start-survey-response';
-import { ensureBuiltInSurveys, type SurveyState } from './survey-store';
+import { ensureBuiltInSurveys, storeSurveyAnswers, type SurveyState } from './survey-store';
 
 const patientUser = { id: 'patient-user', role: 'patient' as const };
 const otherPatientUser = { id: 'other-patient-user', role: 'patient' as const };
@@ -254,6 +254,49 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     expect(stored).toEqual({ answers: askedIds.length + 3 });
   });
 
+  it('counts a record question the patient was asked (their record lacked it) as asked: the fifth answer ends the survey', async () => {
+    const db = database.database;
+    // The patient's record holds nothing the survey could take, so every question is asked, the channel included.
+    const state = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'adherence-barriers' }, now });
+    expect(state.progress).toEqual({ answered: 0, total: 5 });
+    const question = (id: string) => adherenceBarriersSurvey.questions.find((candidate) => candidate.id === id)!;
+    // Weak answers, so the survey is not confident before the limit: the fifth, the channel, is the limit.
+    const sequence: [string, string][] = [
+      ['message-framing', 'neutral'],
+      ['reply-habit', 'sometimes'],
+      ['life-upsets', '2-3'],
+      ['collect-delay', '1-3-days'],
+      ['contact-channel', 'whatsapp'],
+    ];
+    for (const [id] of sequence) expect(question(id).kind).toBe('choice');
+    const answers: Record<string, string> = {};
+    const askedOrder: string[] = [];
+    let completedAt: Date | null = null;
+    for (const [id, value] of sequence) {
+      const saved = await db.transaction((transaction) =>
+        storeSurveyAnswers(transaction, {
+          response: {
+            id: state.responseId,
+            patientId: ownId,
+            answers: { ...answers },
+            askedOrder: [...askedOrder],
+            definition: adherenceBarriersSurvey,
+          },
+          added: [[id, value]],
+          sex: 'female',
+          now,
+        }),
+      );
+      expect(saved.stored).toBe(true);
+      answers[id] = value;
+      askedOrder.push(id);
+      completedAt = saved.completedAt;
+      if (askedOrder.length < 5) expect(completedAt).toBeNull();
+    }
+    expect(Math.max(...posteriorFromAnswers(adherenceBarriersSurvey, answers))).toBeLessThan(0.85);
+    expect(completedAt).toEqual(now);
+  });
+
   it('keeps the persona posterior for barrier answers only: a lifestyle answer leaves it alone', async () => {
     const db = database.database;
     const lifestyle = await startSurveyResponse({ database: db, actor: patientUser, input: { surveyKey: 'lifestyle' }, now });
@@ -341,6 +384,15 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
     await expect(
       saveSurveyDefinition({ database: db, actor: admin, input: { ...input, definitionJson: '{"key":"lifestyle"' }, now }),
     ).rejects.toMatchObject({ code: 'validation', fieldErrors: { definitionJson: 'not valid JSON' } });
+    // A question answered from the record must offer every answer the record can give (decision 068).
+    const fromRecord = structuredClone(edited) as unknown as { questions: { id: string; recordField?: string }[] };
+    fromRecord.questions.find((question) => question.id === 'smoking')!.recordField = 'preferred-channel';
+    await expect(
+      saveSurveyDefinition({ database: db, actor: admin, input: { ...input, definitionJson: JSON.stringify(fromRecord) }, now }),
+    ).rejects.toMatchObject({
+      code: 'validation',
+      fieldErrors: { 'questions.smoking': "answered from the record's preferred-channel, it needs the answers sms, whatsapp, app" },
+    });
   });
 
   it('brings built-in versions 2, 3 and 4 of the barrier survey to a database that holds version 1, once, keeping version 1 and its responses', async () => {
