@@ -24,10 +24,14 @@ const shares = Object.fromEntries(personas.map((persona) => [persona, personaPar
   (typeof personas)[number],
   number
 >;
-const uniformFor = (index: number) => {
-  const stream = createRandomStream(47, index, 'survey');
+const uniformForSeed = (seed: number) => (index: number) => {
+  const stream = createRandomStream(seed, index, 'survey');
   return () => nextUniform(stream);
 };
+const uniformFor = uniformForSeed(47);
+/** The page's measurement of a definition: 4,000 simulated patients, 15% guessing, seed 47 unless given. */
+const measure = (definition: SurveyDefinition, seed = 47) =>
+  measurePersonaAccuracy({ definition, shares, patients: 4000, noise: SIMULATED_ANSWER_NOISE, uniformFor: uniformForSeed(seed) });
 
 describe('questionsToReach', () => {
   const curve = [
@@ -50,13 +54,7 @@ describe('informativeQuestions', () => {
 });
 
 describe('persona accuracy on simulated patients (adherence barriers, demo noise)', () => {
-  const result = measurePersonaAccuracy({
-    definition: adherenceBarriersSurvey,
-    shares,
-    patients: 4000,
-    noise: SIMULATED_ANSWER_NOISE,
-    uniformFor,
-  });
+  const result = measure(adherenceBarriersSurvey);
   const points = result.curve;
 
   it('uses the same answers for both orders: equal before any question and after all of them', () => {
@@ -90,16 +88,7 @@ describe('persona accuracy on simulated patients (adherence barriers, demo noise
 
   it('meets it on other seeds too, and not by much: the best accuracy stays under 90%', () => {
     for (const seed of [48, 49, 50]) {
-      const other = measurePersonaAccuracy({
-        definition: adherenceBarriersSurvey,
-        shares,
-        patients: 4000,
-        noise: SIMULATED_ANSWER_NOISE,
-        uniformFor: (index) => {
-          const stream = createRandomStream(seed, index, 'survey');
-          return () => nextUniform(stream);
-        },
-      });
+      const other = measure(adherenceBarriersSurvey, seed);
       expect(other.questionRatio!).toBeLessThanOrEqual(0.6);
     }
     const best = Math.max(...points.map((point) => Math.max(point.adaptive, point.fixed)));
@@ -108,38 +97,20 @@ describe('persona accuracy on simulated patients (adherence barriers, demo noise
   });
 
   it('did not meet it with version 3, which asked everything: 13 / 20 (decision 062)', () => {
-    const versionThree = measurePersonaAccuracy({
-      definition: adherenceBarriersSurveyVersion3,
-      shares,
-      patients: 4000,
-      noise: SIMULATED_ANSWER_NOISE,
-      uniformFor,
-    });
+    const versionThree = measure(adherenceBarriersSurveyVersion3);
     expect([versionThree.adaptiveQuestionsToTarget, versionThree.fixedQuestionsToTarget]).toEqual([13, 20]);
     expect(versionThree.questionRatio!).toBeGreaterThan(0.6);
   });
 
   it('reaches 80% in fewer adaptive questions than version 2, at a lower ratio, and is more accurate after all of them', () => {
-    const versionTwo = measurePersonaAccuracy({
-      definition: adherenceBarriersSurveyVersion2,
-      shares,
-      patients: 4000,
-      noise: SIMULATED_ANSWER_NOISE,
-      uniformFor,
-    });
+    const versionTwo = measure(adherenceBarriersSurveyVersion2);
     expect(result.adaptiveQuestionsToTarget!).toBeLessThan(versionTwo.adaptiveQuestionsToTarget!);
     expect(result.questionRatio!).toBeLessThan(versionTwo.questionRatio!);
     expect(points.at(-1)!.fixed).toBeGreaterThan(versionTwo.curve.at(-1)!.fixed);
   });
 
   it('starts from the record, so both orders reach 80% sooner than version 3 and the product’s 5 questions find more (decision 068)', () => {
-    const versionThree = measurePersonaAccuracy({
-      definition: adherenceBarriersSurveyVersion3,
-      shares,
-      patients: 4000,
-      noise: SIMULATED_ANSWER_NOISE,
-      uniformFor,
-    });
+    const versionThree = measure(adherenceBarriersSurveyVersion3);
     // Version 3 starts from a uniform prior: right for the share of the largest persona only.
     expect(versionThree.curve[0]!.adaptive).toBeLessThan(0.25);
     expect(points[0]!.adaptive).toBeGreaterThan(0.35);
@@ -151,13 +122,7 @@ describe('persona accuracy on simulated patients (adherence barriers, demo noise
   });
 
   it('is more accurate than version 1 at the product’s 5-question limit and after every question', () => {
-    const versionOne = measurePersonaAccuracy({
-      definition: adherenceBarriersSurveyVersion1,
-      shares,
-      patients: 4000,
-      noise: SIMULATED_ANSWER_NOISE,
-      uniformFor,
-    }).curve;
+    const versionOne = measure(adherenceBarriersSurveyVersion1).curve;
     expect(points[5]!.adaptive).toBeGreaterThan(versionOne[5]!.adaptive);
     expect(points.at(-1)!.fixed).toBeGreaterThan(versionOne.at(-1)!.fixed);
   });
