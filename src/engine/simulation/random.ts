@@ -66,9 +66,14 @@ export function nextNormal(stream: RandomStream): number {
 
 /** Index drawn with probability proportional to `weights`. */
 export function nextWeightedIndex(stream: RandomStream, weights: readonly number[]): number {
+  return weightedIndexOf(weights, nextUniform(stream));
+}
+
+/** The index a uniform draw in [0, 1) already taken picks, with probability proportional to `weights`. */
+export function weightedIndexOf(weights: readonly number[], draw: number): number {
   let total = 0;
   for (const weight of weights) total += weight;
-  let threshold = nextUniform(stream) * total;
+  let threshold = draw * total;
   for (let index = 0; index < weights.length; index += 1) {
     threshold -= weights[index] ?? 0;
     if (threshold < 0) return index;

@@ -12,6 +12,7 @@
 import { messageChannels } from '@/engine/policy/message-arms';
 import { daysSupplyFromDraw, preferredChannelWeights } from '@/engine/simulation/patient-profile';
 import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
+import { weightedIndexOf } from '@/engine/simulation/random';
 import {
   carriesPersonaInformation,
   entropy,
@@ -226,20 +227,10 @@ export function countPersonaAccuracy(options: AccuracyOptions & { from: number; 
  * supply every fill has (`daysSupplyFromDraw`) — three draws from `uniform`, after the patient's survey answers.
  */
 export function drawSimulatedRecord(persona: Persona, uniform: () => number): PatientRecordFacts {
-  const ageBandIndex = weightedIndex(personaParameters[persona].ageBandWeights, uniform());
-  const channel = messageChannels[weightedIndex(preferredChannelWeights(persona, ageBandIndex), uniform())]!;
+  const ageBandIndex = weightedIndexOf(personaParameters[persona].ageBandWeights, uniform());
+  const channel = messageChannels[weightedIndexOf(preferredChannelWeights(persona, ageBandIndex), uniform())]!;
   const daysSupply = daysSupplyFromDraw(persona, uniform());
   return { 'age-band': ageBands[ageBandIndex]!, 'preferred-channel': channel, 'days-supply': String(daysSupply) };
-}
-
-/** nextWeightedIndex's rule (simulation/random.ts) on a uniform draw already taken. */
-function weightedIndex(weights: readonly number[], draw: number): number {
-  let threshold = draw * weights.reduce((sum, weight) => sum + weight, 0);
-  for (let index = 0; index < weights.length; index += 1) {
-    threshold -= weights[index]!;
-    if (threshold < 0) return index;
-  }
-  return weights.length - 1;
 }
 
 /** Adds slices' counts (as countPersonaAccuracy returns them) into the curve and the questions to the target. */
