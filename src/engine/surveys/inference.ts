@@ -94,6 +94,11 @@ function isDue(definition: SurveyDefinition, question: SurveyQuestion, answers: 
   return (option?.score ?? 0) > 0;
 }
 
+/** Questions the patient has been asked and answered: answers the record gave (`fromRecord`, decision 068) are not. */
+export function questionsAsked(definition: SurveyDefinition, answers: SurveyAnswers, fromRecord: readonly string[] = []): number {
+  return definition.questions.filter((question) => answers[question.id] !== undefined && !fromRecord.includes(question.id)).length;
+}
+
 /**
  * The next question: in a fixed survey the first unanswered due one; in an adaptive survey the unanswered
  * choice question with the largest expected information gain, until the top persona reaches 0.85, no
@@ -117,8 +122,7 @@ export function nextQuestion(options: {
     return question === undefined ? { done: true, reason: 'all-asked' } : { done: false, question, informationGain: null };
   }
   const posterior = posteriorFromAnswers(definition, answers, options.prior);
-  const fromRecord = new Set(options.fromRecord ?? []);
-  const asked = definition.questions.filter((question) => answers[question.id] !== undefined && !fromRecord.has(question.id)).length;
+  const asked = questionsAsked(definition, answers, options.fromRecord);
   // Confident only after a question: a patient who opens the survey is asked at least one, even when the record
   // alone makes one persona likely enough (decision 068).
   if (asked > 0 && Math.max(...posterior) >= (options.stopProbability ?? STOP_PROBABILITY)) return { done: true, reason: 'confident' };

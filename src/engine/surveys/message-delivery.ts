@@ -12,6 +12,7 @@ import {
   MIN_INFORMATION_GAIN,
   nextQuestion,
   posteriorFromAnswers,
+  questionsAsked,
 } from './inference';
 import type { ChoiceQuestion, SurveyAnswers, SurveyDefinition, SurveyQuestion } from './types';
 
@@ -57,8 +58,7 @@ export function nextMessageQuestions(
     }
     return chosen;
   }
-  const asked = definition.questions.filter((question) => answers[question.id] !== undefined && !fromRecord.includes(question.id)).length;
-  const room = Math.min(MAX_QUESTIONS_PER_MESSAGE, MAX_ADAPTIVE_QUESTIONS - asked);
+  const room = Math.min(MAX_QUESTIONS_PER_MESSAGE, MAX_ADAPTIVE_QUESTIONS - questionsAsked(definition, answers, fromRecord));
   const posterior = posteriorFromAnswers(definition, answers);
   const others = definition.questions
     .filter(

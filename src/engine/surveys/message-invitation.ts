@@ -6,7 +6,7 @@
  * (decision 065) is a second template with the same parameters and quick replies and reminder wording. Pure: the
  * stored library version (and Meta's approval) is the send path's, the I/O the survey feature's.
  */
-import { MAX_ADAPTIVE_QUESTIONS } from './inference';
+import { MAX_ADAPTIVE_QUESTIONS, questionsAsked } from './inference';
 import { surveyPayloadPrefix } from './message-delivery';
 import type { SurveyAnswers, SurveyDefinition } from './types';
 
@@ -89,9 +89,8 @@ export function parseSurveyInvitationPayload(payload: string): { reference: stri
 export function invitationQuestionCount(definition: SurveyDefinition, answers: SurveyAnswers, fromRecord: readonly string[] = []): number {
   const unanswered = definition.questions.filter((question) => answers[question.id] === undefined);
   if (definition.order === 'fixed') return unanswered.length;
-  const answered = definition.questions.length - unanswered.length - fromRecord.filter((id) => answers[id] !== undefined).length;
   const choices = unanswered.filter((question) => question.kind === 'choice').length;
-  return Math.max(0, Math.min(choices, MAX_ADAPTIVE_QUESTIONS - answered));
+  return Math.max(0, Math.min(choices, MAX_ADAPTIVE_QUESTIONS - questionsAsked(definition, answers, fromRecord)));
 }
 
 /**

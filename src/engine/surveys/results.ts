@@ -40,7 +40,13 @@ function numberAnswer(answers: SurveyAnswers, id: string): number {
   return typeof value === 'number' ? value : 0;
 }
 
-export function summariseResponse(definition: SurveyDefinition, answers: SurveyAnswers, sex: 'female' | 'male' | null): SurveyResult {
+export function summariseResponse(
+  definition: SurveyDefinition,
+  answers: SurveyAnswers,
+  sex: 'female' | 'male' | null,
+  /** Ids of the answers the patient's record gave (`recordAnsweredIds`): marked so the patient sees they were not asked. */
+  fromRecord: readonly string[] = [],
+): SurveyResult {
   const summary: Record<string, string> = {};
   const meanings: AnswerMeaning[] = [];
   for (const question of definition.questions) {
@@ -64,6 +70,7 @@ export function summariseResponse(definition: SurveyDefinition, answers: SurveyA
       question: question.text,
       answer: option.label,
       meaning: option.meaning ?? null,
+      ...(fromRecord.includes(question.id) ? { fromRecord: true as const } : {}),
     });
     // Single-item measures are summarised by their answer; barriers by whether they are one at all.
     if (question.topic.startsWith('barrier:')) summary[question.topic] = option.value === 'never' ? 'no' : 'yes';

@@ -15,6 +15,7 @@ import {
   MAX_ADAPTIVE_QUESTIONS,
   nextQuestion,
   posteriorFromAnswers,
+  questionsAsked,
   recordAnsweredIds,
   responseInformation,
   type SurveyAnswers,
@@ -181,7 +182,7 @@ export function surveyState(options: {
   const { definition } = options.stored;
   const fromRecord = recordAnsweredIds(definition, options.answers, options.askedOrder);
   // Questions the patient answered: the record's answers are not counted (nor in the 5 an adaptive survey asks).
-  const answered = Object.keys(options.answers).length - fromRecord.length;
+  const answered = questionsAsked(definition, options.answers, fromRecord);
   const step = options.completedAt === null ? nextQuestion({ definition, answers: options.answers, fromRecord }) : null;
   const total =
     definition.order === 'fixed'
@@ -199,19 +200,7 @@ export function surveyState(options: {
     progress: { answered, total },
     question: step !== null && !step.done ? questionView(step.question) : null,
     completedAt: options.completedAt?.toISOString() ?? null,
-    result:
-      options.completedAt === null
-        ? null
-        : withRecordAnswersMarked(summariseResponse(definition, options.answers, options.sex), fromRecord),
-  };
-}
-
-/** The result with the answers the record gave marked, so the patient sees which ones they were not asked. */
-function withRecordAnswersMarked(result: SurveyResult, fromRecord: readonly string[]): SurveyResult {
-  if (fromRecord.length === 0) return result;
-  return {
-    ...result,
-    answers: result.answers.map((answer) => (fromRecord.includes(answer.questionId) ? { ...answer, fromRecord: true } : answer)),
+    result: options.completedAt === null ? null : summariseResponse(definition, options.answers, options.sex, fromRecord),
   };
 }
 
