@@ -10,6 +10,7 @@
  * infer the persona: their likelihoods are equal across personas on purpose (information gain 0).
  */
 import { ageBands, type Persona, personaParameters, personas } from '@/engine/simulation/personas';
+import { ageBandAnswerValue } from './record-answers';
 import type { ChoiceOption, ChoiceQuestion, NumberQuestion, PatientRecordField, PersonaLikelihoods, SurveyDefinition } from './types';
 
 /** The same probability under every persona: an answer that says nothing about the persona. */
@@ -494,8 +495,8 @@ const ageBand = circumstance(
   // Answer values are identifiers (lower case, digits, hyphens: the admin editor's rule), so 75+ is 75-plus.
   ageBands.map((band) =>
     band === '75+'
-      ? { value: '75-plus', label: '75 or over', meaning: 'Aged 75 or over.' }
-      : { value: band, label: band.replace('-', ' to '), meaning: `Aged ${band.replace('-', ' to ')}.` },
+      ? { value: ageBandAnswerValue(band), label: '75 or over', meaning: 'Aged 75 or over.' }
+      : { value: ageBandAnswerValue(band), label: band.replace('-', ' to '), meaning: `Aged ${band.replace('-', ' to ')}.` },
   ),
   // Straight from `ageBandWeights` (the simulator draws each patient's age band from them), floored at 0.01.
   Object.fromEntries(personas.map((persona) => [persona, fromWeights(personaParameters[persona].ageBandWeights)])) as Record<

@@ -7,27 +7,24 @@
  */
 import { messageChannels } from '@/engine/policy/message-arms';
 import { ageBands } from '@/engine/simulation/personas';
-import type { ChoiceQuestion, PatientRecordFacts, PatientRecordField, SurveyAnswers, SurveyDefinition } from './types';
+import type { PatientRecordFacts, PatientRecordField, SurveyAnswers, SurveyDefinition } from './types';
 
-/**
- * The answer value a record value gives: a days' supply of 20–45 days is `month` and of 75–105 days
- * `three-months` (the supply-length question's answers; any other supply says neither, so the question is asked);
- * an age band is its identifier form ("75+" is `75-plus`); anything else is itself.
- */
-function recordAnswerValue(field: PatientRecordField, value: string): string | null {
-  if (field === 'days-supply') {
-    const days = Number(value);
-    if (days >= 20 && days <= 45) return 'month';
-    if (days >= 75 && days <= 105) return 'three-months';
-    return null;
-  }
-  return field === 'age-band' ? value.replace('+', '-plus') : value;
+/** An age band as an answer value: answer values are identifiers, so "75+" is `75-plus`. */
+export function ageBandAnswerValue(band: string): string {
+  return band.replace('+', '-plus');
 }
 
-/** The option a record value names, if the question has it. */
-function optionForRecordValue(question: ChoiceQuestion & { recordField: PatientRecordField }, value: string): string | null {
-  const answer = recordAnswerValue(question.recordField, value);
-  return question.options.find((option) => option.value === answer)?.value ?? null;
+/** The supply-length answers: about a month (20–45 days) or about three months (75–105 days). */
+const supplyAnswerValues = ['month', 'three-months'] as const;
+
+/** The answer value a record value gives; null when it names none (a 7-day supply says neither, so it is asked). */
+function recordAnswerValue(field: PatientRecordField, value: string): string | null {
+  if (field === 'age-band') return ageBandAnswerValue(value);
+  if (field === 'preferred-channel') return value;
+  const days = Number(value);
+  if (days >= 20 && days <= 45) return supplyAnswerValues[0];
+  if (days >= 75 && days <= 105) return supplyAnswerValues[1];
+  return null;
 }
 
 /** The answers `record` gives to the definition's questions that name a record field; a value no option names is left out. */
@@ -37,17 +34,17 @@ export function answersFromRecord(definition: SurveyDefinition, record: PatientR
     if (question.kind !== 'choice' || question.recordField === undefined) continue;
     const value = record[question.recordField];
     if (value === null || value === undefined) continue;
-    const option = optionForRecordValue({ ...question, recordField: question.recordField }, value);
-    if (option !== null) answers[question.id] = option;
+    const answer = recordAnswerValue(question.recordField, value);
+    if (question.options.some((option) => option.value === answer)) answers[question.id] = answer!;
   }
   return answers;
 }
 
 /** The answer values each record field can give: a question that names the field must offer every one. */
 const recordFieldAnswers: Readonly<Record<PatientRecordField, readonly string[]>> = {
-  'age-band': ageBands.map((band) => band.replace('+', '-plus')),
+  'age-band': ageBands.map(ageBandAnswerValue),
   'preferred-channel': messageChannels,
-  'days-supply': ['month', 'three-months'],
+  'days-supply': supplyAnswerValues,
 };
 
 /**

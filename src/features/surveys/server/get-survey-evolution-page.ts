@@ -213,6 +213,7 @@ export async function getSurveyEvolutionPage(options: {
   const current = surveyKeys
     .map((surveyKey) => definitions.filter((row) => row.surveyKey === surveyKey).at(-1))
     .find((row) => row !== undefined && row.definition.order === 'adaptive' && informativeQuestions(row.definition).length > 0);
+  const measured = current === undefined ? [] : informativeQuestions(current.definition);
   const accuracy: AccuracyView | null =
     current === undefined
       ? null
@@ -220,12 +221,8 @@ export async function getSurveyEvolutionPage(options: {
           surveyKey: current.surveyKey as SurveyKey,
           title: current.definition.title,
           version: current.version,
-          fixedOrder: informativeQuestions(current.definition)
-            .filter((question) => question.recordField === undefined)
-            .map((question) => question.id),
-          fromRecord: informativeQuestions(current.definition)
-            .filter((question) => question.recordField !== undefined)
-            .map((question) => question.id),
+          fixedOrder: measured.filter((question) => question.recordField === undefined).map((question) => question.id),
+          fromRecord: measured.filter((question) => question.recordField !== undefined).map((question) => question.id),
           result: await personaAccuracyFor({ definitionId: current.id, definition: current.definition }),
         };
   return { patientsInScope: countShown(inScope), includesSynthetic, suppressed, surveys, accuracy };
