@@ -454,21 +454,12 @@ export async function seedDemoDataset(options: SeedDemoDatasetOptions): Promise<
     const messageRows = await writeMessages({ database: transaction, cohort, batchSize });
     const trialRows = await writeTrial({ database: transaction, cohort, trial, trialSize, seed, batchSize });
     // Answered over the last 90 days of the history (so the lifestyle-surveys page has a cohort to compare with).
-    // Each patient's latest fill: the survey takes how much they get at a time from it (decision 068).
-    const latestSupply = new Map<number, { day: number; daysSupply: number }>();
-    cohort.dispensings.patient.forEach((patient, row) => {
-      const day = cohort.dispensings.day[row]!;
-      if ((latestSupply.get(patient)?.day ?? -Infinity) <= day)
-        latestSupply.set(patient, { day, daysSupply: cohort.dispensings.daysSupply[row]! });
-    });
     const surveyResponseRows = await seedSurveyResponses({
       database: transaction,
-      respondents: cohort.patients.map((patient, patientIndex) => ({
+      respondents: cohort.patients.map((patient) => ({
         patientId: syntheticUuid('patients', patient.id),
         persona: patient.persona,
         sex: patient.sex,
-        ageBand: patient.ageBand,
-        daysSupply: latestSupply.get(patientIndex)?.daysSupply ?? null,
         preferredChannel: patient.preferredChannel,
       })),
       seed,

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authUsers, organisationMemberships, organisations, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
+import { authUsers, dispensings, organisationMemberships, organisations, patients, surveyDefinitions, surveyResponses } from '@/db/schema';
 import { type TestDatabase, testDatabaseBackends } from '@/db/testing';
 import { ageBands, personas } from '@/engine/simulation/personas';
 import {
@@ -47,21 +47,35 @@ describe.each(testDatabaseBackends())('survey evolution on $name', (backend) => 
           sex: index % 2 === 0 ? 'female' : 'male',
           // Most have an age band on their record, which the barrier survey takes from there (decision 068).
           ageBand: index % 10 === 9 ? null : ageBands[index % ageBands.length]!,
+          // Every persona on every channel: the app's form (web), WhatsApp and SMS.
+          preferredChannel: (['app', 'whatsapp', 'sms'] as const)[Math.floor(index / personas.length) % 3]!,
           synthetic: true,
         })),
       )
-      .returning({ id: patients.id, persona: patients.persona, sex: patients.sex, ageBand: patients.ageBand });
+      .returning({ id: patients.id, persona: patients.persona, sex: patients.sex, preferredChannel: patients.preferredChannel });
+    // Some have a 90-day supply on their record, some 30 days, some no dispensing yet.
+    await db.insert(dispensings).values(
+      inserted.flatMap((row, index) =>
+        index % 3 === 2
+          ? []
+          : [
+              {
+                patientId: row.id,
+                dispensedOn: '2026-02-01',
+                daysSupply: index % 3 === 0 ? 90 : 30,
+                source: 'test',
+                sourceRecordId: `fill-${index}`,
+              },
+            ],
+      ),
+    );
     await seedSurveyResponses({
       database: db,
-      respondents: inserted.map((row, index) => ({
+      respondents: inserted.map((row) => ({
         patientId: row.id,
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female',
-        ageBand: row.ageBand,
-        // Some have a 90-day supply on their record, some 30 days, some no dispensing yet.
-        daysSupply: [90, 30, null][index % 3]!,
-        // Every persona on every channel: the app's form (web), WhatsApp and SMS.
-        preferredChannel: (['app', 'whatsapp', 'sms'] as const)[Math.floor(index / personas.length) % 3]!,
+        preferredChannel: row.preferredChannel as 'app' | 'whatsapp' | 'sms',
       })),
       seed: 11,
       end: now,

@@ -17,16 +17,12 @@ import {
   surveyMessageAnswerChance,
 } from '@/engine/surveys';
 import { surveyKeys } from '../schemas';
-import { findCurrentDefinition } from './survey-store';
+import { findCurrentDefinition, findPatientRecordFacts } from './survey-store';
 
 export type SimulatedRespondent = {
   patientId: string;
   persona: Persona;
   sex: 'female' | 'male' | null;
-  /** The age band on the patient's record (the survey takes it from there, decision 068); null when it has none. */
-  ageBand: string | null;
-  /** The days' supply of the patient's latest dispensing (decision 068); null when they have none. */
-  daysSupply: number | null;
   /** The channel the simulator gave the patient: app users answer in the app's form, the others by message. */
   preferredChannel: MessageChannel;
 };
@@ -43,7 +39,7 @@ const BATCH = 500;
  * last answered on a day of the `days` before `end`. Deterministic for a seed.
  */
 export async function seedSurveyResponses(options: {
-  database: Pick<Database, 'insert' | 'select'>;
+  database: Pick<Database, 'insert' | 'select' | 'selectDistinctOn'>;
   respondents: readonly SimulatedRespondent[];
   seed: number;
   end: Date;
@@ -52,6 +48,11 @@ export async function seedSurveyResponses(options: {
   const { respondents, seed, end, days } = options;
   const database = options.database as Database;
   let inserted = 0;
+  // Each respondent's record as the product reads it when a response starts (written before the responses).
+  const records = await findPatientRecordFacts(
+    database,
+    respondents.map((respondent) => respondent.patientId),
+  );
   for (const surveyKey of surveyKeys) {
     const stored = await findCurrentDefinition(database, surveyKey);
     const rows: (typeof surveyResponses.$inferInsert)[] = [];
@@ -64,11 +65,7 @@ export async function seedSurveyResponses(options: {
       // on their channel, at most 3 questions a message, and may leave a message unanswered (docs/decisions/047).
       const channel = respondent.preferredChannel === 'app' ? 'web' : respondent.preferredChannel;
       // What the patient's record says is not asked, as in the product (decision 068).
-      const recordAnswers = answersFromRecord(stored.definition, {
-        'age-band': respondent.ageBand,
-        'preferred-channel': respondent.preferredChannel,
-        'days-supply': respondent.daysSupply === null ? null : String(respondent.daysSupply),
-      });
+      const recordAnswers = answersFromRecord(stored.definition, records.get(respondent.patientId) ?? {});
       const simulation = { definition: stored.definition, persona: respondent.persona, noise: demoSurveyNoise, uniform, recordAnswers };
       const { answers, order, completed, steps } =
         channel === 'web'

@@ -18,6 +18,7 @@ import {
   questionsAsked,
   recordAnsweredIds,
   responseInformation,
+  type PatientRecordFacts,
   type SurveyAnswers,
   type SurveyDefinition,
   type SurveyQuestion,
@@ -204,6 +205,35 @@ export function surveyState(options: {
   };
 }
 
+/**
+ * What each patient's record holds that a survey question may take instead of asking (decision 068): the age band,
+ * the preferred channel and the days' supply of the latest dispensing. Patients with no row are left out.
+ */
+export async function findPatientRecordFacts(
+  database: Pick<Database, 'select' | 'selectDistinctOn'>,
+  patientIds: readonly string[],
+): Promise<Map<string, PatientRecordFacts>> {
+  if (patientIds.length === 0) return new Map();
+  const [rows, latestFills] = await Promise.all([
+    database
+      .select({ id: patients.id, ageBand: patients.ageBand, preferredChannel: patients.preferredChannel })
+      .from(patients)
+      .where(inArray(patients.id, [...patientIds])),
+    database
+      .selectDistinctOn([dispensings.patientId], { patientId: dispensings.patientId, daysSupply: dispensings.daysSupply })
+      .from(dispensings)
+      .where(inArray(dispensings.patientId, [...patientIds]))
+      .orderBy(dispensings.patientId, desc(dispensings.dispensedOn)),
+  ]);
+  const supply = new Map(latestFills.map((fill) => [fill.patientId, String(fill.daysSupply)]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { 'age-band': row.ageBand, 'preferred-channel': row.preferredChannel, 'days-supply': supply.get(row.id) ?? null },
+    ]),
+  );
+}
+
 /** The patient's latest response to a survey (any version), with its definition. */
 export async function findLatestResponse(database: Database, patientId: string, surveyKey: SurveyKey) {
   const [row] = await database
@@ -254,26 +284,13 @@ export async function findOrStartResponse(
   // Outside the transaction: the first call of a process brings in the built-in versions (decision 055).
   const stored = await findCurrentDefinition(database, surveyKey);
   return database.transaction(async (transaction) => {
-    const [record] = await transaction
-      .select({ ageBand: patients.ageBand, preferredChannel: patients.preferredChannel })
-      .from(patients)
-      .where(eq(patients.id, patientId))
-      .for('update');
+    await transaction.select({ id: patients.id }).from(patients).where(eq(patients.id, patientId)).for('update');
     // Again under the lock: another offer or tab may have started one since.
     const current = await findLatestResponse(transaction, patientId, surveyKey);
     if (keeps(current)) return { kind: 'existing', response: current };
-    const [latestFill] = await transaction
-      .select({ daysSupply: dispensings.daysSupply })
-      .from(dispensings)
-      .where(eq(dispensings.patientId, patientId))
-      .orderBy(desc(dispensings.dispensedOn))
-      .limit(1);
     // What the patient's record already says is not asked (decision 068): stored as answers, never as asked.
-    const answers = answersFromRecord(stored.definition, {
-      'age-band': record?.ageBand ?? null,
-      'preferred-channel': record?.preferredChannel ?? null,
-      'days-supply': latestFill === undefined ? null : String(latestFill.daysSupply),
-    });
+    const record = (await findPatientRecordFacts(transaction, [patientId])).get(patientId) ?? {};
+    const answers = answersFromRecord(stored.definition, record);
     const [created] = await transaction
       .insert(surveyResponses)
       // Nothing asked yet, so no information figures: `{}`, not null (null means "not worked out", decision 047 addendum).

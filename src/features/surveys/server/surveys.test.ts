@@ -555,8 +555,6 @@ describe.each(testDatabaseBackends())('surveys on $name', (backend) => {
         patientId: row.id,
         persona: row.persona as (typeof personas)[number],
         sex: row.sex as 'female' | 'male',
-        ageBand: null,
-        daysSupply: null,
         // In the app's form, where few leave a survey unfinished (the channels are the survey-evolution test's).
         preferredChannel: 'app' as const,
       })),
