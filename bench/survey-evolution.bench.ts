@@ -6,8 +6,9 @@
  * PGlite with the demo's 2,000 patients and, when BENCH_DATABASE_URL names a PostgreSQL server, PostgreSQL with
  * `--patients N` (default 100,000): six in ten with a barrier survey (current version)
  * and three in ten with a lifestyle survey, their answers drawn by the demo's simulator (60 barrier responses,
- * ten per persona, 15% guessing, the adaptive order and stop rules; spread over the patients by a hash, as the
- * portal bench does) and stored as the product stores them. Then `getSurveyEvolutionPage` for a government
+ * ten per persona, 15% guessing, the adaptive order and stop rules, without record answers: the page's cost does
+ * not depend on which questions were asked; spread over the patients by a hash, as the portal bench does) and stored
+ * with their information figures as the product stores them. Then `getSurveyEvolutionPage` for a government
  * official and an admin: a warm-up (which also measures the persona-accuracy curves once per process), then the
  * median and slowest of RUNS. Target: under 1 s at 100,000 patients. Loopback only.
  * `npm run bench -- survey-evolution [--patients N]`.
